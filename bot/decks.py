@@ -1,0 +1,97 @@
+"""Load a mission pack's YAML files into a validated Catalog.
+
+A bad file stops start-up with the file, the card and the field named, so a typo in the data
+never reaches a game.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import yaml
+from pydantic import ValidationError
+
+from bot.engine import catalog as c
+
+DEFAULT_PACK = "ca-2025-26"
+
+# file name -> (Catalog field, item type); pack.yaml holds the pack's name, title and rules.
+DECK_FILES: dict[str, tuple[str, type[c.Frozen]]] = {
+    "primaries.yaml": ("primaries", c.PrimaryMission),
+    "deployments.yaml": ("deployments", c.Deployment),
+    "secondaries.yaml": ("secondaries", c.SecondaryCard),
+    "challengers.yaml": ("challengers", c.ChallengerCard),
+    "twists.yaml": ("twists", c.Twist),
+    "layouts.yaml": ("layouts", c.TerrainLayout),
+    "pool.yaml": ("pool", c.PoolMission),
+    "faq.yaml": ("faq", c.FaqEntry),
+}
+
+
+class DeckError(Exception):
+    """A deck file is missing or does not match the card schema."""
+
+
+def pack_dir(pack: str = DEFAULT_PACK) -> Path:
+    # decks/ is installed beside bot/, in a checkout and in site-packages alike.
+    return Path(__file__).resolve().parent.parent / "decks" / pack
+
+
+def load_catalog(directory: Path) -> c.Catalog:
+    header = _read(directory / "pack.yaml")
+    if not isinstance(header, dict):
+        raise DeckError(f"{directory / 'pack.yaml'}: expected a mapping with pack, title and rules")
+    fields: dict[str, object] = {
+        "pack": header.get("pack"),
+        "title": header.get("title"),
+        "rules": _validate(c.PackRules, header.get("rules"), directory / "pack.yaml", "rules"),
+    }
+    for name, (field, item_type) in DECK_FILES.items():
+        path = directory / name
+        items = _read(path)
+        if not isinstance(items, list):
+            raise DeckError(f"{path}: expected a list of entries")
+        fields[field] = tuple(
+            _validate(item_type, item, path, _label(item, index)) for index, item in enumerate(items)
+        )
+    try:
+        return c.Catalog.model_validate(fields)
+    except ValidationError as exc:
+        raise DeckError(f"{directory}: {_describe(exc)}") from None
+
+
+@cache
+def default_catalog() -> c.Catalog:
+    """The shipped Chapter Approved 2025-26 pack, loaded once per process."""
+    return load_catalog(pack_dir())
+
+
+def _read(path: Path) -> object:
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DeckError(f"{path}: file missing") from None
+    except yaml.YAMLError as exc:
+        raise DeckError(f"{path}: not valid YAML: {exc}") from None
+
+
+def _validate(item_type: type[c.Frozen], item: object, path: Path, label: str):
+    try:
+        return item_type.model_validate(item)
+    except ValidationError as exc:
+        raise DeckError(f"{path}: {label}: {_describe(exc)}") from None
+
+
+def _label(item: object, index: int) -> str:
+    if isinstance(item, dict):
+        for key in ("id", "letter"):
+            if key in item:
+                return f"{key} {item[key]!r}"
+    return f"entry #{index + 1}"
+
+
+def _describe(exc: ValidationError) -> str:
+    return "; ".join(
+        f"field {'.'.join(str(p) for p in err['loc']) or '(entry)'}: {err['msg']}" for err in exc.errors()
+    )

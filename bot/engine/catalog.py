@@ -1,0 +1,357 @@
+"""Card and table types of a mission pack, validated when the YAML files are loaded.
+
+Texts are kept exactly as the seed document gives them; the typed fields beside them are
+what the engine needs to enforce the rules (Fixed symbol, When Drawn, scoring windows, caps).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Confidence = Literal["confirmed", "likely", "uncertain"]
+GameSize = Literal["incursion", "strike-force", "asymmetric-war"]
+Side = Literal["attacker", "defender"]
+Edge = Literal["left", "right", "top", "bottom"]
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Window(StrEnum):
+    """When a scoring option may be scored. The engine checks it against the turn and phase."""
+
+    END_OF_COMMAND_PHASE = "end_of_command_phase"  # of the player whose turn it is
+    END_OF_YOUR_TURN = "end_of_your_turn"
+    END_OF_OPPONENT_TURN = "end_of_opponent_turn"
+    END_OF_EITHER_TURN = "end_of_either_turn"
+    END_OF_BATTLE_ROUND = "end_of_battle_round"
+    WHILE_ACTIVE = "while_active"  # each time it happens, in any phase of either turn
+    ANY_TIME = "any_time"
+    START_OF_BATTLE = "start_of_battle"  # applied by the engine when the battle begins
+
+
+class Scorer(StrEnum):
+    """Who an option awards VP to (primaries); a secondary or Challenger card always scores for its holder."""
+
+    ACTIVE = "active"  # the player whose turn it is
+    OPPONENT_OF_ACTIVE = "opponent_of_active"
+    EACH = "each"
+    ATTACKER = "attacker"
+    DEFENDER = "defender"
+    HOLDER = "holder"
+
+
+class ScoringOption(Frozen):
+    """One way a card awards VP: a row of its scoring table."""
+
+    id: str
+    label: str = Field(description="Short label for a button, e.g. 'Two or more units'")
+    text: str = Field(description="The condition as printed")
+    vp: int = Field(ge=0, le=50, description="VP per occurrence (or per counted item when `per` is set)")
+    window: Window
+    when: str = Field(description="The WHEN line as printed")
+    from_round: int = Field(1, ge=1, le=5, description="2 for SECOND BATTLE ROUND ONWARDS")
+    mode: Literal["fixed", "tactical", "both"] = "both"
+    scorer: Scorer = Scorer.HOLDER
+    per: str | None = Field(None, description="What is counted, e.g. 'objective marker'; VP = vp x count")
+    max_per_turn: int | None = Field(None, ge=1, description="'(up to NVP)' / '(up to NVP per turn)'")
+    group: str | None = Field(None, description="Options sharing a group are alternatives (OR): one per window")
+    cumulative: bool = Field(False, description="'+NVP (CUMULATIVE)': adds to another option")
+    fifth_round_going_second: bool = Field(
+        False,
+        description="Also scorable at the end of your turn in the fifth round if you go second",
+    )
+    or_end_of_battle: bool = Field(False, description="'... or the end of the battle (whichever comes first)'")
+    by_round: dict[int, int] | None = Field(None, description="VP per item by battle round (Supply Drop)")
+
+
+class WhenDrawnKind(StrEnum):
+    RESHUFFLE_FIRST_ROUND = "reshuffle_first_round"  # shuffle back and draw again in battle round 1
+    DISCARD_IF = "discard_if"  # discard and draw again when a condition the player confirms holds
+    MARK_TARGETS = "mark_targets"  # opponent picks Alpha units, drawer picks a Gamma unit
+    OPPONENT_PICKS_OBJECTIVE = "opponent_picks_objective"  # opponent picks a No Man's Land objective
+    DEFINITION = "definition"  # labelled When Drawn but only defines a term (Engage on All Fronts)
+
+
+class WhenDrawn(Frozen):
+    kind: WhenDrawnKind
+    mandatory: bool
+    text: str
+    condition: str | None = Field(None, description="Question put to the drawing player (DISCARD_IF)")
+    holds_in_sizes: tuple[GameSize, ...] = Field(
+        (), description="Game sizes in which the condition holds without asking (Recover Assets: Incursion)"
+    )
+    alpha_count: int | None = Field(None, ge=1, description="MARK_TARGETS: units the opponent selects")
+
+
+class SecondaryCard(Frozen):
+    id: str
+    name: str
+    flavour: str
+    text: str = Field(description="Full rules text as printed (When Drawn, Action, scoring)")
+    fixed: bool = Field(description="Carries the Fixed Mission symbol")
+    tournament_fixed: bool = Field(description="May be chosen as Fixed in tournament (pool) play")
+    when_drawn: WhenDrawn | None = None
+    action: str | None = None
+    scoring: tuple[ScoringOption, ...]
+    designer_note: str | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> SecondaryCard:
+        if self.tournament_fixed and not self.fixed:
+            raise ValueError("tournament_fixed requires the Fixed symbol")
+        if not self.fixed and any(o.mode == "fixed" for o in self.scoring):
+            raise ValueError("a card without the Fixed symbol has Fixed-only scoring")
+        _unique(o.id for o in self.scoring)
+        return self
+
+
+class PrimaryMission(Frozen):
+    id: str
+    name: str
+    flavour: str
+    text: str = Field(description="Full rules text as printed")
+    asymmetric: bool = False
+    action: str | None = None
+    scoring: tuple[ScoringOption, ...]
+    random_setup: Literal["supply_drop", "hidden_supplies"] | None = Field(
+        None, description="A random choice the engine makes when the mission is set"
+    )
+    designer_note: str | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> PrimaryMission:
+        _unique(o.id for o in self.scoring)
+        return self
+
+
+class Point(Frozen):
+    x: float = Field(ge=0, le=60)
+    y: float = Field(ge=0, le=44)
+
+
+class Shape(Frozen):
+    """A polygon (points in order) or a circle, on the 60" x 44" battlefield (x right, y down)."""
+
+    polygon: tuple[Point, ...] | None = None
+    circle_centre: Point | None = None
+    radius: float | None = Field(None, gt=0)
+    confidence: Confidence = "confirmed"
+
+    @model_validator(mode="after")
+    def _check(self) -> Shape:
+        is_polygon = self.polygon is not None
+        is_circle = self.circle_centre is not None and self.radius is not None
+        if is_polygon == is_circle:
+            raise ValueError("a shape is either a polygon (3+ points) or a circle (centre and radius)")
+        if is_polygon and len(self.polygon) < 3:
+            raise ValueError("a polygon needs at least 3 points")
+        return self
+
+
+class Zone(Frozen):
+    side: Side
+    shapes: tuple[Shape, ...] = Field(min_length=1)
+    minus: tuple[Shape, ...] = ()
+
+
+class Objective(Frozen):
+    id: str
+    name: str = Field(description="Where it is, for players: e.g. 'No Man's Land, top left'")
+    at: Point
+    area: Literal["attacker", "defender", "no_mans_land"]
+    centre: bool = False
+    confidence: Confidence = "confirmed"
+
+
+class Deployment(Frozen):
+    id: str
+    name: str
+    size: GameSize
+    attacker_edge: Edge
+    defender_edge: Edge
+    zones: tuple[Zone, ...] = Field(min_length=2)
+    objectives: tuple[Objective, ...] = Field(min_length=1)
+    designer_note: str | None = None
+    source: str
+
+    @model_validator(mode="after")
+    def _check(self) -> Deployment:
+        if {z.side for z in self.zones} != {"attacker", "defender"}:
+            raise ValueError("a deployment needs an attacker zone and a defender zone")
+        _unique(o.id for o in self.objectives)
+        return self
+
+
+class ChallengerStratagem(Frozen):
+    name: str
+    cp: int = Field(0, ge=0, le=0)
+    category: str
+    flavour: str
+    when: str
+    target: str
+    effect: str
+
+
+class ChallengerMission(Frozen):
+    name: str
+    text: str
+    scoring: tuple[ScoringOption, ...]
+
+
+class ChallengerCard(Frozen):
+    id: str
+    name: str
+    stratagem: ChallengerStratagem
+    mission: ChallengerMission
+
+
+class Twist(Frozen):
+    id: str
+    name: str
+    flavour: str
+    text: str
+    designer_note: str | None = None
+    adapt_or_die: bool = Field(False, description="Changes the Secondary Mission flow (engine rule)")
+
+
+class TerrainSection(Frozen):
+    height: Literal["tall", "low"]
+    centre: Point
+    length: float = Field(gt=0)
+    width: float = Field(gt=0)
+    angle: float = Field(ge=0, lt=360, description="Long axis, degrees clockwise from +x")
+    confidence: Confidence
+
+
+class TerrainLayout(Frozen):
+    id: str
+    name: str
+    sections: tuple[TerrainSection, ...] = Field(min_length=1)
+    source: str
+
+
+class PoolMission(Frozen):
+    letter: str = Field(pattern=r"^[A-T]$")
+    primary: str
+    deployment: str
+    layouts: tuple[str, ...] = Field(min_length=1)
+
+
+class Caps(Frozen):
+    primary: int
+    secondary: int
+    fixed_card: int
+    challenger: int
+    battle_ready: int
+    combined: int = Field(description="Primary + Secondary + Challenger")
+    total: int
+
+
+class PackRules(Frozen):
+    caps: Caps
+    challenger_gap: int
+    battle_rounds: int
+    tactical_hand: int
+    fixed_cards: int
+    new_orders_cp: int
+    discard_cp: int
+    command_phase_cp: int
+    extra_cp_per_round: int
+
+
+class FaqEntry(Frozen):
+    id: str
+    question: str
+    answer: str
+    cards: tuple[str, ...] = ()
+
+
+class Catalog(Frozen):
+    """Every deck and table of one mission pack."""
+
+    pack: str
+    title: str
+    rules: PackRules
+    primaries: tuple[PrimaryMission, ...]
+    deployments: tuple[Deployment, ...]
+    secondaries: tuple[SecondaryCard, ...]
+    challengers: tuple[ChallengerCard, ...]
+    twists: tuple[Twist, ...]
+    layouts: tuple[TerrainLayout, ...]
+    pool: tuple[PoolMission, ...]
+    faq: tuple[FaqEntry, ...]
+
+    @model_validator(mode="after")
+    def _check(self) -> Catalog:
+        _unique(
+            c.id
+            for c in (
+                *self.primaries, *self.deployments, *self.secondaries,
+                *self.challengers, *self.twists, *self.layouts, *self.faq,
+            )
+        )
+        _unique(m.letter for m in self.pool)
+        primaries = {p.id for p in self.primaries if not p.asymmetric}
+        deployments = {d.id for d in self.deployments if d.size == "strike-force"}
+        layouts = {layout.id for layout in self.layouts}
+        for m in self.pool:
+            if m.primary not in primaries:
+                raise ValueError(f"pool mission {m.letter}: unknown primary {m.primary!r}")
+            if m.deployment not in deployments:
+                raise ValueError(f"pool mission {m.letter}: unknown Strike Force deployment {m.deployment!r}")
+            for layout in m.layouts:
+                if layout not in layouts:
+                    raise ValueError(f"pool mission {m.letter}: unknown layout {layout!r}")
+        return self
+
+    # Look-ups used by the engine and the cogs.
+    def secondary(self, card_id: str) -> SecondaryCard:
+        return _by_id(self.secondaries, card_id, "Secondary Mission")
+
+    def primary(self, card_id: str) -> PrimaryMission:
+        return _by_id(self.primaries, card_id, "Primary Mission")
+
+    def deployment(self, card_id: str) -> Deployment:
+        return _by_id(self.deployments, card_id, "Deployment")
+
+    def challenger(self, card_id: str) -> ChallengerCard:
+        return _by_id(self.challengers, card_id, "Challenger card")
+
+    def twist(self, card_id: str) -> Twist:
+        return _by_id(self.twists, card_id, "Twist")
+
+    def layout(self, layout_id: str) -> TerrainLayout:
+        return _by_id(self.layouts, layout_id, "terrain layout")
+
+    def pool_mission(self, letter: str) -> PoolMission:
+        for m in self.pool:
+            if m.letter == letter.upper():
+                return m
+        raise KeyError(f"no mission {letter!r} in the Tournament Mission Pool")
+
+    def primaries_for(self, size: GameSize) -> tuple[PrimaryMission, ...]:
+        asymmetric = size == "asymmetric-war"
+        return tuple(p for p in self.primaries if p.asymmetric == asymmetric)
+
+    def deployments_for(self, size: GameSize) -> tuple[Deployment, ...]:
+        return tuple(d for d in self.deployments if d.size == size)
+
+
+def _unique(ids) -> None:
+    seen: set[str] = set()
+    for i in ids:
+        if i in seen:
+            raise ValueError(f"duplicate id {i!r}")
+        seen.add(i)
+
+
+def _by_id(items, card_id: str, kind: str):
+    for item in items:
+        if item.id == card_id:
+            return item
+    raise KeyError(f"no {kind} with id {card_id!r}")

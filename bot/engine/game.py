@@ -1,0 +1,862 @@
+"""A Chapter Approved 2025-26 battle as a pure function: state + action -> new state + events.
+
+`new_game` sets the mission and makes the roll-offs; `apply` checks an action against every rule
+and either returns the next state or raises a GameError that leaves the state untouched;
+`replay` folds an action log from the setup, which must give the stored snapshot exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from bot.engine import actions as a
+from bot.engine.catalog import Catalog, ScoringOption, WhenDrawnKind, Window
+from bot.engine.errors import GameError, InvalidValue, NotAPlayer, NotYourTurn, WrongPhase
+from bot.engine.geometry import corner_areas
+from bot.engine.rng import derive_rng, roll_off, seed_hash, shuffled
+from bot.engine.scoring import award, check_repeat, option_vp, window_refusal
+from bot.engine.state import (
+    GameSetup, GameState, Mission, Phase, PlayerState, Prompt, PromptKind, Result, SecondaryChoice, Source,
+    Status, Targets, VpEntry,
+)
+
+__all__ = ["Event", "Outcome", "new_game", "apply", "replay", "seed_hash"]
+
+MAX_UNIT_NAME = 80
+MAX_REASON = 200
+MAX_CP_CHANGE = 10
+MAX_MANUAL_VP = 50
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something to tell the players; `private_to` keeps it for one player's eyes only."""
+
+    text: str
+    player: str | None = None
+    private_to: str | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    state: GameState
+    events: tuple[Event, ...]
+
+
+def new_game(catalog: Catalog, setup: GameSetup) -> Outcome:
+    if setup.players[0] == setup.players[1]:
+        raise InvalidValue("You cannot play against yourself: pick another opponent.")
+    if not setup.seed:
+        raise InvalidValue("A game needs a seed.")
+    mission = _choose_mission(catalog, setup)
+    sides = roll_off(setup.seed, "sides", setup.players)
+    first_turn = roll_off(setup.seed, "first-turn", setup.players)
+    challenger_deck = (
+        shuffled(setup.seed, "challenger-deck", [c.id for c in catalog.challengers])
+        if setup.challenger_cards else ()
+    )
+    state = GameState(
+        setup=setup,
+        mission=mission,
+        sides_rolloff=sides,
+        first_turn_rolloff=first_turn,
+        players=tuple(PlayerState(id=pid, name=name) for pid, name in zip(setup.players, setup.names)),
+        challenger_deck=challenger_deck,
+    )
+    winner = state.player(sides.winner).name
+    events = [
+        Event(f"Mission: {catalog.primary(mission.primary).name} on {catalog.deployment(mission.deployment).name}."),
+        Event(f"Attacker and Defender roll-off: {_rolls(sides)}. {winner} chooses who is the Attacker."),
+    ]
+    return Outcome(state, tuple(events))
+
+
+def apply(catalog: Catalog, state: GameState, action: a.Action) -> Outcome:
+    game = _Game(catalog, state)
+    game.apply(action)
+    return Outcome(game.state, tuple(game.events))
+
+
+def replay(catalog: Catalog, setup: GameSetup, actions: Sequence[a.Action]) -> GameState:
+    state = new_game(catalog, setup).state
+    for action in actions:
+        state = apply(catalog, state, action).state
+    return state
+
+
+def _rolls(rolloff) -> str:
+    return ", then ".join(f"{x}–{y}" for x, y in rolloff.rolls)
+
+
+def _choose_mission(catalog: Catalog, setup: GameSetup) -> Mission:
+    seed = setup.seed
+    if setup.mission is not None:
+        if setup.size != "strike-force":
+            raise InvalidValue("Tournament Mission Pool missions are Strike Force games.")
+        if setup.twist:
+            raise InvalidValue("Twist cards are not used in Tournament Mission Pool missions.")
+        letter = setup.mission.upper()
+        if letter == "RANDOM":
+            letter = derive_rng(seed, "pool").choice([m.letter for m in catalog.pool])
+        try:
+            pool = catalog.pool_mission(letter)
+        except KeyError:
+            raise InvalidValue(f"There is no mission {setup.mission!r}: pick a letter from A to T.") from None
+        mission = Mission(deployment=pool.deployment, primary=pool.primary, pool_letter=pool.letter,
+                          layouts=pool.layouts)
+    else:
+        deployment = derive_rng(seed, "deployment").choice(catalog.deployments_for(setup.size))
+        primary = derive_rng(seed, "primary").choice(catalog.primaries_for(setup.size))
+        twist = derive_rng(seed, "twist").choice(catalog.twists).id if setup.twist else None
+        mission = Mission(deployment=deployment.id, primary=primary.id, twist=twist)
+    return _random_setup(catalog, setup, mission)
+
+
+def _random_setup(catalog: Catalog, setup: GameSetup, mission: Mission) -> Mission:
+    """The random choices a Primary Mission asks for when the mission is set."""
+    primary = catalog.primary(mission.primary)
+    deployment = catalog.deployment(mission.deployment)
+    if primary.random_setup == "supply_drop":
+        candidates = [o.id for o in deployment.objectives if o.area == "no_mans_land" and not o.centre]
+        alpha, omega = derive_rng(setup.seed, "supply-drop").sample(candidates, 2)
+        return mission.model_copy(update={"alpha_objective": alpha, "omega_objective": omega})
+    if primary.random_setup == "hidden_supplies":
+        corners = tuple(name for name, area in corner_areas(deployment).items() if area == "no_mans_land")
+        if corners:
+            return mission.model_copy(update={"hidden_supplies_corners": corners})
+        rolloff = roll_off(setup.seed, "hidden-supplies", setup.players)
+        return mission.model_copy(update={
+            "hidden_supplies_corners": tuple(corner_areas(deployment)),
+            "hidden_supplies_rolloff": rolloff,
+        })
+    return mission
+
+
+class _Game:
+    """One action's worth of work: a local, replaceable state and the events it produced."""
+
+    def __init__(self, catalog: Catalog, state: GameState) -> None:
+        self.catalog = catalog
+        self.rules = catalog.rules
+        self.state = state
+        self.events: list[Event] = []
+
+    # ---- helpers -------------------------------------------------------------------------------
+
+    def say(self, text: str, player: str | None = None, private_to: str | None = None) -> None:
+        self.events.append(Event(text, player, private_to))
+
+    def update(self, **changes) -> None:
+        self.state = self.state.model_copy(update=changes)
+
+    def update_player(self, player_id: str, **changes) -> None:
+        self.update(players=tuple(
+            p.model_copy(update=changes) if p.id == player_id else p for p in self.state.players
+        ))
+
+    def p(self, player_id: str) -> PlayerState:
+        return self.state.player(player_id)
+
+    def name(self, player_id: str) -> str:
+        return self.p(player_id).name
+
+    def card_name(self, card_id: str) -> str:
+        return self.catalog.secondary(card_id).name
+
+    def require_battle(self) -> None:
+        if self.state.status != Status.BATTLE:
+            raise WrongPhase({
+                Status.SIDES: "The battle has not started: the Attacker and Defender are not chosen yet.",
+                Status.SECONDARIES: "The battle has not started: both players must choose their Secondary Missions.",
+                Status.ENDED: "This game has ended.",
+                Status.ABANDONED: "This game was abandoned.",
+            }[self.state.status])
+
+    def require_active(self, actor: str, what: str) -> None:
+        self.require_battle()
+        if actor != self.state.active:
+            raise NotYourTurn(f"It is {self.name(self.state.active)}'s turn: only they can {what}.")
+
+    def require_phase(self, phase: Phase, what: str) -> None:
+        if self.state.phase != phase:
+            raise WrongPhase(f"You can {what} only in the {_phase_name(phase)}; "
+                             f"it is the {_phase_name(self.state.phase)}.")
+
+    def require_no_prompts(self, player_id: str | None = None) -> None:
+        waiting = [q for q in self.state.prompts if player_id is None or q.owner == player_id or q.player == player_id]
+        if waiting:
+            q = waiting[0]
+            raise WrongPhase(f"Waiting for {self.name(q.player)} to answer about {self.card_name(q.card)} first.")
+
+    # ---- dispatch ------------------------------------------------------------------------------
+
+    def apply(self, action: a.Action) -> None:
+        if self.state.status in (Status.ENDED, Status.ABANDONED):
+            raise WrongPhase("This game is over: start a new one with /game new.")
+        if not isinstance(action, a.Abandon) and action.actor not in self.state.setup.players:
+            raise NotAPlayer("Only the two players of this game can act on it.")
+        handler = getattr(self, f"_do_{action.kind}")
+        handler(action)
+
+    # ---- before the battle ---------------------------------------------------------------------
+
+    def _do_choose_side(self, action: a.ChooseSide) -> None:
+        if self.state.status != Status.SIDES:
+            raise WrongPhase("The Attacker and Defender are already decided.")
+        if action.actor != self.state.sides_rolloff.winner:
+            raise NotYourTurn(f"{self.name(self.state.sides_rolloff.winner)} won the roll-off and chooses.")
+        other = self.state.opponent(action.actor).id
+        attacker = action.actor if action.side == "attacker" else other
+        if self.state.setup.size == "asymmetric-war":
+            first, how = attacker, "In Asymmetric War the Attacker takes the first turn."
+        else:
+            first = self.state.first_turn_rolloff.winner
+            how = f"First turn roll-off: {_rolls(self.state.first_turn_rolloff)}."
+        self.update(attacker=attacker, first=first, status=Status.SECONDARIES)
+        self.say(f"{self.name(attacker)} is the Attacker, {self.name(self.state.defender)} the Defender. "
+                 f"{how} {self.name(first)} goes first.")
+        self.say("Both players now secretly choose Fixed or Tactical Missions with /secondary choose.")
+
+    def _do_battle_ready(self, action: a.DeclareBattleReady) -> None:
+        if self.state.status not in (Status.SIDES, Status.SECONDARIES):
+            raise WrongPhase("Battle Ready is declared before the battle begins.")
+        self.update_player(action.actor, battle_ready=action.ready)
+        word = "is" if action.ready else "is not"
+        self.say(f"{self.name(action.actor)}'s army {word} Battle Ready "
+                 f"({self.rules.caps.battle_ready}VP at the end of the battle).")
+
+    def _do_choose_secondaries(self, action: a.ChooseSecondaries) -> None:
+        if self.state.status == Status.SIDES:
+            raise WrongPhase("Choose the Attacker and Defender first.")
+        if self.state.status != Status.SECONDARIES:
+            raise WrongPhase("Secondary Missions are already revealed.")
+        choice = self._validated_choice(action)
+        self.update_player(action.actor, choice=choice)
+        if choice.mode == "fixed":
+            names = " and ".join(self.card_name(c) for c in choice.fixed_cards)
+            self.say(f"You chose Fixed Missions: {names}. Hidden until both players have chosen.",
+                     private_to=action.actor)
+        else:
+            self.say("You chose Tactical Missions. Hidden until both players have chosen.", private_to=action.actor)
+        self.say(f"{self.name(action.actor)} has chosen their Secondary Missions.")
+        if all(p.choice is not None for p in self.state.players):
+            self._reveal_and_begin()
+
+    def _validated_choice(self, action: a.ChooseSecondaries) -> SecondaryChoice:
+        if action.mode == "tactical":
+            if action.cards:
+                raise InvalidValue("Tactical Missions are drawn from your deck: choose no cards.")
+            return SecondaryChoice(mode="tactical")
+        cards = action.cards
+        if len(cards) != self.rules.fixed_cards or len(set(cards)) != len(cards):
+            raise InvalidValue(f"Fixed Missions need {self.rules.fixed_cards} different cards.")
+        tournament = self.state.mission.pool_letter is not None
+        for card_id in cards:
+            try:
+                card = self.catalog.secondary(card_id)
+            except KeyError:
+                raise InvalidValue(f"There is no Secondary Mission {card_id!r}.") from None
+            if not card.fixed:
+                raise InvalidValue(f"{card.name} has no Fixed Mission symbol: it can only be used as Tactical.")
+            if tournament and not card.tournament_fixed:
+                raise InvalidValue(f"{card.name} cannot be selected as a Fixed Mission in tournament play.")
+        return SecondaryChoice(mode="fixed", fixed_cards=cards)
+
+    def _reveal_and_begin(self) -> None:
+        all_cards = [c.id for c in self.catalog.secondaries]
+        for p in self.state.players:
+            if p.choice.mode == "fixed":
+                rest = tuple(c for c in all_cards if c not in p.choice.fixed_cards)
+                self.update_player(p.id, mode="fixed", hand=p.choice.fixed_cards, set_aside=rest)
+                names = " and ".join(self.card_name(c) for c in p.choice.fixed_cards)
+                self.say(f"{p.name} reveals Fixed Missions: {names}.")
+            else:
+                deck = shuffled(self.state.setup.seed, f"deck:{p.id}", all_cards)
+                self.update_player(p.id, mode="tactical", deck=deck)
+                self.say(f"{p.name} reveals Tactical Missions and shuffles their Secondary Mission deck.")
+        self.update(status=Status.BATTLE)
+        self._start_of_battle()
+        self._start_round(1)
+
+    def _start_of_battle(self) -> None:
+        primary = self.catalog.primary(self.state.mission.primary)
+        for option in primary.scoring:
+            if option.window == Window.START_OF_BATTLE:
+                scorer = self.state.defender if option.scorer == "defender" else self.state.attacker
+                self._record(Source.PRIMARY, scorer, primary.id, option, option.vp, note="start of the battle")
+
+    # ---- battle rounds, turns and phases -------------------------------------------------------
+
+    def _start_round(self, number: int) -> None:
+        self.update(round=number, turn=1, challenger=None)
+        self.say(f"Battle round {number} begins.")
+        mission = self.state.mission
+        for removed_at, objective in ((4, mission.alpha_objective), (5, mission.omega_objective)):
+            if number == removed_at and objective:
+                self.update(removed_objectives=self.state.removed_objectives + (objective,))
+                label = "Alpha" if removed_at == 4 else "Omega"
+                self.say(f"Supply Drop: the {label} objective ({self._objective_name(objective)}) is removed.")
+        if self.state.setup.challenger_cards:
+            self._decide_challenger()
+        self._start_turn()
+
+    def _decide_challenger(self) -> None:
+        # Battle Ready VP are only added at the end of the battle, so they never count here.
+        one, two = self.state.players
+        vp_one = self.state.total_vp(one.id, battle_ready=False)
+        vp_two = self.state.total_vp(two.id, battle_ready=False)
+        if abs(vp_one - vp_two) >= self.rules.challenger_gap:
+            trailing = one if vp_one < vp_two else two
+            self.update(challenger=trailing.id)
+            self.say(f"{trailing.name} trails by {abs(vp_one - vp_two)}VP and is the Challenger this battle round.")
+
+    def _start_turn(self) -> None:
+        active = self.state.active
+        self.update(phase=Phase.COMMAND)
+        for p in self.state.players:
+            self.update_player(p.id, cp=p.cp + self.rules.command_phase_cp, stratagems_this_phase=(),
+                               drawn_this_phase=())
+        self.say(f"{self.name(active)}'s turn (battle round {self.state.round}): Command phase. "
+                 f"Both players gain {self.rules.command_phase_cp}CP.")
+        if self.state.challenger == active:
+            self._draw_challenger(active)
+        if self.p(active).mode == "tactical":
+            self._top_up(active)
+
+    def _draw_challenger(self, player_id: str) -> None:
+        if not self.state.challenger_deck:
+            self.say("The Challenger deck is empty: no Challenger card to draw.")
+            return
+        card, *rest = self.state.challenger_deck
+        self.update(challenger_deck=tuple(rest))
+        self.update_player(player_id, challenger_card=card, challenger_use=None)
+        self.say(f"{self.name(player_id)} draws the Challenger card {self.catalog.challenger(card).name}.", player_id)
+
+    def _top_up(self, player_id: str) -> None:
+        while len(self.p(player_id).hand) < self.rules.tactical_hand:
+            if self._draw(player_id) is None:
+                break
+
+    def _new_phase(self, phase: Phase) -> None:
+        self.update(phase=phase)
+        for p in self.state.players:
+            self.update_player(p.id, stratagems_this_phase=(), drawn_this_phase=())
+
+    def _do_end_command_phase(self, action: a.EndCommandPhase) -> None:
+        self.require_active(action.actor, "end the Command phase")
+        self.require_phase(Phase.COMMAND, "end the Command phase")
+        self.require_no_prompts()
+        self._new_phase(Phase.BATTLE)
+        self.say(f"{self.name(action.actor)} ends the Command phase: Movement, Shooting, Charge and Fight.")
+
+    def _do_end_turn(self, action: a.EndTurn) -> None:
+        self.require_active(action.actor, "end the turn")
+        if self.state.phase == Phase.COMMAND:
+            raise WrongPhase("End the Command phase first (New Orders and Command-phase scoring happen there).")
+        self.require_phase(Phase.BATTLE, "end the turn")
+        self._new_phase(Phase.END_OF_TURN)
+        self.say(f"End of {self.name(action.actor)}'s turn: both players score end-of-turn VP, "
+                 f"then {self.name(action.actor)} presses Done scoring.")
+
+    def _do_done_scoring(self, action: a.DoneScoring) -> None:
+        self.require_active(action.actor, "close the end-of-turn scoring")
+        self.require_phase(Phase.END_OF_TURN, "close the end-of-turn scoring")
+        queue = []
+        for pid in self._turn_order():
+            p = self.p(pid)
+            if p.mode != "tactical":
+                continue
+            achieved = tuple(c for c in p.hand if self._scored_this_turn(pid, c))
+            if achieved:
+                self._move_to_discard(pid, achieved)
+                names = ", ".join(self.card_name(c) for c in achieved)
+                self.say(f"{p.name} achieved {names}: discarded.", pid)
+            if self.p(pid).hand:
+                queue.append(pid)
+        self._new_phase(Phase.DISCARDS)
+        self.update(discard_queue=tuple(queue))
+        self._next_discard_or_finish()
+
+    def _do_discard(self, action: a.Discard) -> None:
+        self.require_battle()
+        self.require_phase(Phase.DISCARDS, "discard at the end of the turn")
+        queue = self.state.discard_queue
+        if action.actor not in queue:
+            raise NotYourTurn("You have no end-of-turn discard to decide now.")
+        if queue[0] != action.actor:
+            raise NotYourTurn(f"{self.name(queue[0])} decides their discards first.")
+        cards = self._own_active_cards(action.actor, action.cards)
+        if cards:
+            self._move_to_discard(action.actor, cards)
+            self.say(f"{self.name(action.actor)} discards {', '.join(self.card_name(c) for c in cards)}.",
+                     action.actor)
+            if action.actor == self.state.active:
+                self._gain_extra_cp(action.actor, self.rules.discard_cp, "discarding Secondary Missions",
+                                    refuse=False)
+        else:
+            self.say(f"{self.name(action.actor)} keeps their Secondary Missions.", action.actor)
+        self.update(discard_queue=queue[1:])
+        self._next_discard_or_finish()
+
+    def _next_discard_or_finish(self) -> None:
+        if self.state.discard_queue:
+            self.say(f"{self.name(self.state.discard_queue[0])}: discard any active Secondary Missions, or keep them.")
+            return
+        self._finish_turn()
+
+    def _finish_turn(self) -> None:
+        active = self.state.active
+        p = self.p(active)
+        if p.challenger_card:
+            self.update(challenger_discard=self.state.challenger_discard + (p.challenger_card,))
+            self.update_player(active, challenger_card=None, challenger_use=None)
+            self.say(f"{p.name}'s Challenger card is discarded at the end of their turn.", active)
+        if self.state.turn == 1:
+            self.update(turn=2)
+            self._start_turn()
+        elif self.state.round < self.rules.battle_rounds:
+            self._start_round(self.state.round + 1)
+        else:
+            self._end_battle()
+
+    def _end_battle(self) -> None:
+        self.update(phase=None, discard_queue=())
+        for p in self.state.players:
+            if p.battle_ready:
+                self._record(Source.BATTLE_READY, p.id, None, None, self.rules.caps.battle_ready,
+                             note="Battle Ready army")
+        self._finish(winner=self._leader(), reason="battle")
+
+    def _leader(self) -> str | None:
+        one, two = self.state.players
+        vp_one, vp_two = self.state.total_vp(one.id), self.state.total_vp(two.id)
+        if vp_one == vp_two:
+            return None
+        return one.id if vp_one > vp_two else two.id
+
+    def _finish(self, winner: str | None, reason: str) -> None:
+        vp = {p.id: self.state.total_vp(p.id) for p in self.state.players}
+        status = Status.ABANDONED if reason == "abandoned" else Status.ENDED
+        self.update(status=status, result=Result(winner=winner, reason=reason, vp=vp), prompts=(),
+                    discard_queue=())
+        score = " – ".join(f"{self.name(pid)} {points}VP" for pid, points in vp.items())
+        if reason == "abandoned":
+            self.say(f"The game was abandoned. {score}.")
+        elif winner is None:
+            self.say(f"The battle ends in a draw: {score}.")
+        else:
+            self.say(f"{self.name(winner)} wins ({'concession' if reason == 'concession' else 'the battle'}): {score}.")
+
+    def _do_concede(self, action: a.Concede) -> None:
+        if self.state.status != Status.BATTLE:
+            raise WrongPhase("You can concede once the battle has begun; before that, use /game end.")
+        self.say(f"{self.name(action.actor)} concedes.")
+        self._finish(winner=self.state.opponent(action.actor).id, reason="concession")
+
+    def _do_abandon(self, action: a.Abandon) -> None:
+        self._finish(winner=None, reason="abandoned")
+
+    def _turn_order(self) -> tuple[str, str]:
+        active = self.state.active
+        return active, self.state.opponent(active).id
+
+    # ---- Secondary Mission cards ---------------------------------------------------------------
+
+    def _draw(self, player_id: str) -> str | None:
+        p = self.p(player_id)
+        if not p.deck:
+            self.say(f"{p.name}'s Secondary Mission deck is empty: no more Secondary Missions.", player_id)
+            return None
+        card, *rest = p.deck
+        self.update_player(player_id, deck=tuple(rest), hand=p.hand + (card,),
+                           drawn_this_phase=p.drawn_this_phase + (card,))
+        self.say(f"{p.name} draws {self.card_name(card)}.", player_id)
+        self._when_drawn(player_id, card)
+        return card
+
+    def _when_drawn(self, player_id: str, card_id: str) -> None:
+        rule = self.catalog.secondary(card_id).when_drawn
+        if rule is None or rule.kind == WhenDrawnKind.DEFINITION:
+            return
+        opponent = self.state.opponent(player_id).id
+        if rule.kind == WhenDrawnKind.RESHUFFLE_FIRST_ROUND:
+            if self.state.round != 1:
+                return
+            if rule.mandatory:
+                self.say(f"When Drawn: {self.card_name(card_id)} in the first battle round is replaced "
+                         "and shuffled back.", player_id)
+                self._replace(player_id, card_id, shuffle_back=True)
+            else:
+                self._ask(PromptKind.OPTIONAL_RESHUFFLE, player_id, player_id, card_id)
+        elif rule.kind == WhenDrawnKind.DISCARD_IF:
+            self._ask(PromptKind.DISCARD_IF, player_id, player_id, card_id)
+        elif rule.kind == WhenDrawnKind.MARK_TARGETS:
+            self._ask(PromptKind.ALPHA_TARGETS, opponent, player_id, card_id)
+        elif rule.kind == WhenDrawnKind.OPPONENT_PICKS_OBJECTIVE:
+            self._ask(PromptKind.TEMPTING_OBJECTIVE, opponent, player_id, card_id)
+
+    def _ask(self, kind: PromptKind, player_id: str, owner: str, card_id: str, other: str | None = None) -> None:
+        self.update(prompts=self.state.prompts + (
+            Prompt(kind=kind, player=player_id, owner=owner, card=card_id, other_card=other),
+        ))
+
+    def _replace(self, player_id: str, card_id: str, *, shuffle_back: bool) -> None:
+        """Draw a new card, then shuffle this one back or discard it (the card's own order of words)."""
+        self._draw(player_id)
+        p = self.p(player_id)
+        hand = _without(p.hand, card_id)
+        targets = {k: v for k, v in p.targets.items() if k != card_id}
+        if shuffle_back:
+            self.update_player(player_id, hand=hand, targets=targets, deck=self._reshuffled(p.deck + (card_id,)))
+        else:
+            self.update_player(player_id, hand=hand, targets=targets, discard=p.discard + (card_id,))
+
+    def _reshuffled(self, deck: tuple[str, ...]) -> tuple[str, ...]:
+        n = self.state.shuffles
+        self.update(shuffles=n + 1)
+        return shuffled(self.state.setup.seed, f"reshuffle:{n}", deck)
+
+    def _move_to_discard(self, player_id: str, cards: tuple[str, ...]) -> None:
+        p = self.p(player_id)
+        hand = tuple(c for c in p.hand if c not in cards)
+        targets = {k: v for k, v in p.targets.items() if k not in cards}
+        self.update_player(player_id, hand=hand, discard=p.discard + cards, targets=targets)
+
+    def _own_active_cards(self, player_id: str, cards: tuple[str, ...]) -> tuple[str, ...]:
+        if len(set(cards)) != len(cards):
+            raise InvalidValue("Name each card once.")
+        hand = self.p(player_id).hand
+        for card in cards:
+            if card not in hand:
+                raise InvalidValue(f"{self._any_card_name(card)} is not one of your active Secondary Missions.")
+        return cards
+
+    def _any_card_name(self, card_id: str) -> str:
+        try:
+            return self.card_name(card_id)
+        except KeyError:
+            return repr(card_id)
+
+    def _scored_this_turn(self, player_id: str, card_id: str) -> bool:
+        return any(
+            e.player == player_id and e.source == Source.SECONDARY and e.card == card_id and e.claimed >= 1
+            and e.round == self.state.round and e.turn == self.state.turn
+            for e in self.state.vp
+        )
+
+    def _do_new_orders(self, action: a.NewOrders) -> None:
+        self.require_active(action.actor, "use New Orders")
+        self.require_phase(Phase.COMMAND, "use New Orders (end of your Command phase)")
+        p = self.p(action.actor)
+        if p.mode != "tactical":
+            raise WrongPhase("New Orders is for Tactical Missions; Fixed Missions cannot be discarded.")
+        self.require_no_prompts(action.actor)
+        if "new-orders" in p.stratagems_this_phase:
+            raise GameError("New Orders was already used this phase: a Stratagem can be used once per phase.")
+        self._own_active_cards(action.actor, (action.card,))
+        cost = self.rules.new_orders_cp
+        if p.cp < cost:
+            raise GameError(f"New Orders costs {cost}CP and you have {p.cp}CP.")
+        if not p.deck:
+            raise GameError("Your Secondary Mission deck is empty: New Orders would draw nothing.")
+        self.update_player(action.actor, cp=p.cp - cost, stratagems_this_phase=p.stratagems_this_phase + ("new-orders",))
+        self.say(f"{p.name} uses New Orders ({cost}CP) on {self.card_name(action.card)}.", action.actor)
+        self._move_to_discard(action.actor, (action.card,))
+        self._draw(action.actor)
+
+    def _do_answer(self, action: a.AnswerPrompt) -> None:
+        prompt = next((q for q in self.state.prompts if q.player == action.actor), None)
+        if prompt is None:
+            raise GameError("Nothing is waiting for your answer.")
+        self.update(prompts=tuple(q for q in self.state.prompts if q is not prompt))
+        owner, card = prompt.owner, prompt.card
+        match prompt.kind:
+            case PromptKind.OPTIONAL_RESHUFFLE:
+                if _yes_no(action.accept):
+                    self.say(f"{self.name(owner)} shuffles {self.card_name(card)} back and draws again.", owner)
+                    self._replace(owner, card, shuffle_back=True)
+                else:
+                    self.say(f"{self.name(owner)} keeps {self.card_name(card)}.", owner)
+            case PromptKind.DISCARD_IF:
+                if _yes_no(action.accept):
+                    self.say(f"{self.name(owner)} discards {self.card_name(card)} (its When Drawn condition "
+                             "holds) and draws again.", owner)
+                    self._replace(owner, card, shuffle_back=False)
+                else:
+                    self.say(f"{self.name(owner)} keeps {self.card_name(card)}.", owner)
+            case PromptKind.ALPHA_TARGETS:
+                self._answer_alpha(owner, card, action.units)
+            case PromptKind.GAMMA_TARGET:
+                units = _unit_names(action.units, at_most=1)
+                targets = self.p(owner).targets.get(card, Targets())
+                self.update_player(owner, targets={**self.p(owner).targets,
+                                                   card: targets.model_copy(update={"gamma_unit": units[0] if units else None})})
+                self.say(f"Marked for Death: Gamma Target {units[0] if units else '(none)'}.", owner)
+            case PromptKind.TEMPTING_OBJECTIVE:
+                self._answer_tempting(owner, card, action.objective)
+            case PromptKind.ADAPT_KEEP:
+                self._answer_adapt_keep(owner, card, prompt.other_card, action.keep)
+
+    def _answer_alpha(self, owner: str, card: str, units: tuple[str, ...]) -> None:
+        names = _unit_names(units, at_most=3)
+        if not names:
+            self.say(f"{self.name(self.state.opponent(owner).id)} has no units on the battlefield: "
+                     f"{self.card_name(card)} is discarded and replaced.", owner)
+            self._replace(owner, card, shuffle_back=False)
+            return
+        self.update_player(owner, targets={**self.p(owner).targets, card: Targets(alpha_units=names)})
+        self.say(f"Marked for Death: Alpha Targets {', '.join(names)}.", owner)
+        self._ask(PromptKind.GAMMA_TARGET, owner, owner, card)
+
+    def _answer_tempting(self, owner: str, card: str, objective: str | None) -> None:
+        choices = {o.id: o for o in self._no_mans_land_objectives()}
+        if objective not in choices:
+            raise InvalidValue("Pick one of the objective markers in No Man's Land: "
+                               + ", ".join(o.name for o in choices.values()) + ".")
+        self.update_player(owner, targets={**self.p(owner).targets, card: Targets(objective=objective)})
+        self.say(f"A Tempting Target: {choices[objective].name}.", owner)
+
+    def _no_mans_land_objectives(self):
+        deployment = self.catalog.deployment(self.state.mission.deployment)
+        return [o for o in deployment.objectives
+                if o.area == "no_mans_land" and o.id not in self.state.removed_objectives]
+
+    def _objective_name(self, objective_id: str) -> str:
+        deployment = self.catalog.deployment(self.state.mission.deployment)
+        return next(o.name for o in deployment.objectives if o.id == objective_id)
+
+    # ---- Adapt or Die --------------------------------------------------------------------------
+
+    def _require_adapt_or_die(self) -> None:
+        twist = self.state.mission.twist
+        if twist is None or not self.catalog.twist(twist).adapt_or_die:
+            raise GameError("Only the Adapt or Die Twist allows this.")
+
+    def _do_adapt_draw(self, action: a.AdaptOrDieDraw) -> None:
+        self._require_adapt_or_die()
+        self.require_battle()
+        p = self.p(action.actor)
+        if p.mode != "tactical":
+            raise GameError("This part of Adapt or Die is for Tactical Missions.")
+        if p.adapt_or_die_uses >= 2:
+            raise GameError("Adapt or Die is used twice per battle at most, and you have used it twice.")
+        if action.card not in p.drawn_this_phase or action.card not in p.hand:
+            raise InvalidValue("Adapt or Die follows a card you have just drawn this phase.")
+        self.require_no_prompts(action.actor)
+        if not p.deck:
+            raise GameError("Your Secondary Mission deck is empty.")
+        other, *rest = p.deck
+        self.update_player(action.actor, deck=tuple(rest), hand=p.hand + (other,),
+                           adapt_or_die_uses=p.adapt_or_die_uses + 1)
+        self.say(f"Adapt or Die: {p.name} draws {self.card_name(other)} and will shuffle one of the two back.",
+                 action.actor)
+        self._ask(PromptKind.ADAPT_KEEP, action.actor, action.actor, action.card, other)
+
+    def _answer_adapt_keep(self, owner: str, card: str, other: str, keep: str | None) -> None:
+        if keep not in (card, other):
+            raise InvalidValue(f"Keep either {self.card_name(card)} or {self.card_name(other)}.")
+        back = other if keep == card else card
+        p = self.p(owner)
+        targets = {k: v for k, v in p.targets.items() if k != back}
+        self.update_player(owner, hand=_without(p.hand, back), targets=targets,
+                           deck=self._reshuffled(p.deck + (back,)))
+        self.say(f"{p.name} keeps {self.card_name(keep)} and shuffles {self.card_name(back)} back.", owner)
+        if keep == other:
+            self.update_player(owner, drawn_this_phase=self.p(owner).drawn_this_phase + (other,))
+            self._when_drawn(owner, other)
+
+    def _do_adapt_swap(self, action: a.AdaptOrDieSwap) -> None:
+        self._require_adapt_or_die()
+        self.require_active(action.actor, "use Adapt or Die")
+        self.require_phase(Phase.END_OF_TURN, "swap a Fixed Mission (end of your turn, after scoring)")
+        p = self.p(action.actor)
+        if p.mode != "fixed":
+            raise GameError("This part of Adapt or Die is for Fixed Missions.")
+        if p.adapt_or_die_uses >= 1:
+            raise GameError("Adapt or Die lets a Fixed player swap once per battle, and you have.")
+        self._own_active_cards(action.actor, (action.card,))
+        if action.replacement not in p.set_aside or not self.catalog.secondary(action.replacement).fixed:
+            raise InvalidValue("The replacement must be one of your other cards with the Fixed Mission symbol.")
+        hand = tuple(action.replacement if c == action.card else c for c in p.hand)
+        self.update_player(action.actor, hand=hand, discard=p.discard + (action.card,),
+                           set_aside=_without(p.set_aside, action.replacement), adapt_or_die_uses=1)
+        self.say(f"Adapt or Die: {p.name} replaces {self.card_name(action.card)} with "
+                 f"{self.card_name(action.replacement)}.", action.actor)
+
+    # ---- Command points ------------------------------------------------------------------------
+
+    def _do_spend_cp(self, action: a.SpendCp) -> None:
+        self.require_battle()
+        amount = _cp_amount(action.amount)
+        p = self.p(action.actor)
+        if p.cp < amount:
+            raise GameError(f"You have {p.cp}CP: you cannot spend {amount}CP.")
+        self.update_player(action.actor, cp=p.cp - amount)
+        why = _reason(action.reason)
+        self.say(f"{p.name} spends {amount}CP{f' ({why})' if why else ''}.", action.actor)
+
+    def _do_gain_cp(self, action: a.GainCp) -> None:
+        self.require_battle()
+        self._gain_extra_cp(action.actor, _cp_amount(action.amount), _reason(action.reason), refuse=True)
+
+    def _gain_extra_cp(self, player_id: str, amount: int, why: str, *, refuse: bool) -> None:
+        """CP from anything but the Command phase: at most 1CP per battle round (core rules)."""
+        p = self.p(player_id)
+        gained = p.extra_cp_gained if p.extra_cp_round == self.state.round else 0
+        room = self.rules.extra_cp_per_round - gained
+        if amount > room:
+            message = (f"{p.name} cannot gain {amount}CP from {why}: outside the Command phase a player gains "
+                       f"at most {self.rules.extra_cp_per_round}CP per battle round"
+                       + (", already gained this round." if gained else "."))
+            if refuse:
+                raise GameError(message)
+            self.say(message, player_id)
+            return
+        self.update_player(player_id, cp=p.cp + amount, extra_cp_round=self.state.round,
+                           extra_cp_gained=gained + amount)
+        self.say(f"{p.name} gains {amount}CP{f' ({why})' if why else ''}.", player_id)
+
+    # ---- Challenger cards ----------------------------------------------------------------------
+
+    def _do_use_challenger(self, action: a.UseChallenger) -> None:
+        self.require_battle()
+        p = self.p(action.actor)
+        if p.challenger_card is None:
+            raise GameError("You hold no Challenger card.")
+        card = self.catalog.challenger(p.challenger_card)
+        if p.challenger_use is not None:
+            raise GameError(f"{card.name} is already being used for its {p.challenger_use}.")
+        if action.use == "stratagem":
+            # Used as a Stratagem (0CP, it cannot trigger CP gains): discarded at once.
+            self.update(challenger_discard=self.state.challenger_discard + (card.id,))
+            self.update_player(action.actor, challenger_card=None, challenger_use=None)
+            self.say(f"{p.name} uses {card.stratagem.name} (Challenger Stratagem, 0CP); the card is discarded.",
+                     action.actor)
+        else:
+            self.update_player(action.actor, challenger_use="mission")
+            self.say(f"{p.name} goes for the Challenger Mission {card.mission.name}.", action.actor)
+
+    # ---- Victory points ------------------------------------------------------------------------
+
+    def _do_score(self, action: a.Score) -> None:
+        self.require_battle()
+        scorer = action.actor
+        match action.source:
+            case Source.PRIMARY:
+                primary = self.catalog.primary(self.state.mission.primary)
+                option = self._option(primary.scoring, action, "the Primary Mission")
+                self._score(Source.PRIMARY, scorer, primary.id, option, primary.scoring, action)
+            case Source.SECONDARY:
+                self._score_secondary(scorer, action)
+            case Source.CHALLENGER:
+                self._score_challenger(scorer, action)
+            case Source.BATTLE_READY:
+                raise InvalidValue("Battle Ready VP are added at the end of the battle: declare it before the battle.")
+
+    def _score_secondary(self, scorer: str, action: a.Score) -> None:
+        p = self.p(scorer)
+        if action.card is None:
+            raise InvalidValue("Name the Secondary Mission card you score.")
+        if action.card not in p.hand:
+            raise InvalidValue(f"{self._any_card_name(action.card)} is not one of your active Secondary Missions.")
+        card = self.catalog.secondary(action.card)
+        usable = tuple(o for o in card.scoring if o.mode in ("both", p.mode))
+        option = self._option(usable, action, card.name)
+        self._score(Source.SECONDARY, scorer, card.id, option, usable, action, fixed_card=p.mode == "fixed")
+
+    def _score_challenger(self, scorer: str, action: a.Score) -> None:
+        p = self.p(scorer)
+        if p.challenger_card is None:
+            raise InvalidValue("You hold no Challenger card.")
+        card = self.catalog.challenger(p.challenger_card)
+        if action.card not in (None, card.id):
+            raise InvalidValue(f"Your Challenger card is {card.name}.")
+        if self.state.active != scorer:
+            raise NotYourTurn("Challenger Missions are completed in your own turn.")
+        option = self._option(card.mission.scoring, action, card.mission.name)
+        self._score(Source.CHALLENGER, scorer, card.id, option, card.mission.scoring, action)
+        # The Mission is complete: the card is discarded.
+        self.update(challenger_discard=self.state.challenger_discard + (card.id,))
+        self.update_player(scorer, challenger_card=None, challenger_use=None)
+        self.say(f"{p.name} completes {card.mission.name}; the Challenger card is discarded.", scorer)
+
+    def _option(self, options: tuple[ScoringOption, ...], action: a.Score, what: str) -> ScoringOption | None:
+        if action.option is None:
+            return None
+        for option in options:
+            if option.id == action.option:
+                return option
+        raise InvalidValue(f"{what} has no scoring option {action.option!r} for you.")
+
+    def _score(self, source: Source, scorer: str, card: str, option: ScoringOption | None,
+               options: tuple[ScoringOption, ...], action: a.Score, fixed_card: bool = False) -> None:
+        if option is None:
+            if action.vp is None or not 1 <= action.vp <= MAX_MANUAL_VP:
+                raise InvalidValue(f"Give the VP to record, from 1 to {MAX_MANUAL_VP}, or pick a scoring option.")
+            claimed = action.vp
+        else:
+            refusal = window_refusal(self.state, option, scorer, self.rules.battle_rounds)
+            if refusal:
+                raise WrongPhase(refusal)
+            check_repeat(self.state, scorer, source, card, option, options)
+            claimed = option_vp(self.state, option, action.count)
+            if action.vp is not None and action.vp != claimed:
+                raise InvalidValue(f"“{option.label}” is worth {claimed}VP here, not {action.vp}VP.")
+        self._record(source, scorer, card, option, claimed, fixed_card=fixed_card)
+
+    def _record(self, source: Source, scorer: str, card: str | None, option: ScoringOption | None,
+                claimed: int, *, fixed_card: bool = False, note: str | None = None) -> None:
+        turn = self.state.turn if self.state.status == Status.BATTLE else 0
+        entry = VpEntry(player=scorer, source=source, card=card, option=option.id if option else None,
+                        round=self.state.round, turn=turn, claimed=claimed, awarded=0, note=note)
+        entry = award(self.catalog, self.state, entry, option, fixed_card)
+        self.update(vp=self.state.vp + (entry,))
+        what = option.label if option else (note or source.value.replace("_", " "))
+        text = f"{self.name(scorer)} scores {entry.awarded}VP ({what})"
+        if entry.lost:
+            text += f"; {entry.lost}VP lost to the cap of {entry.capped_by}"
+        self.say(text + ".", scorer)
+
+
+def _without(items: tuple[str, ...], item: str) -> tuple[str, ...]:
+    out = list(items)
+    out.remove(item)
+    return tuple(out)
+
+
+def _yes_no(accept: bool | None) -> bool:
+    if accept is None:
+        raise InvalidValue("Answer yes or no.")
+    return accept
+
+
+def _unit_names(units: tuple[str, ...], at_most: int) -> tuple[str, ...]:
+    names = tuple(u.strip() for u in units if u.strip())
+    if len(names) > at_most:
+        raise InvalidValue(f"Name at most {at_most} unit{'s' if at_most > 1 else ''}.")
+    if any(len(n) > MAX_UNIT_NAME for n in names):
+        raise InvalidValue(f"Unit names are at most {MAX_UNIT_NAME} characters.")
+    return names
+
+
+def _cp_amount(amount: int) -> int:
+    if not 1 <= amount <= MAX_CP_CHANGE:
+        raise InvalidValue(f"CP amounts go from 1 to {MAX_CP_CHANGE}.")
+    return amount
+
+
+def _reason(reason: str) -> str:
+    if len(reason) > MAX_REASON:
+        raise InvalidValue(f"Keep the reason under {MAX_REASON} characters.")
+    return reason.strip()
+
+
+def _phase_name(phase: Phase | None) -> str:
+    return {
+        Phase.COMMAND: "Command phase",
+        Phase.BATTLE: "Movement to Fight phases",
+        Phase.END_OF_TURN: "end of the turn",
+        Phase.DISCARDS: "end-of-turn discards",
+        None: "time between turns",
+    }[phase]

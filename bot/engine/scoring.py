@@ -1,0 +1,153 @@
+"""Victory points: scoring windows and every cap of the pack.
+
+VP above a cap are kept in the ledger as lost (claimed minus awarded), never silently dropped.
+"""
+
+from __future__ import annotations
+
+from bot.engine.catalog import Catalog, ScoringOption, Scorer, Window
+from bot.engine.errors import GameError, InvalidValue, WrongPhase
+from bot.engine.state import GameState, Phase, Source, VpEntry
+
+MAX_COUNT = 20
+
+
+def window_refusal(state: GameState, option: ScoringOption, scorer: str, last_round: int) -> str | None:
+    """Why `scorer` cannot score `option` now, or None when the window is open."""
+    if state.round < option.from_round:
+        return f"“{option.label}” scores from battle round {option.from_round} onwards."
+    active = state.active
+    at_end_of_turn = state.phase == Phase.END_OF_TURN
+    end_of_battle = at_end_of_turn and state.round == last_round and state.turn == 2
+    goes_second = scorer != state.first
+
+    who = _scorer_refusal(state, option.scorer, scorer)
+    if who:
+        return who
+
+    match option.window:
+        case Window.END_OF_COMMAND_PHASE:
+            if option.fifth_round_going_second and state.round == last_round and goes_second:
+                if scorer == active and at_end_of_turn:
+                    return None
+                return "In the fifth battle round the player going second scores this at the end of their turn."
+            if scorer == active and state.phase == Phase.COMMAND:
+                return None
+            return "This scores at the end of your Command phase."
+        case Window.END_OF_YOUR_TURN:
+            if (scorer == active and at_end_of_turn) or (option.or_end_of_battle and end_of_battle):
+                return None
+            return "This scores at the end of your turn: press End turn first."
+        case Window.END_OF_OPPONENT_TURN:
+            if (scorer != active and at_end_of_turn) or (option.or_end_of_battle and end_of_battle):
+                return None
+            return "This scores at the end of your opponent's turn."
+        case Window.END_OF_EITHER_TURN:
+            return None if at_end_of_turn else "This scores at the end of a turn: press End turn first."
+        case Window.END_OF_BATTLE_ROUND:
+            if at_end_of_turn and state.turn == 2:
+                return None
+            return "This scores at the end of the battle round (the end of the second turn)."
+        case Window.WHILE_ACTIVE | Window.ANY_TIME:
+            return None
+        case Window.START_OF_BATTLE:
+            return "This is scored automatically at the start of the battle."
+    return "This cannot be scored now."
+
+
+def _scorer_refusal(state: GameState, rule: Scorer, scorer: str) -> str | None:
+    match rule:
+        case Scorer.ACTIVE if scorer != state.active:
+            return "Only the player whose turn it is scores this."
+        case Scorer.OPPONENT_OF_ACTIVE if scorer == state.active:
+            return "This scores for the opponent of the player whose turn it is."
+        case Scorer.ATTACKER if scorer != state.attacker:
+            return "Only the Attacker scores this."
+        case Scorer.DEFENDER if scorer != state.defender:
+            return "Only the Defender scores this."
+    return None
+
+
+def option_vp(state: GameState, option: ScoringOption, count: int | None) -> int:
+    """VP claimed for one scoring of `option` (count items for 'per' options)."""
+    if option.per is None and count not in (None, 1):
+        raise InvalidValue(f"“{option.label}” is not counted per item: leave the count out.")
+    if option.per is not None and (count is None or not 0 <= count <= MAX_COUNT):
+        raise InvalidValue(f"Say how many ({option.per}) you score for, from 0 to {MAX_COUNT}.")
+    base = option.vp
+    if option.by_round is not None:
+        if state.round not in option.by_round:
+            raise WrongPhase(f"“{option.label}” does not score in battle round {state.round}.")
+        base = option.by_round[state.round]
+    return base * (count if count is not None else 1)
+
+
+def check_repeat(state: GameState, scorer: str, source: Source, card: str | None, option: ScoringOption,
+                 options: tuple[ScoringOption, ...]) -> None:
+    """An option scores once per turn unless it is an 'each time' rule; OR alternatives exclude each other."""
+    this_turn = [
+        e for e in state.vp
+        if e.player == scorer and e.source == source and e.card == card
+        and e.round == state.round and e.turn == state.turn and e.option is not None
+    ]
+    repeatable = option.window in (Window.WHILE_ACTIVE, Window.ANY_TIME)
+    if not repeatable and any(e.option == option.id for e in this_turn):
+        raise GameError(f"You already scored “{option.label}” this turn. Use /game undo to correct it.")
+    if option.group and not option.cumulative:
+        others = {o.id: o for o in options if o.group == option.group and o.id != option.id and not o.cumulative}
+        taken = next((others[e.option] for e in this_turn if e.option in others), None)
+        if taken is not None:
+            raise GameError(f"You already scored “{taken.label}” this turn: it is one or the other.")
+
+
+def award(catalog: Catalog, state: GameState, entry: VpEntry, option: ScoringOption | None,
+          fixed_card: bool) -> VpEntry:
+    """Apply every cap to `entry.claimed`; return the entry with awarded VP and the cap that bit."""
+    caps = catalog.rules.caps
+    mine = [e for e in state.vp if e.player == entry.player]
+
+    def used(pred) -> int:
+        return sum(e.awarded for e in mine if pred(e))
+
+    limits: list[tuple[str, int]] = []
+    if option is not None and option.max_per_turn is not None:
+        limits.append((
+            f"“{option.label}” up to {option.max_per_turn}VP per turn",
+            option.max_per_turn - used(lambda e: e.card == entry.card and e.option == option.id
+                                       and e.round == state.round and e.turn == state.turn),
+        ))
+    if fixed_card:
+        limits.append((
+            f"{caps.fixed_card}VP per Fixed Mission card",
+            caps.fixed_card - used(lambda e: e.source == Source.SECONDARY and e.card == entry.card),
+        ))
+    source_cap = {
+        Source.PRIMARY: caps.primary, Source.SECONDARY: caps.secondary,
+        Source.CHALLENGER: caps.challenger, Source.BATTLE_READY: caps.battle_ready,
+    }[entry.source]
+    limits.append((
+        f"{source_cap}VP from {_source_name(entry.source)}",
+        source_cap - used(lambda e: e.source == entry.source),
+    ))
+    if entry.source != Source.BATTLE_READY:
+        limits.append((
+            f"{caps.combined}VP from Primary, Secondary and Challenger combined",
+            caps.combined - used(lambda e: e.source != Source.BATTLE_READY),
+        ))
+    limits.append((f"{caps.total}VP in total", caps.total - used(lambda e: True)))
+
+    awarded, capped_by = entry.claimed, None
+    for name, room in limits:
+        room = max(room, 0)
+        if room < awarded:
+            awarded, capped_by = room, name
+    return entry.model_copy(update={"awarded": awarded, "capped_by": capped_by})
+
+
+def _source_name(source: Source) -> str:
+    return {
+        Source.PRIMARY: "the Primary Mission",
+        Source.SECONDARY: "Secondary Missions",
+        Source.CHALLENGER: "Challenger cards",
+        Source.BATTLE_READY: "Battle Ready",
+    }[source]

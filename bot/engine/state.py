@@ -1,0 +1,206 @@
+"""The state of one game: immutable pydantic models that serialise to JSON for the store.
+
+Pydantic rather than plain frozen dataclasses: the same models validate the snapshot read back from
+the database and give the JSON codec for free (see the closing note of the engine issue).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.engine.catalog import GameSize
+
+SCHEMA_VERSION = 1
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Status(StrEnum):
+    SIDES = "sides"  # the Attacker/Defender roll-off winner chooses a side
+    SECONDARIES = "secondaries"  # both players secretly choose Fixed or Tactical
+    BATTLE = "battle"
+    ENDED = "ended"
+    ABANDONED = "abandoned"
+
+
+class Phase(StrEnum):
+    COMMAND = "command"
+    BATTLE = "battle"  # Movement to Fight: the bot does not need to tell these apart
+    END_OF_TURN = "end_of_turn"  # scoring window at the end of the turn
+    DISCARDS = "discards"  # achieved cards gone; each Tactical player may discard, turn player first
+
+
+class Source(StrEnum):
+    PRIMARY = "primary"
+    SECONDARY = "secondary"
+    CHALLENGER = "challenger"
+    BATTLE_READY = "battle_ready"
+
+
+class GameSetup(Frozen):
+    """What the players asked for; with the seed it determines every shuffle and roll."""
+
+    size: GameSize
+    players: tuple[str, str] = Field(description="Discord user ids: the challenger of the game first")
+    names: tuple[str, str]
+    twist: bool = False
+    challenger_cards: bool = True
+    mission: str | None = Field(None, description="Tournament Mission Pool letter, or None to draw")
+    seed: str
+
+
+class RollOff(Frozen):
+    """A roll-off as the core rules play it: ties are rolled again."""
+
+    rolls: tuple[tuple[int, int], ...]
+    winner: str
+
+
+class Mission(Frozen):
+    deployment: str
+    primary: str
+    twist: str | None = None
+    pool_letter: str | None = None
+    layouts: tuple[str, ...] = ()
+    alpha_objective: str | None = Field(None, description="Supply Drop: removed at the start of round 4")
+    omega_objective: str | None = Field(None, description="Supply Drop: removed at the start of round 5")
+    hidden_supplies_corners: tuple[str, ...] = Field((), description="Corners the centre marker may move to")
+    hidden_supplies_rolloff: RollOff | None = None
+
+
+class SecondaryChoice(Frozen):
+    mode: Literal["tactical", "fixed"]
+    fixed_cards: tuple[str, ...] = ()
+
+
+class Targets(Frozen):
+    """Selections a When Drawn rule asked for, kept with the card while it is active."""
+
+    alpha_units: tuple[str, ...] = ()
+    gamma_unit: str | None = None
+    objective: str | None = None
+
+
+class PromptKind(StrEnum):
+    OPTIONAL_RESHUFFLE = "optional_reshuffle"  # drawer: shuffle back and draw again?
+    DISCARD_IF = "discard_if"  # drawer: does the condition hold (discard and draw again)?
+    ALPHA_TARGETS = "alpha_targets"  # opponent: name up to three of your units (or none left)
+    GAMMA_TARGET = "gamma_target"  # drawer: name one enemy unit (optional)
+    TEMPTING_OBJECTIVE = "tempting_objective"  # opponent: pick a No Man's Land objective
+    ADAPT_KEEP = "adapt_keep"  # drawer: which of two cards to keep (Adapt or Die)
+
+
+class Prompt(Frozen):
+    """A decision the game waits for before the phase can move on."""
+
+    kind: PromptKind
+    player: str = Field(description="Who must answer")
+    owner: str = Field(description="Whose Secondary card it is about")
+    card: str
+    other_card: str | None = None  # ADAPT_KEEP: the second card drawn
+
+
+class PlayerState(Frozen):
+    id: str
+    name: str
+    battle_ready: bool = False
+    choice: SecondaryChoice | None = Field(None, description="Secret until both players have chosen")
+    mode: Literal["tactical", "fixed"] | None = Field(None, description="The revealed choice")
+    deck: tuple[str, ...] = ()  # top of the deck first
+    hand: tuple[str, ...] = ()  # active Secondary cards (Fixed cards for a Fixed player)
+    discard: tuple[str, ...] = ()
+    set_aside: tuple[str, ...] = ()  # a Fixed player's unused cards
+    targets: dict[str, Targets] = Field(default_factory=dict)
+    drawn_this_phase: tuple[str, ...] = ()
+    cp: int = 0
+    extra_cp_round: int = Field(0, description="Battle round of the last CP gained outside the Command phase")
+    extra_cp_gained: int = Field(0, description="CP gained outside the Command phase in that round")
+    stratagems_this_phase: tuple[str, ...] = ()
+    challenger_card: str | None = None
+    challenger_use: Literal["stratagem", "mission"] | None = None
+    adapt_or_die_uses: int = 0
+
+
+class VpEntry(Frozen):
+    player: str
+    source: Source
+    card: str | None = None
+    option: str | None = None
+    round: int
+    turn: int = Field(description="1 or 2 within the round; 0 before or after the battle")
+    claimed: int
+    awarded: int
+    capped_by: str | None = None
+    note: str | None = None
+
+    @property
+    def lost(self) -> int:
+        return self.claimed - self.awarded
+
+
+class Result(Frozen):
+    winner: str | None = Field(description="None for a draw or an abandoned game")
+    reason: Literal["battle", "concession", "abandoned"]
+    vp: dict[str, int]
+
+
+class GameState(Frozen):
+    schema_version: int = SCHEMA_VERSION
+    setup: GameSetup
+    mission: Mission
+    sides_rolloff: RollOff
+    first_turn_rolloff: RollOff
+    attacker: str | None = None
+    first: str | None = None
+    players: tuple[PlayerState, PlayerState]
+    status: Status = Status.SIDES
+    round: int = 0
+    turn: int = 0
+    phase: Phase | None = None
+    challenger: str | None = None
+    challenger_deck: tuple[str, ...] = ()
+    challenger_discard: tuple[str, ...] = ()
+    prompts: tuple[Prompt, ...] = ()
+    discard_queue: tuple[str, ...] = ()
+    removed_objectives: tuple[str, ...] = ()
+    vp: tuple[VpEntry, ...] = ()
+    shuffles: int = Field(0, description="Counter that names each reshuffle's random stream")
+    result: Result | None = None
+
+    # Small read-only helpers used by the engine and the renderers.
+    def player(self, player_id: str) -> PlayerState:
+        for p in self.players:
+            if p.id == player_id:
+                return p
+        raise KeyError(player_id)
+
+    def opponent(self, player_id: str) -> PlayerState:
+        for p in self.players:
+            if p.id != player_id:
+                return p
+        raise KeyError(player_id)
+
+    @property
+    def defender(self) -> str | None:
+        if self.attacker is None:
+            return None
+        return self.opponent(self.attacker).id
+
+    @property
+    def active(self) -> str | None:
+        """The player whose turn it is."""
+        if self.status != Status.BATTLE or self.first is None:
+            return None
+        return self.first if self.turn == 1 else self.opponent(self.first).id
+
+    def total_vp(self, player_id: str, *, battle_ready: bool = True) -> int:
+        return sum(
+            e.awarded
+            for e in self.vp
+            if e.player == player_id and (battle_ready or e.source != Source.BATTLE_READY)
+        )

@@ -1,0 +1,1 @@
+"""Persistence: tables, the snapshot codec, the version-checked repository and the migrations."""

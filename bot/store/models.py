@@ -1,0 +1,88 @@
+"""Tables. They are created only by the Alembic migrations in migrations/versions, never by create_all."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import BigInteger, CheckConstraint, DateTime, Index, String, Text, text
+from sqlalchemy.types import TypeDecorator
+from sqlmodel import Field, SQLModel
+
+
+class GameStatus(StrEnum):
+    ACTIVE = "active"
+    ENDED = "ended"
+    ABANDONED = "abandoned"
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """Aware UTC datetimes on every backend (SQLite itself keeps no time zone)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            raise ValueError("naive datetime given to a UTC column")
+        return value.astimezone(UTC) if value is not None else None
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+ACTIVE_WHERE = text("status = 'active'")
+
+
+class Game(SQLModel, table=True):
+    __tablename__ = "game"
+    __table_args__ = (
+        CheckConstraint("status IN ('active', 'ended', 'abandoned')", name="ck_game_status"),
+        # One game in progress per channel or thread, enforced by the database itself.
+        Index(
+            "uq_game_active_channel", "channel_id", unique=True,
+            sqlite_where=ACTIVE_WHERE, postgresql_where=ACTIVE_WHERE,
+        ),
+        # Ids are never reused on SQLite either: a button carrying an old game id must not reach a new game.
+        {"sqlite_autoincrement": True},
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int | None = Field(default=None, sa_type=BigInteger)
+    channel_id: int = Field(sa_type=BigInteger, index=True)
+    status: str = Field(default=GameStatus.ACTIVE, sa_type=String(16))
+    version: int = Field(default=0, description="Bumped by every saved change (action or undo)")
+    setup_json: str = Field(sa_type=Text)
+    state_json: str = Field(sa_type=Text, description="Snapshot: a cache of replaying the actions")
+    seed_hash: str = Field(sa_type=String(64))
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+
+
+class GameAction(SQLModel, table=True):
+    """The action log: replaying it from the setup gives the snapshot."""
+
+    __tablename__ = "game_action"
+
+    game_id: int = Field(foreign_key="game.id", ondelete="CASCADE", primary_key=True)
+    seq: int = Field(primary_key=True, description="1, 2, 3... within the game")
+    actor: str = Field(sa_type=String(32))
+    action_json: str = Field(sa_type=Text)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+
+
+class BoardMessage(SQLModel, table=True):
+    """A Discord message showing a game's board, so it can be edited or retired later."""
+
+    __tablename__ = "board_message"
+
+    message_id: int = Field(sa_type=BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    game_id: int = Field(foreign_key="game.id", ondelete="CASCADE", index=True)
+    channel_id: int = Field(sa_type=BigInteger)

@@ -1,0 +1,152 @@
+"""Reading and writing games. Each method is one transaction: it commits whole or not at all.
+
+Writers never overwrite blindly: a save names the version it was computed from and is refused when
+someone else saved first (StaleVersion), so no update is ever lost.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import delete, func, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.engine.actions import Action, dump_action, parse_action
+from bot.engine.state import GameSetup, GameState
+from bot.store.codec import dump_setup, dump_state, game_status, load_setup, load_state
+from bot.store.models import BoardMessage, Game, GameAction, GameStatus, utcnow
+
+
+class StaleVersion(Exception):
+    """The game changed since it was read: nothing was written."""
+
+
+class ActiveGameExists(Exception):
+    """The channel already has a game in progress: nothing was written."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    status: GameStatus
+    version: int
+    setup: GameSetup
+    state: GameState
+    seed_hash: str
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    seq: int
+    actor: str
+    action: Action
+    created_at: datetime
+
+
+class GameRepository:
+    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
+        self._sessionmaker = sessionmaker
+
+    async def create_game(
+        self, *, guild_id: int | None, channel_id: int, setup: GameSetup, state: GameState, seed_hash: str
+    ) -> GameRecord:
+        row = Game(
+            guild_id=guild_id, channel_id=channel_id, status=game_status(state), version=0,
+            setup_json=dump_setup(setup), state_json=dump_state(state), seed_hash=seed_hash,
+        )
+        try:
+            async with self._sessionmaker() as session, session.begin():
+                session.add(row)
+        except IntegrityError:
+            raise ActiveGameExists(f"Channel {channel_id} already has a game in progress") from None
+        return _record(row)
+
+    async def get_game(self, game_id: int) -> GameRecord | None:
+        async with self._sessionmaker() as session, session.begin():
+            row = await session.get(Game, game_id)
+        return _record(row) if row is not None else None
+
+    async def get_active_game(self, channel_id: int) -> GameRecord | None:
+        query = select(Game).where(Game.channel_id == channel_id, Game.status == GameStatus.ACTIVE)
+        async with self._sessionmaker() as session, session.begin():
+            row = (await session.exec(query)).one_or_none()
+        return _record(row) if row is not None else None
+
+    async def save_if_version(
+        self, game_id: int, expected_version: int, new_state: GameState, new_action: Action | None
+    ) -> int:
+        """Store the new snapshot (and append the action that led to it); return the new version."""
+        async with self._sessionmaker() as session, session.begin():
+            now = await _bump(session, game_id, expected_version, new_state)
+            if new_action is not None:
+                last = select(func.coalesce(func.max(GameAction.seq), 0)).where(GameAction.game_id == game_id)
+                seq = (await session.exec(last)).one() + 1
+                session.add(GameAction(
+                    game_id=game_id, seq=seq, actor=new_action.actor,
+                    action_json=dump_action(new_action), created_at=now,
+                ))
+        return expected_version + 1
+
+    async def pop_last_action(self, game_id: int, expected_version: int, new_state: GameState) -> int:
+        """Undo: drop the last logged action and store the snapshot replayed without it; return the new version.
+
+        The version still goes up, so a board drawn before the undo is seen as out of date.
+        """
+        async with self._sessionmaker() as session, session.begin():
+            await _bump(session, game_id, expected_version, new_state)
+            last = select(func.max(GameAction.seq)).where(GameAction.game_id == game_id).scalar_subquery()
+            result = await session.exec(
+                delete(GameAction).where(col(GameAction.game_id) == game_id, col(GameAction.seq) == last)
+            )
+            if result.rowcount != 1:
+                raise StaleVersion(f"Game {game_id} has no action to undo")
+        return expected_version + 1
+
+    async def list_actions(self, game_id: int) -> list[ActionRecord]:
+        query = select(GameAction).where(GameAction.game_id == game_id).order_by(col(GameAction.seq))
+        async with self._sessionmaker() as session, session.begin():
+            rows = (await session.exec(query)).all()
+        return [ActionRecord(r.seq, r.actor, parse_action(r.action_json), r.created_at) for r in rows]
+
+    async def add_board_message(self, game_id: int, channel_id: int, message_id: int) -> None:
+        async with self._sessionmaker() as session, session.begin():
+            session.add(BoardMessage(game_id=game_id, channel_id=channel_id, message_id=message_id))
+
+    async def board_messages(self, game_id: int) -> list[BoardMessage]:
+        query = select(BoardMessage).where(BoardMessage.game_id == game_id).order_by(col(BoardMessage.message_id))
+        async with self._sessionmaker() as session, session.begin():
+            return list((await session.exec(query)).all())
+
+
+async def _bump(session: AsyncSession, game_id: int, expected_version: int, new_state: GameState) -> datetime:
+    """The version-checked UPDATE: zero rows means someone else saved first."""
+    now = utcnow()
+    result = await session.exec(
+        update(Game)
+        .where(col(Game.id) == game_id, col(Game.version) == expected_version)
+        .values(
+            version=col(Game.version) + 1, state_json=dump_state(new_state),
+            status=game_status(new_state), updated_at=now,
+        )
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:
+        raise StaleVersion(f"Game {game_id} is no longer at version {expected_version}")
+    return now
+
+
+def _record(row: Game) -> GameRecord:
+    assert row.id is not None
+    return GameRecord(
+        id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, status=GameStatus(row.status),
+        version=row.version, setup=load_setup(row.setup_json), state=load_state(row.state_json),
+        seed_hash=row.seed_hash, created_at=row.created_at, updated_at=row.updated_at,
+    )

@@ -1,0 +1,1 @@
+"""Card data, one folder per mission pack (YAML, validated by bot.decks at load time)."""
