@@ -59,6 +59,8 @@ class ScoringOption(Frozen):
     scorer: Scorer = Scorer.HOLDER
     per: str | None = Field(None, description="What is counted, e.g. 'objective marker'; VP = vp x count")
     max_per_turn: int | None = Field(None, ge=1, description="'(up to NVP)' / '(up to NVP per turn)'")
+    cap_group: str | None = Field(None, description="Options sharing one '(up to NVP per turn)' limit")
+    drains_opponent: bool = Field(False, description="The opponent loses the VP scored (to a minimum of 0)")
     group: str | None = Field(None, description="Options sharing a group are alternatives (OR): one per window")
     cumulative: bool = Field(False, description="'+NVP (CUMULATIVE)': adds to another option")
     fifth_round_going_second: bool = Field(

@@ -817,6 +817,18 @@ class _Game:
         if entry.lost:
             text += f"; {entry.lost}VP lost to the cap of {entry.capped_by}"
         self.say(text + ".", scorer)
+        if option is not None and option.drains_opponent and entry.awarded:
+            self._drain(self.state.opponent(scorer).id, entry)
+
+    def _drain(self, loser: str, gained: VpEntry) -> None:
+        """Syphoned Power: the opponent loses what was scored, to a minimum of 0 (of their primary VP)."""
+        held = sum(e.awarded for e in self.state.vp if e.player == loser and e.source == Source.PRIMARY)
+        loss = min(gained.awarded, held)
+        if loss:
+            self.update(vp=self.state.vp + (gained.model_copy(update={
+                "player": loser, "claimed": -loss, "awarded": -loss, "capped_by": None, "note": "syphoned",
+            }),))
+            self.say(f"{self.name(loser)} loses {loss}VP (syphoned).", loser)
 
 
 def _without(items: tuple[str, ...], item: str) -> tuple[str, ...]:

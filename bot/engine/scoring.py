@@ -111,9 +111,10 @@ def award(catalog: Catalog, state: GameState, entry: VpEntry, option: ScoringOpt
 
     limits: list[tuple[str, int]] = []
     if option is not None and option.max_per_turn is not None:
+        shared = _cap_options(catalog, entry, option)
         limits.append((
             f"“{option.label}” up to {option.max_per_turn}VP per turn",
-            option.max_per_turn - used(lambda e: e.card == entry.card and e.option == option.id
+            option.max_per_turn - used(lambda e: e.card == entry.card and e.option in shared
                                        and e.round == state.round and e.turn == state.turn),
         ))
     if fixed_card:
@@ -142,6 +143,13 @@ def award(catalog: Catalog, state: GameState, entry: VpEntry, option: ScoringOpt
         if room < awarded:
             awarded, capped_by = room, name
     return entry.model_copy(update={"awarded": awarded, "capped_by": capped_by})
+
+
+def _cap_options(catalog: Catalog, entry: VpEntry, option: ScoringOption) -> set[str]:
+    """The options whose VP count against `option`'s per-turn limit: itself, or its whole cap group."""
+    if option.cap_group is None or entry.source != Source.PRIMARY:
+        return {option.id}
+    return {o.id for o in catalog.primary(entry.card).scoring if o.cap_group == option.cap_group}
 
 
 def _source_name(source: Source) -> str:

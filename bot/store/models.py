@@ -56,7 +56,7 @@ class Game(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     guild_id: int | None = Field(default=None, sa_type=BigInteger)
-    channel_id: int = Field(sa_type=BigInteger, index=True)
+    channel_id: int = Field(sa_type=BigInteger)
     status: str = Field(default=GameStatus.ACTIVE, sa_type=String(16))
     version: int = Field(default=0, description="Bumped by every saved change (action or undo)")
     setup_json: str = Field(sa_type=Text)

@@ -58,9 +58,11 @@ class GameRepository:
     async def create_game(
         self, *, guild_id: int | None, channel_id: int, setup: GameSetup, state: GameState, seed_hash: str
     ) -> GameRecord:
+        now = utcnow()
         row = Game(
             guild_id=guild_id, channel_id=channel_id, status=game_status(state), version=0,
             setup_json=dump_setup(setup), state_json=dump_state(state), seed_hash=seed_hash,
+            created_at=now, updated_at=now,
         )
         try:
             async with self._sessionmaker() as session, session.begin():

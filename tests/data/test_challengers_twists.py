@@ -79,6 +79,9 @@ def test_challenger_matches_the_seed(seed, challengers, card_id):
     )
     # Only whitespace may differ: the seed glues "VICTORY POINTS" onto the mission name.
     assert squash(printed) == squash(blocks[card.name])
+    # ... and no words were split or joined.
+    for part in (s.when, s.target, s.effect, m.name, *m.text.splitlines()):
+        assert part.strip() in seed, part
 
 
 @pytest.mark.parametrize("card_id", CHALLENGERS)

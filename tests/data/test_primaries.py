@@ -11,7 +11,7 @@ import pytest
 from bot.decks import default_catalog
 from bot.engine.catalog import PrimaryMission, ScoringOption, Scorer, Window
 
-SEED = Path("/work/shared/seeds/002_353b4d3c445720da.txt")
+SEED = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "002_353b4d3c445720da.txt"
 SEED_LINES = SEED.read_text(encoding="utf-8").splitlines()
 NOTE_PREFIX = "Designer’s Note: "
 
@@ -106,12 +106,12 @@ def cap(text: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
-def options():
+def options() -> list[tuple[PrimaryMission, ScoringOption]]:
     return [(card, option) for card in catalog_primaries() for option in card.scoring]
 
 
-def option_id(value) -> str:
-    return f"{value[0].id}/{value[1].id}" if isinstance(value, tuple) else str(value)
+def option_id(pair: tuple[PrimaryMission, ScoringOption]) -> str:
+    return f"{pair[0].id}/{pair[1].id}"
 
 
 # --- the deck ---------------------------------------------------------------------------------------

@@ -161,6 +161,9 @@ def test_name_flavour_and_text_match_the_seed(seed, cards, card_id):
         printed += "Designer’s Note: " + card.designer_note
     # Only whitespace may differ: the seed glues "VICTORY POINTS" and FIXED/TACTICAL onto lines.
     assert squash(printed) == squash(blocks[card.name])
+    # ... and no words were split or joined: every line is printed as such.
+    for line in (card.text + "\n" + (card.action or "")).splitlines():
+        assert line.strip() in seed, line
 
 
 def test_designer_note_only_on_overwhelming_force(cards):
@@ -180,12 +183,12 @@ def test_action_block(cards, card_id):
 
 
 @pytest.mark.parametrize("card_id", ORDER)
-def test_scoring_options_come_from_the_text(cards, card_id):
+def test_scoring_options_come_from_the_text(seed, cards, card_id):
     card = cards[card_id]
     assert card.scoring
     for option in card.scoring:
         assert 0 < len(option.label) <= 40
-        assert squash(option.text) in squash(card.text)
+        assert option.text in card.text and option.text in seed
         assert f"WHEN: {option.when}\n" in card.text
         assert f"{'+' if option.cumulative else ''}{option.vp}VP" in card.text
         if option.max_per_turn is not None:

@@ -1,0 +1,88 @@
+"""Pair a 1,024-player Swiss event over 8 rounds with random results and print what it took.
+
+Run: .venv/bin/python -m bench.bench_pairing [--players N] [--rounds R] [--seed S] [--draws P] [--drops P]
+Prints, per round: time to pair, rematches (any rematch here is avoidable: the field is far larger than
+2 x rounds, so a rematch-free pairing always exists), pair-downs against the fewest the brackets allow,
+and tables whose two players share a win path. Nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from bot.engine.tournament import (
+    Outcome,
+    Tournament,
+    add_player,
+    drop_player,
+    record_result,
+    records,
+    start_round,
+)
+
+
+def fewest_pair_downs(t: Tournament) -> int:
+    """Pair-downs a pairing cannot avoid: one across each bracket boundary with an odd count above it."""
+    current = t.rounds[-1]
+    bye = current.pairings.bye.a if current.pairings.bye else None
+    recs = records(t)
+    keys = sorted(
+        (r.record_key for p, r in recs.items() if not r.dropped and p != bye and current.number > 1), reverse=True
+    )
+    above, count = 0, 0
+    for i, key in enumerate(keys[:-1]):
+        above += 1
+        if keys[i + 1] != key and above % 2:
+            count += 1
+    return count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--players", type=int, default=1024)
+    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--seed", type=int, default=2025)
+    parser.add_argument("--draws", type=float, default=0.05, help="share of games drawn")
+    parser.add_argument("--drops", type=float, default=0.01, help="share of active players dropping each round")
+    args = parser.parse_args()
+
+    rng = random.Random(args.seed)
+    t = Tournament(bye_vp=60)
+    for i in range(args.players):
+        t = add_player(t, str(100000000000000000 + i))
+    print(f"{args.players} players, {args.rounds} rounds, seed {args.seed}, draws {args.draws:.0%}, "
+          f"drops {args.drops:.0%} per round")
+    print("round  active  pair s  rematches  pair-downs (fewest)  same-path tables  bye")
+    total_time = total_rematches = 0.0
+    worst = 0.0
+    for _ in range(args.rounds):
+        start = time.perf_counter()
+        t = start_round(t, rng)
+        elapsed = time.perf_counter() - start
+        current = t.rounds[-1]
+        p = current.pairings
+        recs = records(t)
+        same_path = sum(recs[x.a].path == recs[x.b].path for x in p.tables)
+        active = 2 * len(p.tables) + (p.bye is not None)
+        print(f"{current.number:>5}  {active:>6}  {elapsed:>6.3f}  {p.rematches:>9}  "
+              f"{p.pair_downs:>10} ({fewest_pair_downs(t):>3})     {same_path:>5}/{len(p.tables):<5}  "
+              f"{'yes' if p.bye else 'no'}")
+        total_time += elapsed
+        worst = max(worst, elapsed)
+        total_rematches += p.rematches
+        for x in p.tables:
+            roll = rng.random()
+            outcome = Outcome.DRAW if roll < args.draws else Outcome.A_WINS if roll < (1 + args.draws) / 2 else Outcome.B_WINS
+            vp_a, vp_b = rng.randrange(20, 101), rng.randrange(20, 101)
+            t = record_result(t, x.table, outcome, vp_a, vp_b)
+        active_players = [q for q in t.players if q not in t.dropped]
+        for q in rng.sample(active_players, int(len(active_players) * args.drops)):
+            t = drop_player(t, q)
+    print(f"summary: {args.rounds} rounds paired in {total_time:.2f} s total, worst round {worst:.3f} s, "
+          f"{int(total_rematches)} rematches")
+
+
+if __name__ == "__main__":
+    main()

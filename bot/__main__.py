@@ -1,0 +1,70 @@
+"""`python -m bot` (or `mission-deck-bot`): check the settings and the decks, then run the bot.
+
+Every start-up problem a user can fix ends with one clear line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+
+import discord
+from pydantic import ValidationError
+
+from bot.client import MissionBot
+from bot.decks import DeckError, load_catalog, pack_dir
+from bot.engine.catalog import Catalog
+from bot.settings import Settings
+
+USAGE_ERROR = 2
+
+NO_TOKEN = (
+    "DISCORD_TOKEN is not set: copy .env.example to .env and put your bot token there "
+    "(see README, 'Create the bot application')."
+)
+BAD_TOKEN = (
+    "Discord refused the bot token in DISCORD_TOKEN: copy it again from the Developer Portal "
+    "(Bot > Reset Token) into .env."
+)
+
+
+async def run(settings: Settings, catalog: Catalog) -> None:
+    """Log in and serve until the connection ends or the task is cancelled."""
+    if settings.discord_token is None:
+        raise ValueError(NO_TOKEN)
+    async with MissionBot(settings, catalog) as client:
+        await client.start(settings.discord_token.get_secret_value())
+
+
+def main() -> int:
+    try:
+        settings = Settings()
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors())
+        return _fail(f"Invalid setting in the environment or .env: {problems}")
+    if settings.discord_token is None:
+        return _fail(NO_TOKEN)
+
+    discord.utils.setup_logging(level=logging.getLevelName(settings.log_level))
+    try:
+        catalog = load_catalog(pack_dir(settings.deck_pack))
+    except DeckError as exc:
+        return _fail(f"The mission pack {settings.deck_pack!r} could not be loaded: {exc}")
+
+    try:
+        asyncio.run(run(settings, catalog))
+    except discord.LoginFailure:
+        return _fail(BAD_TOKEN)
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def _fail(message: str) -> int:
+    print(message, file=sys.stderr)
+    return USAGE_ERROR
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,105 @@
+"""The Discord client: loads the cogs, registers the persistent buttons and syncs the slash commands."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine.catalog import Catalog
+from bot.engine.errors import GameError
+from bot.settings import Settings
+from bot.service import GameService
+from bot.store.db import make_engine, make_sessionmaker, upgrade_database
+from bot.ui.controls import GameButton, GameSelect
+from bot.ui.desk import GameDesk
+from bot.ui.errors import send_error
+
+_log = logging.getLogger(__name__)
+
+# Cog modules loaded at start-up, one per feature.
+EXTENSIONS: tuple[str, ...] = ("cogs.cards", "cogs.faq", "cogs.dice", "cogs.game", "cogs.play")
+
+# DynamicItem button classes (game boards) are listed here so that a press on a board posted before a
+# restart still reaches its callback; each class's custom id carries what it needs.
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem], ...] = (GameButton, GameSelect)
+
+# The bot echoes user input (card names, dice): never let that ping @everyone or a role.
+ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+
+APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
+
+
+class MissionTree(app_commands.CommandTree):
+    """Turns a refused action into an ephemeral reply; anything unexpected is logged and apologised for."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        command = interaction.command.qualified_name if interaction.command else "?"
+        if interaction.type is discord.InteractionType.autocomplete:
+            _log.warning("Autocomplete for /%s failed: %s", command, error)
+        elif isinstance(original, GameError):
+            await send_error(interaction, original.message)
+        elif isinstance(error, (app_commands.CheckFailure, app_commands.TransformerError)):
+            await send_error(interaction, str(error))
+        elif isinstance(error, (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)):
+            _log.warning("Interaction for an out-of-date command: %s", error)
+            await send_error(interaction, "This command has changed since Discord last loaded it; try again in a minute.")
+        else:
+            _log.error("/%s failed for user %s", command, interaction.user.id, exc_info=original)
+            await send_error(interaction, APOLOGY)
+
+
+class MissionBot(commands.Bot):
+    """Needs no privileged intent: everything happens through slash commands and components."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        catalog: Catalog,
+        *,
+        extensions: Sequence[str] = EXTENSIONS,
+        dynamic_items: Sequence[type[discord.ui.DynamicItem]] = DYNAMIC_ITEMS,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            help_command=None,
+            intents=discord.Intents.default(),
+            tree_cls=MissionTree,
+            allowed_mentions=ALLOWED_MENTIONS,
+        )
+        self.settings = settings
+        self.catalog = catalog
+        self.extension_names = tuple(extensions)
+        self.dynamic_items = tuple(dynamic_items)
+
+    async def setup_hook(self) -> None:
+        await upgrade_database(self.settings.database_url)
+        self.db_engine = make_engine(self.settings.database_url)
+        self.service = GameService(self.catalog, make_sessionmaker(self.db_engine))
+        self.desk = GameDesk(self, self.service)
+        for name in self.extension_names:
+            await self.load_extension(name)
+        self.add_dynamic_items(*self.dynamic_items)
+        await self.sync_commands()
+
+    async def close(self) -> None:
+        if hasattr(self, "desk"):
+            await self.desk.idle()
+        await super().close()
+        if hasattr(self, "db_engine"):
+            await self.db_engine.dispose()
+
+    async def sync_commands(self) -> None:
+        """Publish the slash commands: to the test server at once when set, else globally."""
+        if self.settings.test_guild_id is not None:
+            guild = discord.Object(id=self.settings.test_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            _log.info("Synced %d commands to test server %s", len(synced), guild.id)
+        else:
+            synced = await self.tree.sync()
+            _log.info("Synced %d commands globally (Discord may take a while to show them)", len(synced))

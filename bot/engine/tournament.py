@@ -1,0 +1,139 @@
+"""A Swiss event as immutable state: players, drops, rounds with their pairings, mission and results.
+
+Each action returns a new `Tournament` or raises `InvalidValue` with a message for the organiser; the
+state given is never changed. Pairing lives in `tournament_pairing`, records and standings in
+`tournament_ranking`; this module checks the organiser's input and ties them together.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from pydantic import Field
+
+from bot.engine.errors import InvalidValue
+from bot.engine.tournament_pairing import Pairing, Pairings, pair_round
+from bot.engine.tournament_ranking import (
+    MAX_GAME_VP,
+    Frozen,
+    Outcome,
+    PlayerRecord,
+    Result,
+    Standing,
+    player_records,
+    rank_records,
+)
+
+__all__ = [
+    "MISSION_LETTERS", "Outcome", "Pairing", "Pairings", "PlayerRecord", "Result", "Round", "Standing",
+    "Tournament", "add_player", "check_mission", "drop_player", "missing_tables", "pick_mission", "records",
+    "record_result", "standings", "start_round",
+]
+
+# The Chapter Approved Tournament Mission Pool (Tournament Companion): missions A to T.
+MISSION_LETTERS = tuple("ABCDEFGHIJKLMNOPQRST")
+
+
+class Round(Frozen):
+    number: int = Field(ge=1)
+    mission: str = Field(pattern=r"^[A-T]$")
+    pairings: Pairings
+    results: tuple[Result, ...] = Field((), description="The bye's result is recorded when the round is paired")
+
+
+class Tournament(Frozen):
+    players: tuple[str, ...] = ()
+    dropped: tuple[str, ...] = ()
+    bye_vp: int = Field(0, ge=0, le=MAX_GAME_VP)
+    rounds: tuple[Round, ...] = ()
+
+
+def add_player(t: Tournament, player: str) -> Tournament:
+    """Register a player; after round 1 they join with an empty record (0-0-0)."""
+    if not player:
+        raise InvalidValue("A player is needed.")
+    if player in t.players:
+        raise InvalidValue(f"<@{player}> is already registered.")
+    return t.model_copy(update={"players": (*t.players, player)})
+
+
+def drop_player(t: Tournament, player: str) -> Tournament:
+    """Drop a player: they keep their results and place but are never paired again."""
+    _registered(t, player)
+    if player in t.dropped:
+        raise InvalidValue(f"<@{player}> has already dropped.")
+    return t.model_copy(update={"dropped": (*t.dropped, player)})
+
+
+def missing_tables(r: Round) -> list[int]:
+    done = {res.table for res in r.results}
+    return [p.table for p in r.pairings.tables if p.table not in done]
+
+
+def records(t: Tournament) -> dict[str, PlayerRecord]:
+    return player_records(t.players, (res for r in t.rounds for res in r.results), t.dropped)
+
+
+def standings(t: Tournament) -> list[Standing]:
+    return rank_records(records(t))
+
+
+def start_round(t: Tournament, rng: random.Random, mission: str | None = None) -> Tournament:
+    """Pair the next round and choose its mission (random from the pool unless the organiser names one)."""
+    if t.rounds and (missing := missing_tables(t.rounds[-1])):
+        tables = ", ".join(str(n) for n in missing)
+        raise InvalidValue(
+            f"Round {t.rounds[-1].number} is missing results for table{'s' if len(missing) > 1 else ''} {tables}."
+        )
+    number = len(t.rounds) + 1
+    letter = check_mission(mission) if mission is not None else pick_mission([r.mission for r in t.rounds], rng)
+    pairings = pair_round(records(t), number, rng, t.bye_vp)
+    new = Round(number=number, mission=letter, pairings=pairings, results=(pairings.bye,) if pairings.bye else ())
+    return t.model_copy(update={"rounds": (*t.rounds, new)})
+
+
+def record_result(t: Tournament, table: int, outcome: Outcome | str, vp_a: int, vp_b: int) -> Tournament:
+    """Record (or correct) the result of a table of the current round."""
+    if not t.rounds:
+        raise InvalidValue("No round has been paired yet.")
+    current = t.rounds[-1]
+    pairing = next((p for p in current.pairings.tables if p.table == table), None)
+    if pairing is None:
+        raise InvalidValue(f"Round {current.number} has no table {table} (tables 1-{len(current.pairings.tables)}).")
+    try:
+        outcome = Outcome(outcome)
+    except ValueError:
+        raise InvalidValue(f"Unknown outcome {outcome!r}: use {', '.join(o.value for o in Outcome)}.") from None
+    for vp in (vp_a, vp_b):
+        if not 0 <= vp <= MAX_GAME_VP:
+            raise InvalidValue(f"VP must be between 0 and {MAX_GAME_VP}; got {vp}.")
+    result = Result(
+        round_number=current.number, table=table, a=pairing.a, b=pairing.b, outcome=outcome, vp_a=vp_a, vp_b=vp_b
+    )
+    results = (*(r for r in current.results if r.table != table), result)
+    updated = current.model_copy(update={"results": results})
+    return t.model_copy(update={"rounds": (*t.rounds[:-1], updated)})
+
+
+def pick_mission(letters_used: Iterable[str], rng: random.Random) -> str:
+    """A random mission from A-T not used yet; once all 20 have been used, the pool starts again."""
+    used: set[str] = set()
+    for letter in letters_used:
+        used.add(letter)
+        if used >= set(MISSION_LETTERS):
+            used = set()
+    return rng.choice([m for m in MISSION_LETTERS if m not in used])
+
+
+def check_mission(letter: str) -> str:
+    """The organiser's choice of mission, as a pool letter."""
+    normalised = letter.strip().upper()
+    if normalised not in MISSION_LETTERS:
+        raise InvalidValue(f"{letter!r} is not a Tournament Mission Pool mission: choose a letter from A to T.")
+    return normalised
+
+
+def _registered(t: Tournament, player: str) -> None:
+    if player not in t.players:
+        raise InvalidValue(f"<@{player}> is not registered in this event.")

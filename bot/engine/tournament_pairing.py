@@ -1,0 +1,290 @@
+"""Swiss pairing for events of 8 to 1,000+ players (Tournament Companion, "Pairing Players").
+
+Round 1 is random. Later rounds pair by record, then by win path, then at random among equals, and never
+repeat a pairing while a pairing of the whole field without a rematch exists.
+
+How a round is paired
+---------------------
+1. The bye (odd field) goes to the lowest-ranked active player (standings order: record, opponents' win
+   percentage, VP, then random) who has not had one; if everyone has had one, the lowest-ranked. A candidate
+   is skipped when the others could then not be paired without a rematch but would be with a later candidate.
+2. The others are put in order: record (best first), then win path read from the most recent round
+   backwards (so players with the same recent history sit together), then random. Equal W-D-L is a
+   "bracket"; brackets are numbered 0, 1, 2... from the top.
+3. The order is cut into windows: small brackets are packed together, big brackets are cut into chunks of
+   about `chunk` players (never fewer than 2r+3 after r rounds: each player has met at most r of them, so by
+   Dirac's theorem the chunk can always be paired without a rematch). Windows are paired top-down with
+   networkx's maximum-weight matching on the graph of players who have not met; whoever a window leaves
+   unpaired is carried into the next one (a pair-down, or "float").
+4. A window is accepted when rematch avoidance cost it nothing: as many pairs as without history, and the
+   same record cost. Otherwise it is merged with the window above and re-paired together (up to
+   3 x chunk players). If players are still unpaired at the bottom, the whole field is paired at once; only if
+   that fails too are rematches allowed, each at a penalty above every other criterion, and counted.
+   Fields up to `exact_limit` players are always paired as one window, which is exact.
+
+Edge weights (integers, each level scaled above the sum of all lower ones, so the order is strict):
+  1. not a rematch (only in the last-resort graph);
+  2. record: a pair costs d^2 where d is the distance in brackets, and leaving a player unpaired costs
+     the d^2 of floating them to the bracket below the window. Squaring makes two one-bracket pair-downs
+     cheaper than one two-bracket pair-down, so floats cascade bracket by bracket (a 3-0 player meets a
+     2-1 player, never a 1-2 one, when a 2-1 player is free);
+  3. win path: a mismatch in round k from the end costs 2^(L-k), so one difference in a later round
+     outweighs all differences in earlier rounds together. Identical paths cost 0; otherwise the longest
+     common recent history wins, which is what the Companion asks for ("recent common experiences");
+  4. a random number, so equal choices are settled by the round's `random.Random`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import networkx as nx
+
+from bot.engine.errors import InvalidValue
+from bot.engine.tournament_ranking import Frozen, Outcome, PlayerRecord, Result, opponents_win_rate
+
+CHUNK = 32
+EXACT_LIMIT = 64
+RANDOM_SPAN = 1 << 16
+
+
+class Pairing(Frozen):
+    table: int
+    a: str
+    b: str
+
+
+class Pairings(Frozen):
+    round_number: int
+    tables: tuple[Pairing, ...]
+    bye: Result | None = None
+    rematches: int = 0
+    pair_downs: int = 0
+
+
+def pair_round(
+    records: Mapping[str, PlayerRecord],
+    round_number: int,
+    rng: random.Random,
+    bye_vp: int,
+    *,
+    chunk: int = CHUNK,
+    exact_limit: int = EXACT_LIMIT,
+) -> Pairings:
+    """Pair the active (not dropped) players of `records` for `round_number`."""
+    active = sorted(p for p, r in records.items() if not r.dropped)
+    if len(active) < 2:
+        raise InvalidValue("At least two active players are needed to pair a round.")
+    if round_number < 1:
+        raise InvalidValue("Rounds are numbered from 1.")
+    field = _Field.build(records, active, rng)
+    if round_number == 1:
+        rng.shuffle(active)
+        bye = active.pop() if len(active) % 2 else None
+        pairs = [(active[i], active[i + 1]) for i in range(0, len(active), 2)]
+    else:
+        bye = _choose_bye(field, active, rng) if len(active) % 2 else None
+        rest = [p for p in field.order if p != bye]
+        pairs = _pair(field, rest, chunk, exact_limit)
+    pairs.sort(key=lambda ab: sorted(field.position[p] for p in ab))
+    return Pairings(
+        round_number=round_number,
+        tables=tuple(Pairing(table=i, a=a, b=b) for i, (a, b) in enumerate(pairs, 1)),
+        bye=None if bye is None else Result(
+            round_number=round_number, table=0, a=bye, outcome=Outcome.A_WINS, vp_a=bye_vp
+        ),
+        rematches=sum(b in field.met[a] for a, b in pairs),
+        pair_downs=sum(field.bracket[a] != field.bracket[b] for a, b in pairs),
+    )
+
+
+@dataclass(frozen=True)
+class _Field:
+    """The active players in pairing order, with what the weights need."""
+
+    records: Mapping[str, PlayerRecord]
+    order: list[str]
+    position: dict[str, int]
+    bracket: dict[str, int]
+    met: dict[str, frozenset[str]]
+    tiebreak: dict[str, float]
+    path_span: int  # above any path distance
+    rng: random.Random
+
+    @classmethod
+    def build(cls, records: Mapping[str, PlayerRecord], active: list[str], rng: random.Random) -> _Field:
+        tiebreak = {p: rng.random() for p in active}  # drawn in id order: reproducible from the seed
+        order = sorted(
+            active, key=lambda p: (tuple(-k for k in records[p].record_key), records[p].path[::-1], tiebreak[p])
+        )
+        bracket: dict[str, int] = {}
+        index, previous = -1, None
+        for p in order:
+            if records[p].record != previous:
+                index, previous = index + 1, records[p].record
+            bracket[p] = index
+        return cls(
+            records=records,
+            order=order,
+            position={p: i for i, p in enumerate(order)},
+            bracket=bracket,
+            met={p: frozenset(records[p].opponents) for p in active},
+            tiebreak=tiebreak,
+            path_span=1 << max(len(records[p].path) for p in active),
+            rng=rng,
+        )
+
+    def path_distance(self, a: str, b: str) -> int:
+        pa, pb = self.records[a].path, self.records[b].path
+        n = max(len(pa), len(pb))
+        pa, pb = pa.rjust(n, "-"), pb.rjust(n, "-")  # aligned on the latest round; missing rounds differ
+        return sum(1 << i for i, (x, y) in enumerate(zip(pa, pb)) if x != y)
+
+    def below(self, last: str) -> int:
+        """The bracket a player left unpaired by a window ending at `last` floats into."""
+        i = self.position[last] + 1
+        return self.bracket[self.order[i]] if i < len(self.order) else self.bracket[last] + 1
+
+
+def _choose_bye(field: _Field, active: list[str], rng: random.Random) -> str:
+    records = field.records
+    owp = {p: opponents_win_rate(records[p], records) for p in active}
+    candidates = sorted(
+        active,
+        key=lambda p: (records[p].had_bye, records[p].record_key, owp[p], records[p].vp, field.tiebreak[p]),
+    )
+    for c in candidates:
+        if _rematch_free_possible(field, [p for p in active if p != c]):
+            return c
+    return candidates[0]
+
+
+def _rematch_free_possible(field: _Field, players: list[str]) -> bool:
+    n = len(players)
+    group = set(players)
+    if all(n - 1 - len(field.met[p] & group) >= n / 2 for p in players):
+        return True  # Dirac: minimum degree >= n/2 gives a Hamiltonian cycle, so a perfect matching
+    graph = nx.Graph()
+    graph.add_edges_from((a, b) for i, a in enumerate(players) for b in players[i + 1 :] if b not in field.met[a])
+    return 2 * len(nx.max_weight_matching(graph, maxcardinality=True)) == n
+
+
+@dataclass
+class _Window:
+    start: int  # slice of the ordered players it owns
+    end: int
+    carry_in: list[str]
+    pairs: list[tuple[str, str]]
+    left: list[str]
+    frozen: bool  # accepted although not ideal: windows below never merge into it
+
+
+def _pair(field: _Field, rest: list[str], chunk: int, exact_limit: int) -> list[tuple[str, str]]:
+    rounds = max((len(field.met[p]) for p in rest), default=0)
+    chunk = max(chunk, 2 * rounds + 3)
+    windows = [(0, len(rest))] if len(rest) <= exact_limit else _windows(field, rest, chunk)
+    done: list[_Window] = []
+    carry: list[str] = []
+    for start, end in windows:
+        carry_in = carry
+        while True:
+            players = carry_in + rest[start:end]
+            below = field.below(rest[end - 1])
+            pairs, left = _solve(field, players, below, allow_rematch=False)
+            ideal = len(left) == len(players) % 2 and _cost(field, pairs, left, below) == _ideal_cost(
+                field, players, below
+            )
+            if ideal or not done or done[-1].frozen or end - done[-1].start > 3 * chunk:
+                break
+            previous = done.pop()
+            start, carry_in = previous.start, previous.carry_in
+        done.append(_Window(start, end, carry_in, pairs, left, frozen=not ideal))
+        carry = left
+    if not carry:
+        return [p for w in done for p in w.pairs]
+    below = field.below(rest[-1])
+    if len(windows) > 1:
+        pairs, left = _solve(field, rest, below, allow_rematch=False)
+        if not left:
+            return pairs
+    return _solve(field, rest, below, allow_rematch=True)[0]
+
+
+def _windows(field: _Field, rest: list[str], chunk: int) -> list[tuple[int, int]]:
+    """Slices of `rest`: big brackets cut into chunks, consecutive small ones packed together."""
+    pieces: list[tuple[int, int]] = []
+    start = 0
+    for i in range(1, len(rest) + 1):
+        if i == len(rest) or field.bracket[rest[i]] != field.bracket[rest[start]]:
+            size = i - start
+            count = max(1, size // chunk)
+            cuts = [start + size * k // count for k in range(count + 1)]
+            pieces += zip(cuts, cuts[1:])
+            start = i
+    windows: list[tuple[int, int]] = []
+    for s, e in pieces:
+        if windows and e - windows[-1][0] <= chunk:
+            windows[-1] = (windows[-1][0], e)
+        else:
+            windows.append((s, e))
+    return windows
+
+
+def _float_cost(field: _Field, player: str, below: int) -> int:
+    return (below - field.bracket[player]) ** 2
+
+
+def _pair_cost(field: _Field, a: str, b: str) -> int:
+    return (field.bracket[a] - field.bracket[b]) ** 2
+
+
+def _cost(field: _Field, pairs: list[tuple[str, str]], left: list[str], below: int) -> int:
+    return sum(_pair_cost(field, a, b) for a, b in pairs) + sum(_float_cost(field, p, below) for p in left)
+
+
+def _ideal_cost(field: _Field, players: list[str], below: int) -> int:
+    """Record cost of the best pairing of `players` if nobody had met: brackets in order, neighbours paired
+    (optimal for a convex cost on a line), at most one left unpaired."""
+    xs = sorted(field.bracket[p] for p in players)
+    inf = float("inf")
+    none_left, one_left = [0.0, inf], [inf, (below - xs[0]) ** 2]
+    for i in range(2, len(xs) + 1):
+        pair = (xs[i - 1] - xs[i - 2]) ** 2
+        none_left.append(none_left[i - 2] + pair)
+        one_left.append(min(one_left[i - 2] + pair, none_left[i - 1] + (below - xs[i - 1]) ** 2))
+    return int((none_left if len(xs) % 2 == 0 else one_left)[len(xs)])
+
+
+def _solve(
+    field: _Field, players: Sequence[str], below: int, *, allow_rematch: bool
+) -> tuple[list[tuple[str, str]], list[str]]:
+    """Maximum-weight maximum-cardinality matching of `players`; returns the pairs and who is left."""
+    # One unit of each level outweighs the lower levels summed over any matching (at most pairs_max pairs).
+    pairs_max = len(players) // 2 + 1
+    brackets = max(field.bracket[p] for p in players) + 2
+    per_path = pairs_max * RANDOM_SPAN
+    per_record = per_path * pairs_max * (field.path_span + 1)
+    per_fresh = per_record * pairs_max * (3 * brackets * brackets + 1)
+    graph = nx.Graph()
+    graph.add_nodes_from(players)
+    for i, a in enumerate(players):
+        for b in players[i + 1 :]:
+            fresh = b not in field.met[a]
+            if not (fresh or allow_rematch):
+                continue
+            record = (
+                _float_cost(field, a, below) + _float_cost(field, b, below)
+                - _pair_cost(field, a, b) + brackets * brackets
+            )
+            path = field.path_span - field.path_distance(a, b)
+            graph.add_edge(
+                a, b,
+                weight=fresh * per_fresh + record * per_record + path * per_path + field.rng.randrange(RANDOM_SPAN),
+            )
+    matched = nx.max_weight_matching(graph, maxcardinality=True)
+    rank = {p: i for i, p in enumerate(players)}
+    pairs = sorted((tuple(sorted(e, key=rank.__getitem__)) for e in matched), key=lambda ab: rank[ab[0]])
+    paired = {p for ab in pairs for p in ab}
+    return pairs, [p for p in players if p not in paired]

@@ -1,0 +1,220 @@
+"""The one way the bot changes a game: per-channel lock -> load -> engine -> version-checked save.
+
+The lock is held only across that sequence, never across a Discord call. It keeps actions in one
+channel in order within this process; the version check in the store catches everything else (another
+shard or process, a board drawn before the game moved on).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+from weakref import WeakValueDictionary
+
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.engine.actions import Abandon, Action, ChooseSecondaries
+from bot.engine.catalog import Catalog
+from bot.engine.errors import GameError, NotAPlayer
+from bot.engine.game import Event, apply, new_game, replay, seed_hash
+from bot.engine.state import GameSetup, GameState, Source, Status
+from bot.store.repository import ActiveGameExists, GameRecord, GameRepository, StaleVersion
+
+
+class StaleBoard(GameError):
+    """The board the player pressed was drawn before the game last changed."""
+
+
+class NoGame(GameError):
+    pass
+
+
+class ChannelBusy(GameError):
+    pass
+
+
+STALE_MESSAGE = "This board is out of date: the game has moved on since it was drawn. Check the new board."
+SECRET_STATUSES = (Status.SIDES, Status.SECONDARIES)  # Secondary choices are still hidden
+
+
+@dataclass(frozen=True)
+class ActResult:
+    game_id: int
+    state: GameState
+    events: tuple[Event, ...]
+    version: int
+
+
+class GameService:
+    def __init__(self, catalog: Catalog, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
+        self.catalog = catalog
+        self.repo = GameRepository(sessionmaker)
+        # A channel's lock lives while someone holds or awaits it, so the map does not grow forever.
+        self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
+
+    def _lock(self, channel_id: int) -> asyncio.Lock:
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
+
+    async def start_game(self, guild_id: int | None, channel_id: int, setup: GameSetup) -> ActResult:
+        async with self._lock(channel_id):
+            if await self.repo.get_active_game(channel_id) is not None:
+                raise ChannelBusy(_BUSY)
+            outcome = new_game(self.catalog, setup)
+            digest = seed_hash(setup.seed)
+            try:
+                record = await self.repo.create_game(
+                    guild_id=guild_id, channel_id=channel_id, setup=setup, state=outcome.state, seed_hash=digest
+                )
+            except ActiveGameExists:  # started at the same moment by another process
+                raise ChannelBusy(_BUSY) from None
+        commitment = Event(f"Every shuffle and roll comes from a secret seed whose SHA-256 is {digest}; "
+                           "the seed is revealed when the game ends.")
+        return ActResult(record.id, outcome.state, outcome.events + (commitment,), record.version)
+
+    async def get_state(self, *, channel_id: int | None = None, game_id: int | None = None) -> GameRecord:
+        if game_id is not None:
+            record = await self.repo.get_game(game_id)
+        elif channel_id is not None:
+            record = await self.repo.get_active_game(channel_id)
+        else:
+            raise ValueError("give a channel_id or a game_id")
+        if record is None:
+            raise NoGame("There is no game in progress here." if game_id is None else "That game no longer exists.")
+        return record
+
+    async def act(
+        self, action: Action, *, channel_id: int | None = None, game_id: int | None = None,
+        expected_version: int | None = None,
+    ) -> ActResult:
+        """Apply a player's action. `expected_version` is the version the pressed board showed."""
+        if game_id is not None:  # a button: it names the game, the game names its channel
+            channel_id = (await self.get_state(game_id=game_id)).channel_id
+        if channel_id is None:
+            raise ValueError("give a channel_id or a game_id")
+        async with self._lock(channel_id):
+            record = await self.get_state(channel_id=channel_id, game_id=game_id)
+            _require_player(record, action.actor)
+            return await self._apply(record, action, expected_version)
+
+    async def abandon(self, channel_id: int, actor: str, *, moderator: bool = False) -> ActResult:
+        """End the game without a winner: a player may, and so may a moderator the cog has vouched for."""
+        async with self._lock(channel_id):
+            record = await self.get_state(channel_id=channel_id)
+            if not moderator:
+                _require_player(record, actor)
+            return await self._apply(record, Abandon(actor=actor), None)
+
+    async def undo(self, channel_id: int, actor: str, *, expected_version: int | None = None) -> ActResult:
+        """Take back the last action by replaying the log without it."""
+        async with self._lock(channel_id):
+            record = await self.get_state(channel_id=channel_id)
+            _require_player(record, actor)
+            _require_version(record, expected_version)
+            log = await self.repo.list_actions(record.id)
+            if not log:
+                raise GameError("There is nothing to undo.")
+            state = replay(self.catalog, record.setup, [entry.action for entry in log[:-1]])
+            if _revealed_hidden(state, record.state):
+                raise GameError("The last action drew, shuffled or revealed cards, so it cannot be undone.")
+            try:
+                version = await self.repo.pop_last_action(record.id, record.version, state)
+            except StaleVersion:
+                raise StaleBoard(STALE_MESSAGE) from None
+        what = log[-1].action.kind.replace("_", " ")
+        return ActResult(record.id, state, (Event(f"{state.player(actor).name} undid the last action ({what})."),),
+                         version)
+
+    async def export_log(self, game_id: int) -> dict[str, Any]:
+        """The game as anyone may see it: the seed only once the game is over, hidden choices redacted."""
+        record = await self.get_state(game_id=game_id)
+        log = await self.repo.list_actions(game_id)
+        over = record.state.status in (Status.ENDED, Status.ABANDONED)
+        setup = record.setup.model_dump(mode="json", exclude=None if over else {"seed"})
+        return {
+            "game_id": record.id,
+            "guild_id": record.guild_id,
+            "channel_id": record.channel_id,
+            "status": record.status.value,
+            "created_at": record.created_at.isoformat(),
+            "updated_at": record.updated_at.isoformat(),
+            "seed_hash": record.seed_hash,
+            "seed": record.setup.seed if over else None,
+            "setup": setup,
+            "mission": record.state.mission.model_dump(mode="json"),
+            "result": record.state.result.model_dump(mode="json") if record.state.result else None,
+            "actions": [
+                {"seq": e.seq, "actor": e.actor, "time": e.created_at.isoformat(),
+                 "action": _public_action(e.action, record.state)}
+                for e in log
+            ],
+            "score_sheet": score_sheet(record.state),
+        }
+
+    async def _apply(self, record: GameRecord, action: Action, expected_version: int | None) -> ActResult:
+        _require_version(record, expected_version)
+        outcome = apply(self.catalog, record.state, action)  # a GameError here writes nothing
+        try:
+            version = await self.repo.save_if_version(record.id, record.version, outcome.state, action)
+        except StaleVersion:
+            raise StaleBoard(STALE_MESSAGE) from None
+        events = outcome.events
+        if outcome.state.status in (Status.ENDED, Status.ABANDONED):
+            events += (Event(f"The seed was {record.setup.seed!r} (SHA-256 {record.seed_hash}): "
+                             "anyone can now check every shuffle and roll of this game."),)
+        return ActResult(record.id, outcome.state, events, version)
+
+
+_BUSY = "This channel already has a game in progress: finish or end it first, or play in a thread."
+
+
+def _require_player(record: GameRecord, actor: str) -> None:
+    if actor not in record.setup.players:
+        raise NotAPlayer("Only the two players of this game can act on it.")
+
+
+def _require_version(record: GameRecord, expected_version: int | None) -> None:
+    if expected_version is not None and expected_version != record.version:
+        raise StaleBoard(STALE_MESSAGE)
+
+
+def _revealed_hidden(before: GameState, after: GameState) -> bool:
+    """Did the step from `before` to `after` show someone a card (a draw, a shuffle, a reveal)?
+
+    Undoing it would let a player see what comes and choose again.
+    """
+    decks = [(p.deck, q.deck) for p, q in zip(before.players, after.players)]
+    decks.append((before.challenger_deck, after.challenger_deck))
+    revealed = before.status == Status.SECONDARIES and after.status != Status.SECONDARIES
+    return revealed or any(old != new for old, new in decks)
+
+
+def _public_action(action: Action, state: GameState) -> dict[str, Any]:
+    if isinstance(action, ChooseSecondaries) and state.status in SECRET_STATUSES:
+        return {"kind": action.kind, "actor": action.actor, "hidden": "until both players have chosen"}
+    return action.model_dump(mode="json")
+
+
+def score_sheet(state: GameState) -> list[dict[str, Any]]:
+    """Each player's VP per battle round and source, from the VP ledger; VP lost to caps shown apart."""
+    sources = (Source.PRIMARY, Source.SECONDARY, Source.CHALLENGER)
+    in_rounds = [e for e in state.vp if e.source != Source.BATTLE_READY]
+    rounds = sorted({1, 2, 3, 4, 5} | {e.round for e in in_rounds})
+    sheet = []
+    for p in state.players:
+        rows = []
+        for r in rounds:
+            entries = [e for e in in_rounds if e.player == p.id and e.round == r]
+            row: dict[str, Any] = {"round": r} | {s.value: sum(e.awarded for e in entries if e.source == s)
+                                                   for s in sources}
+            row["total"] = sum(e.awarded for e in entries)
+            row["lost_to_caps"] = sum(e.lost for e in entries)
+            rows.append(row)
+        battle_ready = sum(e.awarded for e in state.vp if e.player == p.id and e.source == Source.BATTLE_READY)
+        sheet.append({"player": p.id, "name": p.name, "rounds": rows, "battle_ready": battle_ready,
+                      "total": state.total_vp(p.id)})
+    return sheet

@@ -1,0 +1,1 @@
+"""Discord rendering: embeds, views and buttons, and the shared error reply."""

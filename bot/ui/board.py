@@ -1,0 +1,158 @@
+"""The game board: one embed per game, edited in place, showing everything players need at a glance.
+
+Only what both players may see is rendered: a Fixed choice before reveal, deck order and the seed
+never appear (the seed only once the game has ended).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import discord
+
+from bot.engine.catalog import Catalog
+from bot.engine.rng import seed_hash
+from bot.engine.state import GameState, Phase, PlayerState, PromptKind, Source, Status
+from bot.ui.text import clip, field_value, title_case
+
+PHASES = {
+    Phase.COMMAND: "Command phase",
+    Phase.BATTLE: "Movement → Fight",
+    Phase.END_OF_TURN: "End of turn: score now",
+    Phase.DISCARDS: "End of turn: discards",
+}
+SOURCES = {
+    Source.PRIMARY: "Primary",
+    Source.SECONDARY: "Secondary",
+    Source.CHALLENGER: "Challenger",
+    Source.BATTLE_READY: "Battle Ready",
+}
+PROMPTS = {
+    PromptKind.OPTIONAL_RESHUFFLE: "may shuffle {card} back and draw again",
+    PromptKind.DISCARD_IF: "decides whether to discard {card} (When Drawn)",
+    PromptKind.ALPHA_TARGETS: "names the Alpha Targets for {owner}'s {card}",
+    PromptKind.GAMMA_TARGET: "names the Gamma Target for {card}",
+    PromptKind.TEMPTING_OBJECTIVE: "picks the Tempting Target objective for {owner}",
+    PromptKind.ADAPT_KEEP: "keeps one of two cards (Adapt or Die)",
+}
+
+
+def mission_title(catalog: Catalog, state: GameState) -> str:
+    mission = state.mission
+    size = state.setup.size.replace("-", " ").title()
+    primary = title_case(catalog.primary(mission.primary).name)
+    deployment = title_case(catalog.deployment(mission.deployment).name)
+    letter = f"Mission {mission.pool_letter}: " if mission.pool_letter else ""
+    return f"{size} — {letter}{primary} on {deployment}"
+
+
+def status_line(catalog: Catalog, state: GameState) -> str:
+    match state.status:
+        case Status.SIDES:
+            return f"Setting up: **{state.player(state.sides_rolloff.winner).name}** won the roll-off and " \
+                   "chooses Attacker or Defender."
+        case Status.SECONDARIES:
+            marks = ", ".join(f"{p.name} {'✅ chosen' if p.choice else '⏳ choosing'}" for p in state.players)
+            return f"Secret Secondary Mission choice: {marks}."
+        case Status.BATTLE:
+            active = state.player(state.active).name
+            return f"Battle round **{state.round}/5** · **{active}**'s turn · {PHASES[state.phase]}"
+        case Status.ENDED:
+            result = state.result
+            if result.winner is None:
+                return "The battle ended in a **draw**."
+            how = " by concession" if result.reason == "concession" else ""
+            return f"**{state.player(result.winner).name}** wins{how}."
+        case Status.ABANDONED:
+            return "This game was abandoned."
+    return ""
+
+
+def player_field(catalog: Catalog, state: GameState, player: PlayerState) -> tuple[str, str]:
+    by_source: dict[Source, int] = defaultdict(int)
+    lost = 0
+    for entry in state.vp:
+        if entry.player == player.id:
+            by_source[entry.source] += entry.awarded
+            lost += entry.lost
+    role = ""
+    if state.attacker:
+        role = " (Attacker)" if player.id == state.attacker else " (Defender)"
+    total = state.total_vp(player.id)
+    name = f"{player.name}{role} — {total}VP"
+    lines = [" · ".join(f"{SOURCES[s]} {by_source[s]}" for s in SOURCES if by_source[s]) or "No VP yet"]
+    if lost:
+        lines.append(f"⚠️ {lost}VP lost to caps")
+    lines.append(f"CP **{player.cp}**" + (" · Battle Ready" if player.battle_ready else ""))
+    if state.challenger == player.id:
+        lines.append("🎯 **Challenger** this battle round")
+    if player.challenger_card:
+        card = catalog.challenger(player.challenger_card)
+        use = f" (going for the Mission)" if player.challenger_use == "mission" else ""
+        lines.append(f"Challenger card: **{title_case(card.name)}**{use}")
+    if player.mode:
+        mode = "Fixed" if player.mode == "fixed" else f"Tactical · deck {len(player.deck)}"
+        lines.append(f"__{mode}__")
+        for card_id in player.hand:
+            lines.append(_card_line(catalog, player, card_id))
+        if not player.hand:
+            lines.append("No active Secondary Missions")
+    return clip(name, 256), field_value("\n".join(lines))
+
+
+def _card_line(catalog: Catalog, player: PlayerState, card_id: str) -> str:
+    card = catalog.secondary(card_id)
+    options = [o for o in card.scoring if o.mode in ("both", player.mode)]
+    scoring = " / ".join(f"{o.vp}VP {o.label}" for o in options)
+    line = f"• **{title_case(card.name)}** — {scoring}"
+    targets = player.targets.get(card_id)
+    if targets is not None:
+        picked = [*targets.alpha_units, *(f"γ {targets.gamma_unit}" for _ in [0] if targets.gamma_unit)]
+        if targets.objective:
+            picked.append(f"objective {targets.objective}")
+        if picked:
+            line += f" [{', '.join(picked)}]"
+    return line
+
+
+def waiting_for(catalog: Catalog, state: GameState) -> str | None:
+    lines = []
+    for prompt in state.prompts:
+        text = PROMPTS[prompt.kind].format(card=title_case(catalog.secondary(prompt.card).name),
+                                           owner=state.player(prompt.owner).name)
+        lines.append(f"**{state.player(prompt.player).name}** {text}")
+    if state.phase == Phase.DISCARDS and state.discard_queue:
+        lines.append(f"**{state.player(state.discard_queue[0]).name}** may discard active Secondary Missions")
+    return "\n".join(lines) or None
+
+
+def board_embed(catalog: Catalog, state: GameState, *, game_id: int, version: int,
+                recent: list[str] | None = None) -> discord.Embed:
+    embed = discord.Embed(title=clip(mission_title(catalog, state), 256),
+                          description=status_line(catalog, state), colour=_colour(state))
+    if state.mission.twist:
+        embed.add_field(name="Twist", value=title_case(catalog.twist(state.mission.twist).name), inline=True)
+    if state.mission.layouts:
+        embed.add_field(name="Terrain layouts", value=", ".join(
+            catalog.layout(layout).name for layout in state.mission.layouts), inline=True)
+    for player in state.players:
+        name, value = player_field(catalog, state, player)
+        embed.add_field(name=name, value=value, inline=False)
+    waiting = waiting_for(catalog, state)
+    if waiting:
+        embed.add_field(name="Waiting for", value=field_value(waiting), inline=False)
+    if recent:
+        embed.add_field(name="Latest", value=field_value("\n".join(recent[-6:])), inline=False)
+    footer = f"Game {game_id} · move {version} · seed hash {seed_hash(state.setup.seed)[:16]}"
+    if state.status in (Status.ENDED, Status.ABANDONED):
+        footer += f" · seed {state.setup.seed}"
+    embed.set_footer(text=footer)
+    return embed
+
+
+def _colour(state: GameState) -> discord.Colour:
+    if state.status in (Status.ENDED, Status.ABANDONED):
+        return discord.Colour.dark_grey()
+    if state.status != Status.BATTLE:
+        return discord.Colour.gold()
+    return discord.Colour.red() if state.active == state.attacker else discord.Colour.blue()

@@ -1,0 +1,66 @@
+"""The mission briefing posted when a game is created: mission, roll-offs, random choices, the map."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+
+from bot.engine.catalog import Catalog
+from bot.engine.game import Event
+from bot.engine.state import GameState
+from bot.ui.board import mission_title
+from bot.ui.card_embeds import card_embed
+from bot.ui.map_image import render_deployment
+from bot.ui.text import field_value
+
+
+def briefing(catalog: Catalog, state: GameState, events: tuple[Event, ...]
+             ) -> tuple[list[discord.Embed], list[discord.File]]:
+    mission = state.mission
+    deployment = catalog.deployment(mission.deployment)
+    numbers = {o.id: str(i) for i, o in enumerate(deployment.objectives, start=1)}
+    highlight = dict(numbers)
+    if mission.alpha_objective:
+        highlight[mission.alpha_objective] += " α"
+        highlight[mission.omega_objective] += " Ω"
+
+    summary = discord.Embed(title=mission_title(catalog, state), colour=discord.Colour.gold())
+    summary.description = field_value("\n".join(e.text for e in events if e.private_to is None))
+    summary.add_field(name=f"Deployment: {deployment.name}", value=field_value("\n".join(
+        f"{numbers[o.id]}. {o.name}" for o in deployment.objectives)), inline=False)
+    random_choices = _random_choices(catalog, state)
+    if random_choices:
+        summary.add_field(name="Random choices", value=field_value(random_choices), inline=False)
+    if mission.layouts:
+        summary.add_field(name="Terrain layouts (pick one)", value=", ".join(
+            catalog.layout(layout).name for layout in mission.layouts), inline=False)
+    summary.set_image(url="attachment://deployment.png")
+    picture = discord.File(
+        io.BytesIO(render_deployment(deployment, highlight=highlight)), filename="deployment.png")
+
+    embeds = [summary, card_embed(catalog.primary(mission.primary), catalog)]
+    if mission.twist:
+        embeds.append(card_embed(catalog.twist(mission.twist), catalog))
+    return embeds, [picture]
+
+
+def _random_choices(catalog: Catalog, state: GameState) -> str:
+    mission = state.mission
+    deployment = catalog.deployment(mission.deployment)
+    names = {o.id: o.name for o in deployment.objectives}
+    lines = []
+    if mission.alpha_objective:
+        lines.append(f"Supply Drop, drawn at random: Alpha objective (removed at the start of round 4): "
+                     f"{names[mission.alpha_objective]}; Omega objective (round 5): {names[mission.omega_objective]}.")
+    if mission.hidden_supplies_corners:
+        corners = ", ".join(mission.hidden_supplies_corners)
+        if mission.hidden_supplies_rolloff:
+            rolls = ", then ".join(f"{x}–{y}" for x, y in mission.hidden_supplies_rolloff.rolls)
+            winner = state.player(mission.hidden_supplies_rolloff.winner).name
+            lines.append(f"Hidden Supplies: roll-off {rolls}; {winner} picks the corner the centre marker "
+                         f"moves 6\" towards ({corners}).")
+        else:
+            lines.append(f"Hidden Supplies: No Man's Land touches the {corners} corner(s): move the centre "
+                         "marker 6\" towards one of them.")
+    return "\n".join(lines)

@@ -1,0 +1,372 @@
+"""One embed per card of a mission pack, always within Discord's embed limits.
+
+The printed text is shown as the seed gives it; the typed fields the bot enforces (Fixed symbol,
+When Drawn, scoring options and their windows) are summarised beside it. Map data that is measured
+rather than printed carries its confidence mark, so an estimate never looks official.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import discord
+
+from bot.engine import catalog as c
+from bot.engine.faq_search import FaqMatch
+
+TITLE_LIMIT = 256
+DESCRIPTION_LIMIT = 4096
+FIELD_NAME_LIMIT = 256
+FIELD_VALUE_LIMIT = 1024
+FIELD_COUNT_LIMIT = 25
+FOOTER_LIMIT = 2048
+TOTAL_LIMIT = 6000
+TRUNCATED_NOTE = "The card is too long for one message: see the printed Mission Deck for the rest."
+
+Card = (
+    c.PrimaryMission | c.SecondaryCard | c.ChallengerCard | c.Twist
+    | c.Deployment | c.TerrainLayout | c.PoolMission
+)
+
+COLOURS = {
+    c.PrimaryMission: discord.Colour.gold(),
+    c.SecondaryCard: discord.Colour.blue(),
+    c.ChallengerCard: discord.Colour.red(),
+    c.Twist: discord.Colour.purple(),
+    c.Deployment: discord.Colour.green(),
+    c.TerrainLayout: discord.Colour.dark_grey(),
+    c.PoolMission: discord.Colour.teal(),
+}
+
+WINDOWS = {
+    c.Window.END_OF_COMMAND_PHASE: "end of the Command phase",
+    c.Window.END_OF_YOUR_TURN: "end of your turn",
+    c.Window.END_OF_OPPONENT_TURN: "end of your opponent's turn",
+    c.Window.END_OF_EITHER_TURN: "end of either player's turn",
+    c.Window.END_OF_BATTLE_ROUND: "end of the battle round",
+    c.Window.WHILE_ACTIVE: "each time it happens while the card is active",
+    c.Window.ANY_TIME: "any time",
+    c.Window.START_OF_BATTLE: "start of the battle",
+}
+
+SCORERS = {
+    c.Scorer.ACTIVE: "the player whose turn it is",
+    c.Scorer.OPPONENT_OF_ACTIVE: "the opponent of the player whose turn it is",
+    c.Scorer.EACH: "each player",
+    c.Scorer.ATTACKER: "the Attacker",
+    c.Scorer.DEFENDER: "the Defender",
+}
+
+SIZES = {"incursion": "Incursion", "strike-force": "Strike Force", "asymmetric-war": "Asymmetric War"}
+AREAS = {"attacker": "Attacker's zone", "defender": "Defender's zone", "no_mans_land": "No Man's Land"}
+CONFIDENCE = {"confirmed": "", "likely": " (measured from the map)", "uncertain": " (uncertain: check the card)"}
+
+_SMALL_WORDS = {"a", "an", "and", "the", "of", "or", "for", "to", "at", "by", "on"}
+
+
+def display_name(name: str) -> str:
+    """Title case for names printed in capitals ('CULL THE HORDE' -> 'Cull the Horde')."""
+    if name != name.upper():
+        return name
+    words = name.lower().split()
+    return " ".join(
+        w if i and w in _SMALL_WORDS else w[:1].upper() + w[1:] for i, w in enumerate(words)
+    )
+
+
+def kind_label(card: Card) -> str:
+    if isinstance(card, c.PrimaryMission):
+        return "Asymmetric War Primary Mission" if card.asymmetric else "Primary Mission"
+    if isinstance(card, c.Deployment):
+        return f"{SIZES[card.size]} Deployment"
+    return {
+        c.SecondaryCard: "Secondary Mission",
+        c.ChallengerCard: "Challenger card",
+        c.Twist: "Twist",
+        c.TerrainLayout: "Terrain layout",
+        c.PoolMission: "Tournament Mission Pool",
+    }[type(card)]
+
+
+def card_title(card: Card, catalog: c.Catalog) -> str:
+    """The name a player searches for: unique across the whole pack."""
+    if isinstance(card, c.PoolMission):
+        return (
+            f"Mission {card.letter}: {display_name(catalog.primary(card.primary).name)}"
+            f" / {display_name(catalog.deployment(card.deployment).name)}"
+        )
+    if isinstance(card, c.Deployment):
+        return f"{display_name(card.name)} ({SIZES[card.size]})"
+    return display_name(card.name)
+
+
+@dataclass(frozen=True)
+class Section:
+    name: str
+    value: str
+    inline: bool = False
+
+
+def card_embed(card: Card, catalog: c.Catalog) -> discord.Embed:
+    description, sections = _content(card, catalog)
+    return build_embed(
+        title=card_title(card, catalog),
+        description=description,
+        sections=sections,
+        colour=COLOURS[type(card)],
+        footer=f"{kind_label(card)} · {catalog.title}",
+    )
+
+
+def _content(card: Card, catalog: c.Catalog) -> tuple[str, list[Section]]:
+    if isinstance(card, c.PrimaryMission):
+        return _primary(card)
+    if isinstance(card, c.SecondaryCard):
+        return _secondary(card)
+    if isinstance(card, c.ChallengerCard):
+        return _challenger(card)
+    if isinstance(card, c.Twist):
+        return _twist(card)
+    if isinstance(card, c.Deployment):
+        return _deployment(card)
+    if isinstance(card, c.TerrainLayout):
+        return _layout(card)
+    return _pool_mission(card, catalog)
+
+
+def _printed(flavour: str, text: str) -> str:
+    flavour = flavour.strip()
+    return "\n\n".join(part for part in (f"*{flavour}*" if flavour else "", text.strip()) if part)
+
+
+def _primary(card: c.PrimaryMission) -> tuple[str, list[Section]]:
+    sections = [Section("Scoring options", _options(card.scoring, primary=True))]
+    if card.random_setup:
+        sections.append(Section("Set-up", "The bot makes this mission's random choice when the mission is set."))
+    sections += _note(card.designer_note)
+    return _printed(card.flavour, card.text), sections
+
+
+def _secondary(card: c.SecondaryCard) -> tuple[str, list[Section]]:
+    if not card.fixed:
+        deck = "Tactical Missions only: this card has no Fixed Mission symbol."
+    elif card.tournament_fixed:
+        deck = "Fixed Mission symbol: it can be chosen as a Fixed Mission or drawn as a Tactical Mission."
+    else:
+        deck = (
+            "Fixed Mission symbol, but it cannot be selected as a Fixed Mission in tournament play"
+            " (Tournament Companion card amendment)."
+        )
+    sections = [Section("Mission type", deck)]
+    if card.when_drawn:
+        sections.append(Section("When Drawn", _when_drawn(card.when_drawn)))
+    sections.append(Section("Scoring options", _options(card.scoring, primary=False)))
+    sections += _note(card.designer_note)
+    return _printed(card.flavour, card.text), sections
+
+
+def _when_drawn(when: c.WhenDrawn) -> str:
+    if when.kind is c.WhenDrawnKind.DEFINITION:
+        return "Defines a term the card uses: nothing to choose."
+    lines = ["Mandatory." if when.mandatory else "Optional: the drawing player chooses."]
+    if when.condition:
+        lines.append(f"Question: {when.condition}")
+    if when.holds_in_sizes:
+        lines.append("Always applies in " + ", ".join(SIZES[s] for s in when.holds_in_sizes) + " games.")
+    if when.alpha_count:
+        lines.append(f"Alpha Target units: {when.alpha_count}.")
+    return "\n".join(lines)
+
+
+def _challenger(card: c.ChallengerCard) -> tuple[str, list[Section]]:
+    s, m = card.stratagem, card.mission
+    stratagem = "\n".join(
+        part for part in (
+            f"*{s.flavour.strip()}*" if s.flavour.strip() else "",
+            f"**WHEN:** {s.when}", f"**TARGET:** {s.target}", f"**EFFECT:** {s.effect}",
+        ) if part
+    )
+    sections = [
+        Section(f"Challenger Stratagem: {display_name(s.name)} ({s.cp}CP, {s.category})", stratagem),
+        Section(f"Challenger Mission: {display_name(m.name)}", m.text.strip() or "-"),
+        Section("Scoring options", _options(m.scoring, primary=False)),
+    ]
+    return "", sections
+
+
+def _twist(card: c.Twist) -> tuple[str, list[Section]]:
+    sections = []
+    if card.adapt_or_die:
+        sections.append(Section("In the bot", "Changes how Secondary Missions are handled: the game board offers the swap."))
+    sections += _note(card.designer_note)
+    return _printed(card.flavour, card.text), sections
+
+
+def _deployment(card: c.Deployment) -> tuple[str, list[Section]]:
+    description = (
+        f"Attacker's battlefield edge: **{card.attacker_edge}** · Defender's: **{card.defender_edge}**\n"
+        'Battlefield 60" wide by 44" deep; positions are measured from the top left corner.'
+    )
+    zones = [
+        f"**{zone.side.title()}:** "
+        + "; ".join(_shape(shape) for shape in zone.shapes)
+        + (" (minus " + "; ".join(_shape(shape) for shape in zone.minus) + ")" if zone.minus else "")
+        for zone in card.zones
+    ]
+    objectives = [
+        f"• {o.name}: {_point(o.at)}, {AREAS[o.area]}{' (centre)' if o.centre else ''}{CONFIDENCE[o.confidence]}"
+        for o in card.objectives
+    ]
+    sections = [
+        Section("Deployment zones", "\n".join(zones)),
+        Section(f"Objective markers ({len(card.objectives)})", "\n".join(objectives)),
+    ]
+    sections += _note(card.designer_note)
+    return description, sections
+
+
+def _layout(card: c.TerrainLayout) -> tuple[str, list[Section]]:
+    tall = sum(1 for s in card.sections if s.height == "tall")
+    description = (
+        f"{len(card.sections)} area terrain sections: {tall} tall, {len(card.sections) - tall} low. "
+        'Centres are measured from the top left corner of the 60" by 44" battlefield.'
+    )
+    lines = [
+        f'• {s.height.title()}, {s.length:g}" by {s.width:g}" at {_point(s.centre)}, turned {s.angle:g}°'
+        f"{CONFIDENCE[s.confidence]}"
+        for s in card.sections
+    ]
+    return description, [Section("Terrain sections", "\n".join(lines))]
+
+
+def _pool_mission(card: c.PoolMission, catalog: c.Catalog) -> tuple[str, list[Section]]:
+    primary = catalog.primary(card.primary)
+    deployment = catalog.deployment(card.deployment)
+    layouts = ", ".join(display_name(catalog.layout(layout).name) for layout in card.layouts)
+    sections = [
+        Section("Primary Mission", display_name(primary.name), inline=True),
+        Section("Deployment", card_title(deployment, catalog), inline=True),
+        Section("Terrain layouts", layouts),
+    ]
+    return "Chapter Approved Tournament Mission Pool. Look up each part with `/card`.", sections
+
+
+def _options(options: Iterable[c.ScoringOption], *, primary: bool) -> str:
+    return "\n".join(_option(o, primary=primary) for o in options) or "-"
+
+
+def _option(o: c.ScoringOption, *, primary: bool) -> str:
+    if o.by_round:
+        vp = ", ".join(f"round {r}: {v}VP" for r, v in sorted(o.by_round.items()))
+    else:
+        vp = f"{'+' if o.cumulative else ''}{o.vp}VP"
+    if o.per:
+        vp += f" per {o.per}"
+    details = [WINDOWS[o.window]]
+    if o.from_round > 1:
+        details.append(f"from battle round {o.from_round}")
+    if o.fifth_round_going_second:
+        details.append("or end of your turn in round 5 if you go second")
+    if o.or_end_of_battle:
+        details.append("or the end of the battle")
+    if o.max_per_turn:
+        details.append(f"up to {o.max_per_turn}VP per turn")
+    if primary and o.scorer in SCORERS:
+        details.append(f"scored by {SCORERS[o.scorer]}")
+    mode = {"fixed": " (Fixed)", "tactical": " (Tactical)"}.get(o.mode, "")
+    return f"• **{o.label}**{mode}: {vp}; {', '.join(details)}"
+
+
+def _note(note: str | None) -> list[Section]:
+    return [Section("Designer's note", note.strip())] if note and note.strip() else []
+
+
+def _point(p: c.Point) -> str:
+    return f'({p.x:g}", {p.y:g}")'
+
+
+def _shape(shape: c.Shape) -> str:
+    if shape.polygon is not None:
+        xs = [p.x for p in shape.polygon]
+        ys = [p.y for p in shape.polygon]
+        text = f'x {min(xs):g}-{max(xs):g}", y {min(ys):g}-{max(ys):g}"'
+        if len(shape.polygon) != 4:
+            text = f"{len(shape.polygon)}-sided area within " + text
+    else:
+        text = f'{shape.radius:g}" around {_point(shape.circle_centre)}'
+    return text + CONFIDENCE[shape.confidence]
+
+
+# --- Discord limits -------------------------------------------------------------------------
+
+
+def build_embed(
+    *, title: str, description: str, sections: Iterable[Section], colour: discord.Colour, footer: str
+) -> discord.Embed:
+    """An embed holding as much of the content as Discord accepts, cut on paragraph or word bounds.
+
+    Description overflow and long section values continue in further fields; whatever cannot fit
+    in 25 fields or 6000 characters is dropped and a note says so.
+    """
+    title = clip(title, TITLE_LIMIT)
+    footer = clip(footer, FOOTER_LIMIT)
+    note_cost = len("Truncated") + len(TRUNCATED_NOTE)
+    parts = split_text(description, min(DESCRIPTION_LIMIT, TOTAL_LIMIT - len(title) - len(footer) - note_cost))
+    overflow = split_text("\n\n".join(parts[1:]), FIELD_VALUE_LIMIT)
+    fields: list[tuple[str, str, bool]] = [("(continued)", part, False) for part in overflow]
+    for section in sections:
+        for index, part in enumerate(split_text(section.value, FIELD_VALUE_LIMIT)):
+            name = section.name if index == 0 else f"{section.name} (continued)"
+            fields.append((clip(name, FIELD_NAME_LIMIT), part, section.inline))
+
+    embed = discord.Embed(title=title, description=parts[0] if parts else None, colour=colour)
+    budget = TOTAL_LIMIT - len(title) - len(footer) - len(embed.description or "")
+    for position, (name, value, inline) in enumerate(fields):
+        last = position == len(fields) - 1
+        room_needed = len(name) + len(value) + (0 if last else note_cost)
+        if len(embed.fields) >= FIELD_COUNT_LIMIT - (0 if last else 1) or room_needed > budget:
+            embed.add_field(name="Truncated", value=TRUNCATED_NOTE, inline=False)
+            break
+        embed.add_field(name=name, value=value, inline=inline)
+        budget -= len(name) + len(value)
+    embed.set_footer(text=footer)
+    return embed
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def split_text(text: str, limit: int) -> list[str]:
+    """Pieces of at most `limit` characters, cut between paragraphs, then lines, then words."""
+    text = text.strip()
+    pieces: list[str] = []
+    while len(text) > limit:
+        cut = _cut_point(text, limit)
+        pieces.append(text[:cut].rstrip())
+        text = text[cut:].lstrip()
+    if text:
+        pieces.append(text)
+    return pieces
+
+
+def _cut_point(text: str, limit: int) -> int:
+    window = text[: limit + 1]
+    for separator in ("\n\n", "\n", " "):
+        at = window.rfind(separator, 0, limit)
+        if at > limit // 2:
+            return at
+    return limit
+
+
+def faq_embed(query: str, matches: Iterable[FaqMatch], catalog: c.Catalog) -> discord.Embed:
+    """The best rulings for a question, best first, each as its question and answer."""
+    sections = [Section(f"Q: {m.entry.question}", m.entry.answer) for m in matches]
+    return build_embed(
+        title=f"FAQ: {query.strip()}",
+        description="",
+        sections=sections,
+        colour=discord.Colour.light_grey(),
+        footer=f"Mission Deck Errata & FAQ · {catalog.title}",
+    )

@@ -1,0 +1,89 @@
+"""What a player can pick right now, as (label, value) pairs for select menus.
+
+Values are compact and parsed back by `parse_score_value`; the engine re-checks every choice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.engine.catalog import Catalog, ScoringOption
+from bot.engine.scoring import window_refusal
+from bot.engine.state import GameState, Source
+from bot.ui.text import clip, title_case
+
+MAX_MENU = 25  # Discord's limit of options in one select menu
+DEFAULT_MAX_COUNT = 4
+
+
+@dataclass(frozen=True)
+class ScoreChoice:
+    source: Source
+    card: str | None
+    option: str
+    count: int | None
+
+
+def score_choices(catalog: Catalog, state: GameState, player_id: str) -> list[tuple[str, str]]:
+    """Every scoring option whose window is open for this player, with counts for 'per' options."""
+    player = state.player(player_id)
+    groups: list[tuple[Source, str | None, str, tuple[ScoringOption, ...]]] = []
+    primary = catalog.primary(state.mission.primary)
+    groups.append((Source.PRIMARY, None, "Primary", primary.scoring))
+    for card_id in player.hand:
+        card = catalog.secondary(card_id)
+        usable = tuple(o for o in card.scoring if o.mode in ("both", player.mode))
+        groups.append((Source.SECONDARY, card_id, title_case(card.name), usable))
+    if player.challenger_card and player.challenger_use != "stratagem":
+        card = catalog.challenger(player.challenger_card)
+        groups.append((Source.CHALLENGER, card.id, "Challenger", card.mission.scoring))
+
+    choices: list[tuple[str, str]] = []
+    for source, card_id, what, options in groups:
+        for option in options:
+            if window_refusal(state, option, player_id, catalog.rules.battle_rounds) is not None:
+                continue
+            base = option.by_round.get(state.round, option.vp) if option.by_round else option.vp
+            if option.per is None:
+                choices.append((f"{what}: {option.label} — {base}VP", _value(source, card_id, option.id, None)))
+                continue
+            for count in range(1, _max_count(option, base) + 1):
+                label = f"{what}: {option.label} — {count} × {base}VP = {count * base}VP"
+                choices.append((label, _value(source, card_id, option.id, count)))
+    return [(clip(label, 100), value) for label, value in choices[:MAX_MENU]]
+
+
+def _max_count(option: ScoringOption, base: int) -> int:
+    if option.max_per_turn and base:
+        return max(1, min(option.max_per_turn // base, DEFAULT_MAX_COUNT + 2))
+    return DEFAULT_MAX_COUNT
+
+
+def _value(source: Source, card: str | None, option: str, count: int | None) -> str:
+    return "|".join((source.value, card or "", option, str(count or "")))
+
+
+def parse_score_value(value: str) -> ScoreChoice:
+    source, card, option, count = value.split("|")
+    return ScoreChoice(Source(source), card or None, option, int(count) if count else None)
+
+
+def hand_choices(catalog: Catalog, state: GameState, player_id: str) -> list[tuple[str, str]]:
+    return [(title_case(catalog.secondary(c).name), c) for c in state.player(player_id).hand]
+
+
+def fixed_choices(catalog: Catalog, state: GameState) -> list[tuple[str, str]]:
+    tournament = state.mission.pool_letter is not None
+    return [
+        (title_case(card.name), card.id)
+        for card in catalog.secondaries
+        if card.fixed and (card.tournament_fixed or not tournament)
+    ]
+
+
+def objective_choices(catalog: Catalog, state: GameState) -> list[tuple[str, str]]:
+    deployment = catalog.deployment(state.mission.deployment)
+    return [
+        (o.name, o.id) for o in deployment.objectives
+        if o.area == "no_mans_land" and o.id not in state.removed_objectives
+    ]

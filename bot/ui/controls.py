@@ -1,0 +1,97 @@
+"""Buttons and menus of a game, as DynamicItems so they keep working after a restart.
+
+Every custom id carries the game id, the board version it was drawn at and a verb (at most 100
+characters): a press on an outdated board is refused, and a menu from an old board can never act twice.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+if TYPE_CHECKING:
+    from bot.ui.desk import GameDesk
+
+BUTTON_TEMPLATE = r"mdb:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<verb>[a-z-]+)"
+SELECT_TEMPLATE = r"mds:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<verb>[a-z-]+)"
+
+BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
+    "accept": ("Accept the game", discord.ButtonStyle.success),
+    "decline": ("Decline", discord.ButtonStyle.secondary),
+    "attacker": ("I'll be the Attacker", discord.ButtonStyle.danger),
+    "defender": ("I'll be the Defender", discord.ButtonStyle.primary),
+    "choose": ("Choose Secondary Missions", discord.ButtonStyle.primary),
+    "ready": ("Battle Ready", discord.ButtonStyle.secondary),
+    "endcmd": ("End Command phase", discord.ButtonStyle.primary),
+    "endturn": ("End turn", discord.ButtonStyle.primary),
+    "done": ("Done scoring", discord.ButtonStyle.success),
+    "score": ("Score", discord.ButtonStyle.success),
+    "neworders": ("New Orders (1CP)", discord.ButtonStyle.secondary),
+    "discard": ("Discard", discord.ButtonStyle.secondary),
+    "answer": ("Answer", discord.ButtonStyle.danger),
+    "challenger": ("Challenger card", discord.ButtonStyle.secondary),
+    "undo": ("Undo", discord.ButtonStyle.secondary),
+    "tactical": ("Use Tactical Missions", discord.ButtonStyle.primary),
+    "keep": ("Keep all", discord.ButtonStyle.secondary),
+    "yes": ("Yes", discord.ButtonStyle.success),
+    "no": ("No", discord.ButtonStyle.secondary),
+    "units": ("Name units", discord.ButtonStyle.primary),
+    "nounits": ("No units on the battlefield", discord.ButtonStyle.secondary),
+    "nogamma": ("No Gamma Target", discord.ButtonStyle.secondary),
+    "stratagem": ("Use as Stratagem", discord.ButtonStyle.primary),
+    "mission": ("Go for the Mission", discord.ButtonStyle.success),
+    "endby-first": ("Agree to abandon", discord.ButtonStyle.danger),
+    "endby-second": ("Agree to abandon", discord.ButtonStyle.danger),
+}
+
+
+def _desk(interaction: discord.Interaction) -> GameDesk:
+    return interaction.client.desk  # type: ignore[attr-defined]
+
+
+class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
+    def __init__(self, game: int, version: int, verb: str, *, disabled: bool = False) -> None:
+        label, style = BUTTONS[verb]
+        super().__init__(discord.ui.Button(
+            label=label, style=style, custom_id=f"mdb:{game}:{version}:{verb}", disabled=disabled,
+        ))
+        self.game, self.version, self.verb = game, version, verb
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match) -> GameButton:
+        return cls(int(match["game"]), int(match["version"]), match["verb"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _desk(interaction).on_button(interaction, self.game, self.version, self.verb)
+
+
+class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
+    def __init__(self, game: int, version: int, verb: str, *, placeholder: str = "Choose…",
+                 options: list[tuple[str, str]] | None = None, min_values: int = 1,
+                 max_values: int = 1) -> None:
+        options = options or [("—", "-")]
+        super().__init__(discord.ui.Select(
+            custom_id=f"mds:{game}:{version}:{verb}", placeholder=placeholder,
+            options=[discord.SelectOption(label=label, value=value) for label, value in options],
+            min_values=min_values, max_values=min(max_values, len(options)),
+        ))
+        self.game, self.version, self.verb = game, version, verb
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match) -> GameSelect:
+        select = cls(int(match["game"]), int(match["version"]), match["verb"])
+        return select
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _desk(interaction).on_select(interaction, self.game, self.version, self.verb, list(self.item.values))
+
+
+def view_of(*items: discord.ui.Item) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
+
+
+DYNAMIC_ITEMS = (GameButton, GameSelect)

@@ -1,0 +1,388 @@
+"""Where interactions meet the service: run an action, answer the player, keep the board current.
+
+Board edits are coalesced: a burst of presses schedules one edit that reads the newest state, so a
+busy table stays inside Discord's rate limits. Nothing here holds the service's lock during a
+Discord call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict, deque
+
+import discord
+
+from bot.engine import actions as a
+from bot.engine.errors import GameError
+from bot.engine.game import Event
+from bot.engine.state import GameState, Phase, PromptKind, Status
+from bot.service import ActResult, GameService, StaleBoard
+from bot.store.repository import GameRecord
+from bot.ui import choices
+from bot.ui.board import board_embed
+from bot.ui.controls import GameButton, GameSelect, view_of
+from bot.ui.errors import send_error
+from bot.ui.text import title_case
+
+_log = logging.getLogger(__name__)
+
+APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
+RECENT_EVENTS = 8
+
+
+class GameDesk:
+    def __init__(self, bot: discord.Client, service: GameService, *, coalesce_seconds: float = 0.75) -> None:
+        self.bot = bot
+        self.service = service
+        self.catalog = service.catalog
+        self.coalesce_seconds = coalesce_seconds
+        self.recent: dict[int, deque[str]] = defaultdict(lambda: deque(maxlen=RECENT_EVENTS))
+        self._scheduled: dict[int, asyncio.Task] = {}
+
+    # ---- the board -----------------------------------------------------------------------------
+
+    def board_view(self, record_id: int, state: GameState, version: int) -> discord.ui.View:
+        return view_of(*board_buttons(record_id, state, version))
+
+    def render(self, game_id: int, state: GameState, version: int) -> tuple[discord.Embed, discord.ui.View]:
+        embed = board_embed(self.catalog, state, game_id=game_id, version=version,
+                            recent=list(self.recent[game_id]))
+        return embed, self.board_view(game_id, state, version)
+
+    async def post_board(self, channel: discord.abc.Messageable, record: GameRecord) -> discord.Message:
+        embed, view = self.render(record.id, record.state, record.version)
+        message = await channel.send(embed=embed, view=view)
+        await self.service.repo.add_board_message(record.id, record.channel_id, message.id)
+        try:
+            await message.pin(reason="Mission Deck game board")
+        except (discord.Forbidden, discord.HTTPException):
+            pass  # pinning is a convenience: the bot may lack Manage Messages
+        return message
+
+    def request_refresh(self, game_id: int) -> None:
+        """Schedule one board edit; presses arriving meanwhile ride on it."""
+        if game_id in self._scheduled:
+            return
+        self._scheduled[game_id] = asyncio.get_running_loop().create_task(self._refresh_later(game_id))
+
+    async def idle(self) -> None:
+        """Wait for scheduled board edits (tests and shutdown)."""
+        while self._scheduled:
+            await asyncio.gather(*self._scheduled.values(), return_exceptions=True)
+
+    async def _refresh_later(self, game_id: int) -> None:
+        try:
+            await asyncio.sleep(self.coalesce_seconds)
+            del self._scheduled[game_id]
+            record = await self.service.get_state(game_id=game_id)
+            embed, view = self.render(record.id, record.state, record.version)
+            for board in await self.service.repo.board_messages(game_id):
+                channel = self.bot.get_partial_messageable(board.channel_id)
+                await channel.get_partial_message(board.message_id).edit(embed=embed, view=view)
+        except Exception:
+            self._scheduled.pop(game_id, None)
+            _log.exception("Could not refresh the board of game %s", game_id)
+
+    # ---- running actions -----------------------------------------------------------------------
+
+    async def perform(self, interaction: discord.Interaction, action: a.Action, *, game_id: int | None = None,
+                      version: int | None = None, done: str | None = None) -> ActResult | None:
+        """Apply the action; refusals go to the sender only, and change nothing."""
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=False) \
+                if interaction.type is discord.InteractionType.application_command \
+                else interaction.response.defer()
+        try:
+            result = await self.service.act(action, game_id=game_id, channel_id=None if game_id else
+                                            interaction.channel_id, expected_version=version)
+        except StaleBoard as exc:
+            await send_error(interaction, exc.message)
+            if game_id is not None:
+                self.request_refresh(game_id)
+            return None
+        except GameError as exc:
+            await send_error(interaction, exc.message)
+            return None
+        await self.after(interaction, result, actor=action.actor, done=done)
+        return result
+
+    async def after(self, interaction: discord.Interaction, result: ActResult, *, actor: str,
+                    done: str | None = None) -> None:
+        """Show what happened: private lines to the actor, public ones on the board, prompts to their player."""
+        private = [e.text for e in result.events if e.private_to == actor]
+        self.note(result.game_id, result.events)
+        if private or done:
+            await interaction.followup.send("\n".join([*(private or []), *([done] if done else [])]), ephemeral=True)
+        self.request_refresh(result.game_id)
+        await self._announce(interaction, result)
+
+    def note(self, game_id: int, events: tuple[Event, ...]) -> None:
+        for event in events:
+            if event.private_to is None:
+                self.recent[game_id].append(event.text)
+
+    async def _announce(self, interaction: discord.Interaction, result: ActResult) -> None:
+        """A new prompt mentions the player who must answer; the end of the game gets its result card."""
+        state = result.state
+        if interaction.channel is None:
+            return
+        waiting = {q.player for q in state.prompts}
+        if state.phase == Phase.DISCARDS and state.discard_queue:
+            waiting.add(state.discard_queue[0])
+        for player in sorted(waiting):
+            view = view_of(GameButton(result.game_id, result.version, "answer" if state.prompts else "discard"))
+            await interaction.channel.send(f"<@{player}>, the game needs your decision.", view=view)
+        if state.status in (Status.ENDED, Status.ABANDONED):
+            from bot.ui.result_card import result_embed
+
+            await interaction.channel.send(embed=result_embed(self.catalog, state, result.game_id))
+
+    # ---- buttons and menus ---------------------------------------------------------------------
+
+    async def on_button(self, interaction: discord.Interaction, game_id: int, version: int, verb: str) -> None:
+        try:
+            await self._on_button(interaction, game_id, version, verb)
+        except GameError as exc:
+            await send_error(interaction, exc.message)
+        except Exception:
+            _log.exception("Button %s failed for game %s", verb, game_id)
+            await send_error(interaction, APOLOGY)
+
+    async def on_select(self, interaction: discord.Interaction, game_id: int, version: int, verb: str,
+                        values: list[str]) -> None:
+        try:
+            await self._on_select(interaction, game_id, version, verb, values)
+        except GameError as exc:
+            await send_error(interaction, exc.message)
+        except Exception:
+            _log.exception("Menu %s failed for game %s", verb, game_id)
+            await send_error(interaction, APOLOGY)
+
+    async def _current(self, interaction: discord.Interaction, game_id: int, version: int) -> GameRecord:
+        """The game as it is now, refusing strangers and presses on an outdated board."""
+        record = await self.service.get_state(game_id=game_id)
+        me = str(interaction.user.id)
+        if me not in record.setup.players:
+            raise GameError("Only the two players of this game can use its buttons.")
+        if record.version != version:
+            self.request_refresh(game_id)
+            raise StaleBoard("This board is out of date: the game has moved on. The board is being refreshed.")
+        return record
+
+    async def _on_button(self, interaction: discord.Interaction, game_id: int, version: int, verb: str) -> None:
+        me = str(interaction.user.id)
+        if verb in ("accept", "decline"):
+            await self._accept_or_decline(interaction, game_id, verb)
+            return
+        record = await self._current(interaction, game_id, version)
+        state = record.state
+        simple = {
+            "attacker": a.ChooseSide(actor=me, side="attacker"),
+            "defender": a.ChooseSide(actor=me, side="defender"),
+            "ready": a.DeclareBattleReady(actor=me, ready=not state.player(me).battle_ready),
+            "endcmd": a.EndCommandPhase(actor=me),
+            "endturn": a.EndTurn(actor=me),
+            "done": a.DoneScoring(actor=me),
+            "tactical": a.ChooseSecondaries(actor=me, mode="tactical"),
+            "keep": a.Discard(actor=me),
+            "yes": a.AnswerPrompt(actor=me, accept=True),
+            "no": a.AnswerPrompt(actor=me, accept=False),
+            "nounits": a.AnswerPrompt(actor=me, units=()),
+            "nogamma": a.AnswerPrompt(actor=me, units=()),
+            "stratagem": a.UseChallenger(actor=me, use="stratagem"),
+            "mission": a.UseChallenger(actor=me, use="mission"),
+        }
+        if verb in simple:
+            await self.perform(interaction, simple[verb], game_id=game_id, version=version)
+        elif verb == "undo":
+            await self._undo(interaction, record, me)
+        elif verb == "units":
+            await interaction.response.send_modal(UnitsModal(self, record, me))
+        elif verb in ("endby-first", "endby-second"):
+            await self._agree_to_end(interaction, record, me, verb)
+        else:
+            await self.open_menu(interaction, record, verb)
+
+    async def _undo(self, interaction: discord.Interaction, record: GameRecord, me: str) -> None:
+        await interaction.response.defer()
+        try:
+            result = await self.service.undo(record.channel_id, me, expected_version=record.version)
+        except GameError as exc:
+            await send_error(interaction, exc.message)
+            return
+        await self.after(interaction, result, actor=me)
+
+    async def _agree_to_end(self, interaction: discord.Interaction, record: GameRecord, me: str, verb: str) -> None:
+        """/game end by one player: the other player's press abandons the game."""
+        asked_by = record.setup.players[0 if verb == "endby-first" else 1]
+        if me == asked_by:
+            raise GameError("Your opponent has to agree: wait for them to press the button.")
+        await interaction.response.defer()
+        result = await self.service.abandon(record.channel_id, me)
+        await self.after(interaction, result, actor=me, done="Game abandoned.")
+
+    async def open_menu(self, interaction: discord.Interaction, record: GameRecord, verb: str) -> None:
+        """Menus open privately for the presser, drawn from what they may pick right now."""
+        me = str(interaction.user.id)
+        if me not in record.setup.players:
+            raise GameError("Only the two players of this game can do that.")
+        state, game, version = record.state, record.id, record.version
+        cat = self.catalog
+        if verb == "choose":
+            content = ("Pick **two** Fixed Missions in the menu, or use Tactical Missions. "
+                       "Nobody sees your choice until both players have chosen.")
+            items = [GameSelect(game, version, "fixed", placeholder="Fixed Missions: pick two",
+                                options=choices.fixed_choices(cat, state), min_values=2, max_values=2),
+                     GameButton(game, version, "tactical")]
+        elif verb == "score":
+            options = choices.score_choices(cat, state, me)
+            if not options:
+                raise GameError("Nothing of yours scores right now. Use /score add for anything the menu lacks.")
+            content = "What do you score? (For anything else use `/score add`.)"
+            items = [GameSelect(game, version, "score", placeholder="Scoring option", options=options)]
+        elif verb == "neworders":
+            content = "New Orders (1CP): which active card do you discard to draw a new one?"
+            items = [GameSelect(game, version, "neworders", options=choices.hand_choices(cat, state, me))]
+        elif verb == "discard":
+            hand = choices.hand_choices(cat, state, me)
+            if not hand:
+                raise GameError("You have no active Secondary Missions to discard.")
+            content = "Discard any active Secondary Missions? (1CP if it is your turn, once per battle round.)"
+            items = [GameSelect(game, version, "discard", placeholder="Cards to discard", options=hand,
+                                max_values=len(hand)), GameButton(game, version, "keep")]
+        elif verb == "challenger":
+            card = state.player(me).challenger_card
+            if card is None:
+                raise GameError("You hold no Challenger card.")
+            challenger = cat.challenger(card)
+            content = (f"**{title_case(challenger.name)}**: use it as its Stratagem (0CP) or go for its Mission "
+                       f"**{challenger.mission.name}** — not both.")
+            items = [GameButton(game, version, "stratagem"), GameButton(game, version, "mission")]
+        elif verb == "answer":
+            content, items = self._prompt_menu(state, me, game, version)
+        else:
+            raise GameError("That button is not available here.")
+        await interaction.response.send_message(content, view=view_of(*items), ephemeral=True)
+
+    def _prompt_menu(self, state: GameState, me: str, game: int, version: int):
+        prompt = next((q for q in state.prompts if q.player == me), None)
+        if prompt is None:
+            raise GameError("Nothing is waiting for your answer.")
+        card = self.catalog.secondary(prompt.card)
+        name = title_case(card.name)
+        owner = state.player(prompt.owner).name
+        match prompt.kind:
+            case PromptKind.OPTIONAL_RESHUFFLE:
+                return (f"**{name}** — {card.when_drawn.text}\nShuffle it back and draw a new card?",
+                        [GameButton(game, version, "yes"), GameButton(game, version, "no")])
+            case PromptKind.DISCARD_IF:
+                hint = ""
+                if state.setup.size in card.when_drawn.holds_in_sizes:
+                    hint = f"\n(This is a {state.setup.size.replace('-', ' ')} game, so the condition holds.)"
+                return (f"**{name}** — {card.when_drawn.condition}{hint}\nDiscard it and draw a new card?",
+                        [GameButton(game, version, "yes"), GameButton(game, version, "no")])
+            case PromptKind.ALPHA_TARGETS:
+                return (f"{owner} drew **{name}**: select three units from your army on the battlefield "
+                        "(all of them if you have only one or two) as their Alpha Targets.",
+                        [GameButton(game, version, "units"), GameButton(game, version, "nounits")])
+            case PromptKind.GAMMA_TARGET:
+                return (f"**{name}**: you can select one enemy unit on the battlefield as your Gamma Target.",
+                        [GameButton(game, version, "units"), GameButton(game, version, "nogamma")])
+            case PromptKind.TEMPTING_OBJECTIVE:
+                return (f"{owner} drew **{name}**: select one objective marker in No Man's Land as their "
+                        "Tempting Target.",
+                        [GameSelect(game, version, "objective",
+                                    options=choices.objective_choices(self.catalog, state))])
+            case PromptKind.ADAPT_KEEP:
+                options = [(title_case(self.catalog.secondary(c).name), c) for c in (prompt.card, prompt.other_card)]
+                return ("Adapt or Die: keep which card? The other is shuffled back.",
+                        [GameSelect(game, version, "keep", options=options)])
+        raise GameError("Nothing is waiting for your answer.")
+
+    async def _on_select(self, interaction: discord.Interaction, game_id: int, version: int, verb: str,
+                         values: list[str]) -> None:
+        await self._current(interaction, game_id, version)
+        me = str(interaction.user.id)
+        if verb == "fixed":
+            action = a.ChooseSecondaries(actor=me, mode="fixed", cards=tuple(values))
+        elif verb == "score":
+            pick = choices.parse_score_value(values[0])
+            action = a.Score(actor=me, source=pick.source, card=pick.card, option=pick.option, count=pick.count)
+        elif verb == "neworders":
+            action = a.NewOrders(actor=me, card=values[0])
+        elif verb == "discard":
+            action = a.Discard(actor=me, cards=tuple(values))
+        elif verb == "objective":
+            action = a.AnswerPrompt(actor=me, objective=values[0])
+        elif verb == "keep":
+            action = a.AnswerPrompt(actor=me, keep=values[0])
+        else:
+            raise GameError("That menu is not available here.")
+        await self.perform(interaction, action, game_id=game_id, version=version)
+
+    async def _accept_or_decline(self, interaction: discord.Interaction, game_id: int, verb: str) -> None:
+        record = await self.service.get_state(game_id=game_id)
+        me = str(interaction.user.id)
+        challenged = record.setup.players[1]
+        if me not in record.setup.players:
+            raise GameError("This challenge is not for you.")
+        if await self.service.repo.board_messages(game_id):
+            raise GameError("This game has already been accepted.")
+        if verb == "decline":
+            await interaction.response.defer()
+            result = await self.service.abandon(record.channel_id, me)
+            self.note(game_id, result.events)
+            await interaction.followup.send(f"{interaction.user.mention} called the game off.")
+            return
+        if me != challenged:
+            raise GameError("Waiting for your opponent to accept.")
+        await interaction.response.defer()
+        await interaction.followup.send(
+            f"{interaction.user.mention} accepts! Here is the board; the briefing is above.")
+        await self.post_board(interaction.channel, record)
+
+
+def board_buttons(game_id: int, state: GameState, version: int) -> list[discord.ui.Item]:
+    """The buttons of the common moves for the current step of the game."""
+    verbs: list[str] = []
+    if state.status == Status.SIDES:
+        verbs = ["attacker", "defender", "ready"]
+    elif state.status == Status.SECONDARIES:
+        verbs = ["choose", "ready", "undo"]
+    elif state.status == Status.BATTLE:
+        if state.prompts:
+            verbs.append("answer")
+        verbs += {
+            Phase.COMMAND: ["endcmd", "score", "neworders"],
+            Phase.BATTLE: ["endturn", "score"],
+            Phase.END_OF_TURN: ["done", "score"],
+            Phase.DISCARDS: ["discard"],
+        }[state.phase]
+        if any(p.challenger_card for p in state.players):
+            verbs.append("challenger")
+        verbs.append("undo")
+    return [GameButton(game_id, version, verb) for verb in verbs]
+
+
+class UnitsModal(discord.ui.Modal):
+    """Unit names for Marked for Death: three Alpha Targets from the opponent, one Gamma from the drawer."""
+
+    def __init__(self, desk: GameDesk, record: GameRecord, me: str) -> None:
+        prompt = next((q for q in record.state.prompts if q.player == me), None)
+        if prompt is None:
+            raise GameError("Nothing is waiting for your answer.")
+        alpha = prompt.kind == PromptKind.ALPHA_TARGETS
+        super().__init__(title="Alpha Targets" if alpha else "Gamma Target", timeout=600)
+        self.desk, self.game_id, self.version, self.me = desk, record.id, record.version, me
+        self.fields = [
+            discord.ui.TextInput(label=f"Unit {i + 1}", max_length=80, required=i == 0)
+            for i in range(3 if alpha else 1)
+        ]
+        for field in self.fields:
+            self.add_item(field)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        units = tuple(f.value for f in self.fields if f.value.strip())
+        await self.desk.perform(interaction, a.AnswerPrompt(actor=self.me, units=units), game_id=self.game_id,
+                                version=self.version)

@@ -1,0 +1,41 @@
+"""The end of a game: per-round score sheet by source, the victor, and the seed with its hash check."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.engine.catalog import Catalog
+from bot.engine.rng import seed_hash
+from bot.engine.state import GameState
+from bot.service import score_sheet
+from bot.ui.board import mission_title, status_line
+from bot.ui.text import clip, field_value
+
+
+def score_sheet_text(state: GameState) -> dict[str, str]:
+    """Player name -> a monospaced table: round, Primary, Secondary, Challenger, total, lost to caps."""
+    tables = {}
+    for sheet in score_sheet(state):
+        lines = ["Rnd  Pri  Sec  Chl  Tot  Lost"]
+        for row in sheet["rounds"]:
+            label = "pre" if row["round"] == 0 else str(row["round"])
+            lines.append(f"{label:>3} {row['primary']:>4} {row['secondary']:>4} {row['challenger']:>4} "
+                         f"{row['total']:>4} {row['lost_to_caps']:>5}")
+        if sheet["battle_ready"]:
+            lines.append(f"Battle Ready {sheet['battle_ready']:>13}")
+        lines.append(f"Total {sheet['total']:>20}")
+        tables[sheet["name"]] = "```\n" + "\n".join(lines) + "\n```"
+    return tables
+
+
+def result_embed(catalog: Catalog, state: GameState, game_id: int) -> discord.Embed:
+    embed = discord.Embed(title=clip(f"Result — {mission_title(catalog, state)}", 256),
+                          description=status_line(catalog, state), colour=discord.Colour.dark_gold())
+    for name, table in score_sheet_text(state).items():
+        embed.add_field(name=name, value=field_value(table), inline=False)
+    seed = state.setup.seed
+    embed.add_field(name="Check the shuffles", value=field_value(
+        f"Seed `{seed}` — SHA-256 `{seed_hash(seed)}` (the hash shown since the start). "
+        "Every shuffle and roll re-derives from it with `bot.engine.rng.derive_rng`."), inline=False)
+    embed.set_footer(text=f"Game {game_id} · /game log for the full log")
+    return embed

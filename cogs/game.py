@@ -1,0 +1,120 @@
+"""/game: start a game in this channel, show its board, undo, concede, end it, export its log."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine import actions as a
+from bot.engine.errors import GameError
+from bot.engine.rng import new_seed, seed_hash
+from bot.engine.state import GameSetup, GameState
+from bot.ui.briefing import briefing
+from bot.ui.controls import GameButton, view_of
+from bot.ui.result_card import score_sheet_text
+
+LETTERS = [app_commands.Choice(name=f"Mission {c}", value=c) for c in "ABCDEFGHIJKLMNOPQRST"]
+LETTERS.append(app_commands.Choice(name="Random pool mission", value="random"))
+MAX_SEED = 64
+
+
+class GameCog(commands.GroupCog, name="game", description="Play a Chapter Approved 2025-26 game here"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def desk(self):
+        return self.bot.desk
+
+    @property
+    def service(self):
+        return self.bot.service
+
+    @app_commands.command(name="new", description="Challenge someone to a game in this channel")
+    @app_commands.describe(size="Game size (decks used)", opponent="Who you play against",
+                           mission="A Tournament Mission Pool mission instead of drawing (Strike Force only)",
+                           twist="Draw a Twist card (not in pool missions)",
+                           challenger="Use Challenger cards (default: on)",
+                           seed="Fix the shuffles, to replay a game (kept secret until the end)")
+    @app_commands.choices(mission=LETTERS)
+    async def new(self, interaction: discord.Interaction,
+                  size: Literal["incursion", "strike-force", "asymmetric-war"], opponent: discord.Member,
+                  mission: str | None = None, twist: bool = False, challenger: bool = True,
+                  seed: app_commands.Range[str, 1, MAX_SEED] | None = None) -> None:
+        if opponent.bot:
+            raise GameError("Bots cannot play: challenge a person.")
+        if len(seed or "") > MAX_SEED:
+            raise GameError(f"Seeds are at most {MAX_SEED} characters.")
+        setup = GameSetup(
+            size=size, players=(str(interaction.user.id), str(opponent.id)),
+            names=(interaction.user.display_name, opponent.display_name), twist=twist,
+            challenger_cards=challenger, mission=mission, seed=seed or new_seed(),
+        )
+        result = await self.service.start_game(interaction.guild_id, interaction.channel_id, setup)
+        self.desk.note(result.game_id, result.events)
+        embeds, files = briefing(self.bot.catalog, result.state, result.events)
+        view = view_of(GameButton(result.game_id, result.version, "accept"),
+                       GameButton(result.game_id, result.version, "decline"))
+        await interaction.response.send_message(
+            f"{opponent.mention}, {interaction.user.mention} challenges you to a game. Accept?",
+            embeds=embeds, files=files, view=view,
+            allowed_mentions=discord.AllowedMentions(users=[opponent]))
+
+    @app_commands.command(name="status", description="Show this channel's game board again")
+    async def status(self, interaction: discord.Interaction) -> None:
+        record = await self.service.get_state(channel_id=interaction.channel_id)
+        if not await self.service.repo.board_messages(record.id):
+            raise GameError("This game is waiting for the challenged player to accept.")
+        await interaction.response.send_message("Here is the board.", ephemeral=True)
+        await self.desk.post_board(interaction.channel, record)
+
+    @app_commands.command(name="undo", description="Take back the last action of this channel's game")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        result = await self.service.undo(interaction.channel_id, str(interaction.user.id))
+        await self.desk.after(interaction, result, actor=str(interaction.user.id), done="Undone.")
+
+    @app_commands.command(name="concede", description="Concede the game: your opponent wins")
+    async def concede(self, interaction: discord.Interaction) -> None:
+        await self.desk.perform(interaction, a.Concede(actor=str(interaction.user.id)), done="You conceded.")
+
+    @app_commands.command(name="end", description="Abandon this channel's game (both players, or Manage Channels)")
+    async def end(self, interaction: discord.Interaction) -> None:
+        record = await self.service.get_state(channel_id=interaction.channel_id)
+        me = str(interaction.user.id)
+        moderator = interaction.permissions.manage_channels
+        if moderator:
+            await interaction.response.defer()
+            result = await self.service.abandon(interaction.channel_id, me, moderator=True)
+            await self.desk.after(interaction, result, actor=me, done="Game abandoned.")
+            return
+        if me not in record.setup.players:
+            raise GameError("Only the players, or someone with Manage Channels, can end this game.")
+        other = record.state.opponent(me).id
+        verb = "endby-first" if me == record.setup.players[0] else "endby-second"
+        await interaction.response.send_message(
+            f"<@{other}>, {interaction.user.mention} wants to abandon this game (no result). Agree?",
+            view=view_of(GameButton(record.id, record.version, verb)))
+
+    @app_commands.command(name="log", description="The game's log as JSON and a per-round score sheet")
+    async def log(self, interaction: discord.Interaction) -> None:
+        record = await self.service.latest_game(interaction.channel_id)
+        data = await self.service.export_log(record.id)
+        payload = io.BytesIO(json.dumps(data, indent=2, ensure_ascii=False).encode())
+        await interaction.response.send_message(
+            _sheet_message(record.state), file=discord.File(payload, filename=f"game-{record.id}.json"))
+
+
+def _sheet_message(state: GameState) -> str:
+    parts = [f"**{name}**\n{table}" for name, table in score_sheet_text(state).items()]
+    return "\n".join(parts) + f"\nSeed hash `{seed_hash(state.setup.seed)}`"
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(GameCog(bot))

@@ -1,0 +1,105 @@
+"""In-game commands beside the board's buttons: Secondary Missions, VP, CP and the Challenger card."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine import actions as a
+from bot.engine.errors import GameError
+from bot.engine.state import Source
+from bot.ui.text import title_case
+
+MAX_AUTOCOMPLETE = 25
+
+
+async def own_cards(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The caller's own active Secondary Missions in this channel's game."""
+    try:
+        record = await interaction.client.service.get_state(channel_id=interaction.channel_id)
+        player = record.state.player(str(interaction.user.id))
+    except (GameError, KeyError):
+        return []
+    catalog = interaction.client.catalog
+    names = [(title_case(catalog.secondary(c).name), c) for c in player.hand]
+    return [app_commands.Choice(name=n, value=c) for n, c in names if current.lower() in n.lower()][
+        :MAX_AUTOCOMPLETE]
+
+
+def _me(interaction: discord.Interaction) -> str:
+    return str(interaction.user.id)
+
+
+class SecondaryCog(commands.GroupCog, name="secondary", description="Your Secondary Missions"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="choose", description="Secretly choose Tactical, or Fixed with two cards")
+    async def choose(self, interaction: discord.Interaction) -> None:
+        record = await self.bot.service.get_state(channel_id=interaction.channel_id)
+        await self.bot.desk.open_menu(interaction, record, "choose")
+
+    @app_commands.command(name="new-orders", description="New Orders (1CP): discard an active card, draw one")
+    @app_commands.autocomplete(card=own_cards)
+    async def new_orders(self, interaction: discord.Interaction, card: str) -> None:
+        await self.bot.desk.perform(interaction, a.NewOrders(actor=_me(interaction), card=card), done="Done.")
+
+    @app_commands.command(name="discard", description="End of turn: discard active cards (none to keep them)")
+    @app_commands.autocomplete(card=own_cards, second_card=own_cards)
+    async def discard(self, interaction: discord.Interaction, card: str | None = None,
+                      second_card: str | None = None) -> None:
+        cards = tuple(c for c in (card, second_card) if c)
+        await self.bot.desk.perform(interaction, a.Discard(actor=_me(interaction), cards=cards), done="Done.")
+
+
+class ScoreCog(commands.GroupCog, name="score", description="Victory points"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="add", description="Record VP (the board's Score button offers the card options)")
+    @app_commands.describe(source="Where the VP come from", vp="How many VP",
+                           card="The Secondary Mission card (for Secondary VP)")
+    @app_commands.autocomplete(card=own_cards)
+    async def add(self, interaction: discord.Interaction,
+                  source: Literal["primary", "secondary", "challenger"],
+                  vp: app_commands.Range[int, 1, 50], card: str | None = None) -> None:
+        action = a.Score(actor=_me(interaction), source=Source(source), card=card, vp=vp)
+        await self.bot.desk.perform(interaction, action, done="Recorded.")
+
+
+class CpCog(commands.GroupCog, name="cp", description="Command points"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="spend", description="Spend CP on a Stratagem or rule")
+    async def spend(self, interaction: discord.Interaction, amount: app_commands.Range[int, 1, 10],
+                    reason: app_commands.Range[str, 0, 200] = "") -> None:
+        action = a.SpendCp(actor=_me(interaction), amount=amount, reason=reason)
+        await self.bot.desk.perform(interaction, action, done="Recorded.")
+
+    @app_commands.command(name="gain", description="Gain CP from a rule (at most 1CP per battle round)")
+    async def gain(self, interaction: discord.Interaction, amount: app_commands.Range[int, 1, 10],
+                   reason: app_commands.Range[str, 0, 200] = "") -> None:
+        action = a.GainCp(actor=_me(interaction), amount=amount, reason=reason)
+        await self.bot.desk.perform(interaction, action, done="Recorded.")
+
+
+class ChallengerCog(commands.GroupCog, name="challenger", description="Your Challenger card"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="use", description="Use your Challenger card as its Stratagem or its Mission")
+    async def use(self, interaction: discord.Interaction, use_as: Literal["stratagem", "mission"]) -> None:
+        await self.bot.desk.perform(interaction, a.UseChallenger(actor=_me(interaction), use=use_as), done="Done.")
+
+
+async def setup(bot: commands.Bot) -> None:
+    for cog in (SecondaryCog, ScoreCog, CpCog, ChallengerCog):
+        await bot.add_cog(cog(bot))

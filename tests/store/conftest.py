@@ -1,0 +1,135 @@
+"""Storage fixtures: every test gets a fresh database migrated to head by Alembic.
+
+Tests taking `database_url` run on SQLite (a file in tmp_path) and on PostgreSQL when TEST_POSTGRES_URL
+points at a server whose user may create databases (.ci/start-postgres.sh prints one); each PostgreSQL
+test gets its own scratch database, dropped afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import AsyncIterator, Callable
+from functools import partial
+
+import pytest
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.decks import default_catalog
+from bot.engine import actions as a
+from bot.engine.catalog import Catalog
+from bot.engine.game import apply, new_game
+from bot.engine.state import GameSetup, GameState, Phase, PromptKind, Source, Status
+from bot.store.db import make_engine, make_sessionmaker, upgrade_database
+
+POSTGRES_ENV = "TEST_POSTGRES_URL"
+ALICE, BOB = "111111111111111111", "222222222222222222"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def empty_database_url(request: pytest.FixtureRequest, tmp_path) -> AsyncIterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+        return
+    admin_url = os.environ.get(POSTGRES_ENV)
+    if not admin_url:
+        pytest.skip(f"{POSTGRES_ENV} is not set: run `export \"$(.ci/start-postgres.sh)\"` to test PostgreSQL too")
+    name = f"test_{uuid.uuid4().hex[:12]}"
+    admin = create_async_engine(make_url(admin_url), isolation_level="AUTOCOMMIT")
+    try:
+        async with admin.connect() as conn:
+            await conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+        yield make_url(admin_url).set(database=name).render_as_string(hide_password=False)
+        async with admin.connect() as conn:
+            await conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await admin.dispose()
+
+
+@pytest.fixture
+async def database_url(empty_database_url: str) -> str:
+    await upgrade_database(empty_database_url)
+    return empty_database_url
+
+
+@pytest.fixture
+async def sessionmaker(database_url: str) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
+    engine = make_engine(database_url)
+    yield make_sessionmaker(engine)
+    await engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def catalog() -> Catalog:
+    return default_catalog()
+
+
+@pytest.fixture
+def setup() -> GameSetup:
+    return GameSetup(size="strike-force", players=(ALICE, BOB), names=("Alice", "Bob"), seed="test-seed")
+
+
+@pytest.fixture
+def first_state(catalog: Catalog, setup: GameSetup) -> GameState:
+    return new_game(catalog, setup).state
+
+
+@pytest.fixture
+def play(catalog: Catalog) -> Callable[..., list[a.Action]]:
+    """scripted_game for the pack's catalog: play(setup, scores_per_turn=0) -> the actions of a whole battle."""
+    return partial(scripted_game, catalog)
+
+
+def next_action(catalog: Catalog, state: GameState, scores_per_turn: int = 0) -> a.Action:
+    """A legal move that keeps the game going: the players take Tactical Missions, answer every
+    prompt plainly, score `scores_per_turn` primary VP in each turn's battle phases, and discard nothing."""
+    if state.status == Status.SIDES:
+        return a.ChooseSide(actor=state.sides_rolloff.winner, side="attacker")
+    if state.status == Status.SECONDARIES:
+        chooser = next(p for p in state.players if p.choice is None)
+        return a.ChooseSecondaries(actor=chooser.id, mode="tactical")
+    if state.prompts:
+        return _answer(catalog, state)
+    active = state.active
+    assert active is not None
+    if state.phase == Phase.COMMAND:
+        return a.EndCommandPhase(actor=active)
+    if state.phase == Phase.BATTLE:
+        scored = sum(1 for e in state.vp if (e.round, e.turn, e.source) == (state.round, state.turn, Source.PRIMARY)
+                     and e.note is None)
+        if scored < scores_per_turn:
+            return a.Score(actor=active, source=Source.PRIMARY, vp=1)
+        return a.EndTurn(actor=active)
+    if state.phase == Phase.END_OF_TURN:
+        return a.DoneScoring(actor=active)
+    return a.Discard(actor=state.discard_queue[0])
+
+
+def _answer(catalog: Catalog, state: GameState) -> a.Action:
+    prompt = state.prompts[0]
+    match prompt.kind:
+        case PromptKind.OPTIONAL_RESHUFFLE | PromptKind.DISCARD_IF:
+            return a.AnswerPrompt(actor=prompt.player, accept=False)
+        case PromptKind.ALPHA_TARGETS:
+            return a.AnswerPrompt(actor=prompt.player, units=("Intercessor Squad",))
+        case PromptKind.GAMMA_TARGET:
+            return a.AnswerPrompt(actor=prompt.player, units=())
+        case PromptKind.TEMPTING_OBJECTIVE:
+            objectives = catalog.deployment(state.mission.deployment).objectives
+            choice = next(o.id for o in objectives if o.area == "no_mans_land" and o.id not in state.removed_objectives)
+            return a.AnswerPrompt(actor=prompt.player, objective=choice)
+        case PromptKind.ADAPT_KEEP:
+            return a.AnswerPrompt(actor=prompt.player, keep=prompt.card)
+    raise AssertionError(f"unexpected prompt {prompt.kind}")
+
+
+def scripted_game(catalog: Catalog, setup: GameSetup, scores_per_turn: int = 0) -> list[a.Action]:
+    """Every action of a whole battle played by next_action, checked by the engine as it goes."""
+    state, log = new_game(catalog, setup).state, []
+    while state.status not in (Status.ENDED, Status.ABANDONED):
+        action = next_action(catalog, state, scores_per_turn)
+        state = apply(catalog, state, action).state
+        log.append(action)
+    return log
