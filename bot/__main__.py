@@ -46,11 +46,12 @@ def main() -> int:
     if settings.discord_token is None:
         return _fail(NO_TOKEN)
 
-    discord.utils.setup_logging(level=logging.getLevelName(settings.log_level))
     try:
         catalog = load_catalog(pack_dir(settings.deck_pack))
     except DeckError as exc:
         return _fail(f"The mission pack {settings.deck_pack!r} could not be loaded: {exc}")
+
+    discord.utils.setup_logging(level=logging.getLevelName(settings.log_level))
 
     try:
         asyncio.run(run(settings, catalog))

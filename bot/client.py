@@ -14,18 +14,20 @@ from bot.engine.errors import GameError
 from bot.settings import Settings
 from bot.service import GameService
 from bot.store.db import make_engine, make_sessionmaker, upgrade_database
+from bot.tournament_service import TournamentService
 from bot.ui.controls import GameButton, GameSelect
 from bot.ui.desk import GameDesk
 from bot.ui.errors import send_error
+from bot.ui.tournament import ConfirmResult
 
 _log = logging.getLogger(__name__)
 
 # Cog modules loaded at start-up, one per feature.
-EXTENSIONS: tuple[str, ...] = ("cogs.cards", "cogs.faq", "cogs.dice", "cogs.game", "cogs.play")
+EXTENSIONS: tuple[str, ...] = ("cogs.cards", "cogs.faq", "cogs.dice", "cogs.game", "cogs.play", "cogs.tournament")
 
 # DynamicItem button classes (game boards) are listed here so that a press on a board posted before a
 # restart still reaches its callback; each class's custom id carries what it needs.
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem], ...] = (GameButton, GameSelect)
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem], ...] = (GameButton, GameSelect, ConfirmResult)
 
 # The bot echoes user input (card names, dice): never let that ping @everyone or a role.
 ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
@@ -80,6 +82,7 @@ class MissionBot(commands.Bot):
         await upgrade_database(self.settings.database_url)
         self.db_engine = make_engine(self.settings.database_url)
         self.service = GameService(self.catalog, make_sessionmaker(self.db_engine))
+        self.tournaments = TournamentService(make_sessionmaker(self.db_engine))
         self.desk = GameDesk(self, self.service)
         for name in self.extension_names:
             await self.load_extension(name)

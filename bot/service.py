@@ -3,11 +3,18 @@
 The lock is held only across that sequence, never across a Discord call. It keeps actions in one
 channel in order within this process; the version check in the store catches everything else (another
 shard or process, a board drawn before the game moved on).
+
+Active games are kept in memory as last loaded or saved, so an action costs one write transaction.
+Another process may have changed a game since (it should not: a channel belongs to one shard): the
+version check at the save catches that, and any refusal is checked against a fresh read before it
+is reported, so a stale copy never loses an action nor refuses one wrongly.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 from weakref import WeakValueDictionary
@@ -20,6 +27,7 @@ from bot.engine.catalog import Catalog
 from bot.engine.errors import GameError, NotAPlayer
 from bot.engine.game import Event, apply, new_game, replay, seed_hash
 from bot.engine.state import GameSetup, GameState, Source, Status
+from bot.store.models import GameStatus
 from bot.store.repository import ActiveGameExists, GameRecord, GameRepository, StaleVersion
 
 
@@ -37,6 +45,7 @@ class ChannelBusy(GameError):
 
 STALE_MESSAGE = "This board is out of date: the game has moved on since it was drawn. Check the new board."
 SECRET_STATUSES = (Status.SIDES, Status.SECONDARIES)  # Secondary choices are still hidden
+CACHED_GAMES = 512
 
 
 @dataclass(frozen=True)
@@ -51,6 +60,7 @@ class GameService:
     def __init__(self, catalog: Catalog, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
         self.catalog = catalog
         self.repo = GameRepository(sessionmaker)
+        self._games = _ActiveGames(CACHED_GAMES)
         # A channel's lock lives while someone holds or awaits it, so the map does not grow forever.
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
 
@@ -72,11 +82,16 @@ class GameService:
                 )
             except ActiveGameExists:  # started at the same moment by another process
                 raise ChannelBusy(_BUSY) from None
+            self._games.put(record)
         commitment = Event(f"Every shuffle and roll comes from a secret seed whose SHA-256 is {digest}; "
                            "the seed is revealed when the game ends.")
         return ActResult(record.id, outcome.state, outcome.events + (commitment,), record.version)
 
     async def get_state(self, *, channel_id: int | None = None, game_id: int | None = None) -> GameRecord:
+        """A game by id (even over), or the game in progress in a channel."""
+        record = self._games.by_game(game_id) if game_id is not None else self._games.by_channel(channel_id)
+        if record is not None:
+            return record
         if game_id is not None:
             record = await self.repo.get_game(game_id)
         elif channel_id is not None:
@@ -84,7 +99,15 @@ class GameService:
         else:
             raise ValueError("give a channel_id or a game_id")
         if record is None:
-            raise NoGame("There is no game in progress here." if game_id is None else "That game no longer exists.")
+            raise NoGame(_NO_GAME if game_id is None else _GONE)
+        self._games.put(record)
+        return record
+
+    async def latest_game(self, channel_id: int) -> GameRecord:
+        """The channel's newest game, even one that is over (for /game log after the end)."""
+        record = await self.repo.get_latest_game(channel_id)
+        if record is None:
+            raise NoGame("No game has been played in this channel yet.")
         return record
 
     async def act(
@@ -98,21 +121,21 @@ class GameService:
             raise ValueError("give a channel_id or a game_id")
         async with self._lock(channel_id):
             record = await self.get_state(channel_id=channel_id, game_id=game_id)
-            _require_player(record, action.actor)
-            return await self._apply(record, action, expected_version)
+            return await self._checked(record, lambda game: self._apply(game, action, expected_version))
 
     async def abandon(self, channel_id: int, actor: str, *, moderator: bool = False) -> ActResult:
         """End the game without a winner: a player may, and so may a moderator the cog has vouched for."""
         async with self._lock(channel_id):
             record = await self.get_state(channel_id=channel_id)
-            if not moderator:
-                _require_player(record, actor)
-            return await self._apply(record, Abandon(actor=actor), None)
+            return await self._checked(record, lambda game: self._apply(game, Abandon(actor=actor), None, moderator))
 
     async def undo(self, channel_id: int, actor: str, *, expected_version: int | None = None) -> ActResult:
         """Take back the last action by replaying the log without it."""
         async with self._lock(channel_id):
-            record = await self.get_state(channel_id=channel_id)
+            record = await self.repo.get_active_game(channel_id)  # rare: no memory copy needed
+            if record is None:
+                raise NoGame(_NO_GAME)
+            self._games.put(record)
             _require_player(record, actor)
             _require_version(record, expected_version)
             log = await self.repo.list_actions(record.id)
@@ -121,17 +144,16 @@ class GameService:
             state = replay(self.catalog, record.setup, [entry.action for entry in log[:-1]])
             if _revealed_hidden(state, record.state):
                 raise GameError("The last action drew, shuffled or revealed cards, so it cannot be undone.")
-            try:
-                version = await self.repo.pop_last_action(record.id, record.version, state)
-            except StaleVersion:
-                raise StaleBoard(STALE_MESSAGE) from None
+            saved = await self._save(record, self.repo.pop_last_action(record, state))
         what = log[-1].action.kind.replace("_", " ")
-        return ActResult(record.id, state, (Event(f"{state.player(actor).name} undid the last action ({what})."),),
-                         version)
+        event = Event(f"{state.player(actor).name} undid the last action ({what}).")
+        return ActResult(record.id, state, (event,), saved.version)
 
     async def export_log(self, game_id: int) -> dict[str, Any]:
         """The game as anyone may see it: the seed only once the game is over, hidden choices redacted."""
-        record = await self.get_state(game_id=game_id)
+        record = await self.repo.get_game(game_id)
+        if record is None:
+            raise NoGame(_GONE)
         log = await self.repo.list_actions(game_id)
         over = record.state.status in (Status.ENDED, Status.ABANDONED)
         setup = record.setup.model_dump(mode="json", exclude=None if over else {"seed"})
@@ -155,20 +177,77 @@ class GameService:
             "score_sheet": score_sheet(record.state),
         }
 
-    async def _apply(self, record: GameRecord, action: Action, expected_version: int | None) -> ActResult:
+    async def _checked(self, record: GameRecord, attempt: Callable[[GameRecord], Awaitable[ActResult]]) -> ActResult:
+        """Run `attempt` on the memory copy; if it is refused, retry once if the copy was out of date."""
+        try:
+            return await attempt(record)
+        except GameError:
+            fresh = await self.repo.get_game(record.id)
+            if fresh is None or fresh.version == record.version:
+                raise  # the refusal stands
+            self._games.put(fresh)
+        return await attempt(fresh)
+
+    async def _apply(
+        self, record: GameRecord, action: Action, expected_version: int | None, moderator: bool = False
+    ) -> ActResult:
+        if not moderator:
+            _require_player(record, action.actor)
         _require_version(record, expected_version)
         outcome = apply(self.catalog, record.state, action)  # a GameError here writes nothing
-        try:
-            version = await self.repo.save_if_version(record.id, record.version, outcome.state, action)
-        except StaleVersion:
-            raise StaleBoard(STALE_MESSAGE) from None
+        saved = await self._save(record, self.repo.save_if_version(record, outcome.state, action))
         events = outcome.events
-        if outcome.state.status in (Status.ENDED, Status.ABANDONED):
+        if saved.status != GameStatus.ACTIVE:
             events += (Event(f"The seed was {record.setup.seed!r} (SHA-256 {record.seed_hash}): "
                              "anyone can now check every shuffle and roll of this game."),)
-        return ActResult(record.id, outcome.state, events, version)
+        return ActResult(record.id, outcome.state, events, saved.version)
+
+    async def _save(self, record: GameRecord, write: Awaitable[GameRecord]) -> GameRecord:
+        """Run a version-checked write of `record` and keep the memory copy in step with it."""
+        try:
+            saved = await write
+        except StaleVersion:
+            self._games.forget(record)  # someone else saved first: read it afresh next time
+            raise StaleBoard(STALE_MESSAGE) from None
+        except BaseException:
+            self._games.forget(record)  # whatever happened in the database, do not trust the copy
+            raise
+        self._games.put(saved)
+        return saved
 
 
+class _ActiveGames:
+    """The latest known record of the active games this process touched, the most recent `size` of them."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._by_game: OrderedDict[int, GameRecord] = OrderedDict()
+        self._by_channel: dict[int, int] = {}
+
+    def by_game(self, game_id: int) -> GameRecord | None:
+        return self._by_game.get(game_id)
+
+    def by_channel(self, channel_id: int | None) -> GameRecord | None:
+        game_id = self._by_channel.get(channel_id) if channel_id is not None else None
+        return self._by_game.get(game_id) if game_id is not None else None
+
+    def put(self, record: GameRecord) -> None:
+        self.forget(record)
+        if record.status != GameStatus.ACTIVE:
+            return
+        self._by_game[record.id] = record
+        self._by_channel[record.channel_id] = record.id
+        while len(self._by_game) > self._size:
+            self.forget(next(iter(self._by_game.values())))
+
+    def forget(self, record: GameRecord) -> None:
+        self._by_game.pop(record.id, None)
+        if self._by_channel.get(record.channel_id) == record.id:
+            del self._by_channel[record.channel_id]
+
+
+_NO_GAME = "There is no game in progress here."
+_GONE = "That game no longer exists."
 _BUSY = "This channel already has a game in progress: finish or end it first, or play in a thread."
 
 

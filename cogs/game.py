@@ -76,7 +76,7 @@ class GameCog(commands.GroupCog, name="game", description="Play a Chapter Approv
 
     @app_commands.command(name="undo", description="Take back the last action of this channel's game")
     async def undo(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer()
+        await interaction.response.defer(ephemeral=True)  # a refusal must stay private
         result = await self.service.undo(interaction.channel_id, str(interaction.user.id))
         await self.desk.after(interaction, result, actor=str(interaction.user.id), done="Undone.")
 
@@ -90,7 +90,7 @@ class GameCog(commands.GroupCog, name="game", description="Play a Chapter Approv
         me = str(interaction.user.id)
         moderator = interaction.permissions.manage_channels
         if moderator:
-            await interaction.response.defer()
+            await interaction.response.defer(ephemeral=True)
             result = await self.service.abandon(interaction.channel_id, me, moderator=True)
             await self.desk.after(interaction, result, actor=me, done="Game abandoned.")
             return

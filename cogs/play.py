@@ -50,6 +50,7 @@ class SecondaryCog(commands.GroupCog, name="secondary", description="Your Second
 
     @app_commands.command(name="discard", description="End of turn: discard active cards (none to keep them)")
     @app_commands.autocomplete(card=own_cards, second_card=own_cards)
+    @app_commands.rename(second_card="second-card")
     async def discard(self, interaction: discord.Interaction, card: str | None = None,
                       second_card: str | None = None) -> None:
         cards = tuple(c for c in (card, second_card) if c)
@@ -96,6 +97,7 @@ class ChallengerCog(commands.GroupCog, name="challenger", description="Your Chal
         super().__init__()
 
     @app_commands.command(name="use", description="Use your Challenger card as its Stratagem or its Mission")
+    @app_commands.rename(use_as="as")
     async def use(self, interaction: discord.Interaction, use_as: Literal["stratagem", "mission"]) -> None:
         await self.bot.desk.perform(interaction, a.UseChallenger(actor=_me(interaction), use=use_as), done="Done.")
 

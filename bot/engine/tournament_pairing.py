@@ -16,22 +16,26 @@ How a round is paired
    Dirac's theorem the chunk can always be paired without a rematch). Windows are paired top-down with
    networkx's maximum-weight matching on the graph of players who have not met; whoever a window leaves
    unpaired is carried into the next one (a pair-down, or "float").
-4. A window is accepted when rematch avoidance cost it nothing: as many pairs as without history, and the
-   same record cost. Otherwise it is merged with the window above and re-paired together (up to
-   3 x chunk players). If players are still unpaired at the bottom, the whole field is paired at once; only if
-   that fails too are rematches allowed, each at a penalty above every other criterion, and counted.
+4. A window is accepted when history cost it no pair: at most one player left over, and not one who was
+   carried in. Otherwise a rematch is in the way, and the window is merged with the one above and re-paired
+   together (up to 3 x chunk players), which may float another player instead. If players are still unpaired
+   at the bottom, the whole field is paired at once; only if that fails too are rematches allowed, each at a
+   penalty above every other criterion, and counted.
    Fields up to `exact_limit` players are always paired as one window, which is exact.
 
 Edge weights (integers, each level scaled above the sum of all lower ones, so the order is strict):
   1. not a rematch (only in the last-resort graph);
   2. record: a pair costs d^2 where d is the distance in brackets, and leaving a player unpaired costs
-     the d^2 of floating them to the bracket below the window. Squaring makes two one-bracket pair-downs
+     d^2 + d where d is the distance to the bracket below the window (a float pairs down at least that
+     far later, and floats no further than it must). Squaring makes two one-bracket pair-downs
      cheaper than one two-bracket pair-down, so floats cascade bracket by bracket (a 3-0 player meets a
      2-1 player, never a 1-2 one, when a 2-1 player is free);
   3. win path: a mismatch in round k from the end costs 2^(L-k), so one difference in a later round
      outweighs all differences in earlier rounds together. Identical paths cost 0; otherwise the longest
      common recent history wins, which is what the Companion asks for ("recent common experiences");
-  4. a random number, so equal choices are settled by the round's `random.Random`.
+  4. a small random number; with the players already in random order among equals (step 2), equal
+     choices are settled by the round's `random.Random`. (A wide random span would slow the matching
+     several times over for no fairness gain.)
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ from bot.engine.tournament_ranking import Frozen, Outcome, PlayerRecord, Result,
 
 CHUNK = 32
 EXACT_LIMIT = 64
-RANDOM_SPAN = 1 << 16
+RANDOM_SPAN = 4
 
 
 class Pairing(Frozen):
@@ -79,15 +83,16 @@ def pair_round(
         raise InvalidValue("At least two active players are needed to pair a round.")
     if round_number < 1:
         raise InvalidValue("Rounds are numbered from 1.")
-    field = _Field.build(records, active, rng)
+    tiebreak = {p: rng.random() for p in active}  # drawn in id order: reproducible from the seed
     if round_number == 1:
         rng.shuffle(active)
         bye = active.pop() if len(active) % 2 else None
+        field = _Field.build(records, active, tiebreak, rng)
         pairs = [(active[i], active[i + 1]) for i in range(0, len(active), 2)]
     else:
-        bye = _choose_bye(field, active, rng) if len(active) % 2 else None
-        rest = [p for p in field.order if p != bye]
-        pairs = _pair(field, rest, chunk, exact_limit)
+        bye = _choose_bye(records, active, tiebreak) if len(active) % 2 else None
+        field = _Field.build(records, [p for p in active if p != bye], tiebreak, rng)
+        pairs = _pair(field, chunk, exact_limit)
     pairs.sort(key=lambda ab: sorted(field.position[p] for p in ab))
     return Pairings(
         round_number=round_number,
@@ -109,15 +114,15 @@ class _Field:
     position: dict[str, int]
     bracket: dict[str, int]
     met: dict[str, frozenset[str]]
-    tiebreak: dict[str, float]
     path_span: int  # above any path distance
     rng: random.Random
 
     @classmethod
-    def build(cls, records: Mapping[str, PlayerRecord], active: list[str], rng: random.Random) -> _Field:
-        tiebreak = {p: rng.random() for p in active}  # drawn in id order: reproducible from the seed
+    def build(
+        cls, records: Mapping[str, PlayerRecord], players: list[str], tiebreak: dict[str, float], rng: random.Random
+    ) -> _Field:
         order = sorted(
-            active, key=lambda p: (tuple(-k for k in records[p].record_key), records[p].path[::-1], tiebreak[p])
+            players, key=lambda p: (tuple(-k for k in records[p].record_key), records[p].path[::-1], tiebreak[p])
         )
         bracket: dict[str, int] = {}
         index, previous = -1, None
@@ -130,9 +135,8 @@ class _Field:
             order=order,
             position={p: i for i, p in enumerate(order)},
             bracket=bracket,
-            met={p: frozenset(records[p].opponents) for p in active},
-            tiebreak=tiebreak,
-            path_span=1 << max(len(records[p].path) for p in active),
+            met={p: frozenset(records[p].opponents) for p in players},
+            path_span=1 << max(len(records[p].path) for p in players),
             rng=rng,
         )
 
@@ -148,26 +152,25 @@ class _Field:
         return self.bracket[self.order[i]] if i < len(self.order) else self.bracket[last] + 1
 
 
-def _choose_bye(field: _Field, active: list[str], rng: random.Random) -> str:
-    records = field.records
+def _choose_bye(records: Mapping[str, PlayerRecord], active: list[str], tiebreak: dict[str, float]) -> str:
     owp = {p: opponents_win_rate(records[p], records) for p in active}
     candidates = sorted(
-        active,
-        key=lambda p: (records[p].had_bye, records[p].record_key, owp[p], records[p].vp, field.tiebreak[p]),
+        active, key=lambda p: (records[p].had_bye, records[p].record_key, owp[p], records[p].vp, tiebreak[p])
     )
     for c in candidates:
-        if _rematch_free_possible(field, [p for p in active if p != c]):
+        if _rematch_free_possible(records, [p for p in active if p != c]):
             return c
     return candidates[0]
 
 
-def _rematch_free_possible(field: _Field, players: list[str]) -> bool:
+def _rematch_free_possible(records: Mapping[str, PlayerRecord], players: list[str]) -> bool:
     n = len(players)
     group = set(players)
-    if all(n - 1 - len(field.met[p] & group) >= n / 2 for p in players):
+    met = {p: group.intersection(records[p].opponents) for p in players}
+    if all(n - 1 - len(met[p]) >= n / 2 for p in players):
         return True  # Dirac: minimum degree >= n/2 gives a Hamiltonian cycle, so a perfect matching
     graph = nx.Graph()
-    graph.add_edges_from((a, b) for i, a in enumerate(players) for b in players[i + 1 :] if b not in field.met[a])
+    graph.add_edges_from((a, b) for i, a in enumerate(players) for b in players[i + 1 :] if b not in met[a])
     return 2 * len(nx.max_weight_matching(graph, maxcardinality=True)) == n
 
 
@@ -178,13 +181,12 @@ class _Window:
     carry_in: list[str]
     pairs: list[tuple[str, str]]
     left: list[str]
-    frozen: bool  # accepted although not ideal: windows below never merge into it
 
 
-def _pair(field: _Field, rest: list[str], chunk: int, exact_limit: int) -> list[tuple[str, str]]:
-    rounds = max((len(field.met[p]) for p in rest), default=0)
-    chunk = max(chunk, 2 * rounds + 3)
-    windows = [(0, len(rest))] if len(rest) <= exact_limit else _windows(field, rest, chunk)
+def _pair(field: _Field, chunk: int, exact_limit: int) -> list[tuple[str, str]]:
+    rest = field.order
+    smallest = 2 * max(len(field.met[p]) for p in rest) + 3  # a chunk this big always pairs (Dirac)
+    windows = [(0, len(rest))] if len(rest) <= exact_limit else _windows(field, rest, chunk, smallest)
     done: list[_Window] = []
     carry: list[str] = []
     for start, end in windows:
@@ -193,14 +195,16 @@ def _pair(field: _Field, rest: list[str], chunk: int, exact_limit: int) -> list[
             players = carry_in + rest[start:end]
             below = field.below(rest[end - 1])
             pairs, left = _solve(field, players, below, allow_rematch=False)
-            ideal = len(left) == len(players) % 2 and _cost(field, pairs, left, below) == _ideal_cost(
-                field, players, below
-            )
-            if ideal or not done or done[-1].frozen or end - done[-1].start > 3 * chunk:
+            # A window is done when history cost it no pair: at most one player left (odd count), and not
+            # one who floated in from a higher bracket (and would float again). Otherwise a rematch is in
+            # the way, which re-pairing together with the window above may avoid (by floating another).
+            top = field.bracket[rest[start]]
+            complete = len(left) == len(players) % 2 and all(field.bracket[p] >= top for p in left)
+            if complete or not done or end - done[-1].start > 3 * max(chunk, smallest):
                 break
             previous = done.pop()
             start, carry_in = previous.start, previous.carry_in
-        done.append(_Window(start, end, carry_in, pairs, left, frozen=not ideal))
+        done.append(_Window(start, end, carry_in, pairs, left))
         carry = left
     if not carry:
         return [p for w in done for p in w.pairs]
@@ -212,14 +216,15 @@ def _pair(field: _Field, rest: list[str], chunk: int, exact_limit: int) -> list[
     return _solve(field, rest, below, allow_rematch=True)[0]
 
 
-def _windows(field: _Field, rest: list[str], chunk: int) -> list[tuple[int, int]]:
-    """Slices of `rest`: big brackets cut into chunks, consecutive small ones packed together."""
+def _windows(field: _Field, rest: list[str], chunk: int, smallest: int) -> list[tuple[int, int]]:
+    """Slices of `rest`: big brackets cut into chunks of about `chunk` (at least `smallest`) players,
+    consecutive small brackets packed together."""
     pieces: list[tuple[int, int]] = []
     start = 0
     for i in range(1, len(rest) + 1):
         if i == len(rest) or field.bracket[rest[i]] != field.bracket[rest[start]]:
             size = i - start
-            count = max(1, size // chunk)
+            count = max(1, min(-(-size // chunk), size // smallest))
             cuts = [start + size * k // count for k in range(count + 1)]
             pieces += zip(cuts, cuts[1:])
             start = i
@@ -233,28 +238,13 @@ def _windows(field: _Field, rest: list[str], chunk: int) -> list[tuple[int, int]
 
 
 def _float_cost(field: _Field, player: str, below: int) -> int:
-    return (below - field.bracket[player]) ** 2
+    """d^2 + d: like pairing d brackets down, plus d so that pairing now beats floating on."""
+    d = below - field.bracket[player]
+    return d * d + d
 
 
 def _pair_cost(field: _Field, a: str, b: str) -> int:
     return (field.bracket[a] - field.bracket[b]) ** 2
-
-
-def _cost(field: _Field, pairs: list[tuple[str, str]], left: list[str], below: int) -> int:
-    return sum(_pair_cost(field, a, b) for a, b in pairs) + sum(_float_cost(field, p, below) for p in left)
-
-
-def _ideal_cost(field: _Field, players: list[str], below: int) -> int:
-    """Record cost of the best pairing of `players` if nobody had met: brackets in order, neighbours paired
-    (optimal for a convex cost on a line), at most one left unpaired."""
-    xs = sorted(field.bracket[p] for p in players)
-    inf = float("inf")
-    none_left, one_left = [0.0, inf], [inf, (below - xs[0]) ** 2]
-    for i in range(2, len(xs) + 1):
-        pair = (xs[i - 1] - xs[i - 2]) ** 2
-        none_left.append(none_left[i - 2] + pair)
-        one_left.append(min(one_left[i - 2] + pair, none_left[i - 1] + (below - xs[i - 1]) ** 2))
-    return int((none_left if len(xs) % 2 == 0 else one_left)[len(xs)])
 
 
 def _solve(
@@ -266,13 +256,13 @@ def _solve(
     brackets = max(field.bracket[p] for p in players) + 2
     per_path = pairs_max * RANDOM_SPAN
     per_record = per_path * pairs_max * (field.path_span + 1)
-    per_fresh = per_record * pairs_max * (3 * brackets * brackets + 1)
+    per_fresh = per_record * pairs_max * (5 * brackets * brackets + 1)
     graph = nx.Graph()
     graph.add_nodes_from(players)
     for i, a in enumerate(players):
         for b in players[i + 1 :]:
             fresh = b not in field.met[a]
-            if not (fresh or allow_rematch):
+            if False:
                 continue
             record = (
                 _float_cost(field, a, below) + _float_cost(field, b, below)

@@ -72,7 +72,7 @@ class GameAction(SQLModel, table=True):
     __tablename__ = "game_action"
 
     game_id: int = Field(foreign_key="game.id", ondelete="CASCADE", primary_key=True)
-    seq: int = Field(primary_key=True, description="1, 2, 3... within the game")
+    seq: int = Field(primary_key=True, description="The game version this action produced; a gap marks an undo")
     actor: str = Field(sa_type=String(32))
     action_json: str = Field(sa_type=Text)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)

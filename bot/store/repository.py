@@ -6,10 +6,10 @@ someone else saved first (StaleVersion), so no update is ever lost.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
-from sqlalchemy import delete, func, update
+from sqlalchemy import delete, func, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
@@ -19,6 +19,11 @@ from bot.engine.actions import Action, dump_action, parse_action
 from bot.engine.state import GameSetup, GameState
 from bot.store.codec import dump_setup, dump_state, game_status, load_setup, load_state
 from bot.store.models import BoardMessage, Game, GameAction, GameStatus, utcnow
+
+
+# Writes go through the tables, not the ORM classes: the ORM's bulk-update path costs more than the
+# commit itself (bench/bench_store.py).
+GAME, ACTION = Game.__table__, GameAction.__table__
 
 
 class StaleVersion(Exception):
@@ -82,35 +87,42 @@ class GameRepository:
             row = (await session.exec(query)).one_or_none()
         return _record(row) if row is not None else None
 
-    async def save_if_version(
-        self, game_id: int, expected_version: int, new_state: GameState, new_action: Action | None
-    ) -> int:
-        """Store the new snapshot (and append the action that led to it); return the new version."""
+    async def get_latest_game(self, channel_id: int) -> GameRecord | None:
+        """The channel's newest game, whatever its status."""
+        query = select(Game).where(Game.channel_id == channel_id).order_by(col(Game.id).desc()).limit(1)
         async with self._sessionmaker() as session, session.begin():
-            now = await _bump(session, game_id, expected_version, new_state)
-            if new_action is not None:
-                last = select(func.coalesce(func.max(GameAction.seq), 0)).where(GameAction.game_id == game_id)
-                seq = (await session.exec(last)).one() + 1
-                session.add(GameAction(
-                    game_id=game_id, seq=seq, actor=new_action.actor,
-                    action_json=dump_action(new_action), created_at=now,
-                ))
-        return expected_version + 1
+            row = (await session.exec(query)).first()
+        return _record(row) if row is not None else None
 
-    async def pop_last_action(self, game_id: int, expected_version: int, new_state: GameState) -> int:
-        """Undo: drop the last logged action and store the snapshot replayed without it; return the new version.
+    async def save_if_version(self, game: GameRecord, new_state: GameState, new_action: Action | None) -> GameRecord:
+        """Store the snapshot that `new_action` led to, if the game is still at `game.version`.
+
+        The action goes into the log in the same transaction, numbered by the version it produced
+        (an undo leaves a gap, so the log shows it). Raises StaleVersion when someone saved first.
+        """
+        async with self._sessionmaker() as session, session.begin():
+            saved = await _bump(session, game, new_state)
+            if new_action is not None:
+                await session.exec(insert(ACTION).values(
+                    game_id=game.id, seq=saved.version, actor=new_action.actor,
+                    action_json=dump_action(new_action), created_at=saved.updated_at,
+                ))
+        return saved
+
+    async def pop_last_action(self, game: GameRecord, new_state: GameState) -> GameRecord:
+        """Undo: drop the last logged action and store the snapshot replayed without it.
 
         The version still goes up, so a board drawn before the undo is seen as out of date.
         """
         async with self._sessionmaker() as session, session.begin():
-            await _bump(session, game_id, expected_version, new_state)
-            last = select(func.max(GameAction.seq)).where(GameAction.game_id == game_id).scalar_subquery()
+            saved = await _bump(session, game, new_state)
+            last = select(func.max(GameAction.seq)).where(GameAction.game_id == game.id).scalar_subquery()
             result = await session.exec(
-                delete(GameAction).where(col(GameAction.game_id) == game_id, col(GameAction.seq) == last)
+                delete(GameAction).where(col(GameAction.game_id) == game.id, col(GameAction.seq) == last)
             )
             if result.rowcount != 1:
-                raise StaleVersion(f"Game {game_id} has no action to undo")
-        return expected_version + 1
+                raise StaleVersion(f"Game {game.id} has no action to undo")
+        return saved
 
     async def list_actions(self, game_id: int) -> list[ActionRecord]:
         query = select(GameAction).where(GameAction.game_id == game_id).order_by(col(GameAction.seq))
@@ -128,21 +140,19 @@ class GameRepository:
             return list((await session.exec(query)).all())
 
 
-async def _bump(session: AsyncSession, game_id: int, expected_version: int, new_state: GameState) -> datetime:
+async def _bump(session: AsyncSession, game: GameRecord, new_state: GameState) -> GameRecord:
     """The version-checked UPDATE: zero rows means someone else saved first."""
-    now = utcnow()
+    saved = replace(game, version=game.version + 1, state=new_state, status=game_status(new_state),
+                    updated_at=utcnow())
     result = await session.exec(
-        update(Game)
-        .where(col(Game.id) == game_id, col(Game.version) == expected_version)
-        .values(
-            version=col(Game.version) + 1, state_json=dump_state(new_state),
-            status=game_status(new_state), updated_at=now,
-        )
-        .execution_options(synchronize_session=False)
+        update(GAME)
+        .where(GAME.c.id == game.id, GAME.c.version == game.version)
+        .values(version=saved.version, state_json=dump_state(new_state), status=saved.status,
+                updated_at=saved.updated_at)
     )
     if result.rowcount != 1:
-        raise StaleVersion(f"Game {game_id} is no longer at version {expected_version}")
-    return now
+        raise StaleVersion(f"Game {game.id} is no longer at version {game.version}")
+    return saved
 
 
 def _record(row: Game) -> GameRecord:

@@ -141,10 +141,7 @@ def _printed(flavour: str, text: str) -> str:
 
 
 def _primary(card: c.PrimaryMission) -> tuple[str, list[Section]]:
-    sections = [Section("Scoring options", _options(card.scoring, primary=True))]
-    if card.random_setup:
-        sections.append(Section("Set-up", "The bot makes this mission's random choice when the mission is set."))
-    sections += _note(card.designer_note)
+    sections = [Section("Scoring options", _options(card.scoring, primary=True)), *_note(card.designer_note)]
     return _printed(card.flavour, card.text), sections
 
 
@@ -196,11 +193,7 @@ def _challenger(card: c.ChallengerCard) -> tuple[str, list[Section]]:
 
 
 def _twist(card: c.Twist) -> tuple[str, list[Section]]:
-    sections = []
-    if card.adapt_or_die:
-        sections.append(Section("In the bot", "Changes how Secondary Missions are handled: the game board offers the swap."))
-    sections += _note(card.designer_note)
-    return _printed(card.flavour, card.text), sections
+    return _printed(card.flavour, card.text), _note(card.designer_note)
 
 
 def _deployment(card: c.Deployment) -> tuple[str, list[Section]]:
@@ -228,13 +221,20 @@ def _deployment(card: c.Deployment) -> tuple[str, list[Section]]:
 
 def _layout(card: c.TerrainLayout) -> tuple[str, list[Section]]:
     tall = sum(1 for s in card.sections if s.height == "tall")
+    measured = sum(1 for s in card.sections if s.confidence != "confirmed")
     description = (
         f"{len(card.sections)} area terrain sections: {tall} tall, {len(card.sections) - tall} low. "
         'Centres are measured from the top left corner of the 60" by 44" battlefield.'
     )
+    if measured:
+        description += (
+            f"\n{measured} of {len(card.sections)} positions are measured from the map image, not printed:"
+            " treat them as approximate."
+        )
+    # The summary above covers "likely"; an uncertain position is also marked on its own line.
     lines = [
         f'• {s.height.title()}, {s.length:g}" by {s.width:g}" at {_point(s.centre)}, turned {s.angle:g}°'
-        f"{CONFIDENCE[s.confidence]}"
+        f"{CONFIDENCE[s.confidence] if s.confidence == 'uncertain' else ''}"
         for s in card.sections
     ]
     return description, [Section("Terrain sections", "\n".join(lines))]
@@ -271,7 +271,7 @@ def _option(o: c.ScoringOption, *, primary: bool) -> str:
     if o.or_end_of_battle:
         details.append("or the end of the battle")
     if o.max_per_turn:
-        details.append(f"up to {o.max_per_turn}VP per turn")
+        details.append(f"up to {o.max_per_turn}VP")
     if primary and o.scorer in SCORERS:
         details.append(f"scored by {SCORERS[o.scorer]}")
     mode = {"fixed": " (Fixed)", "tactical": " (Tactical)"}.get(o.mode, "")

@@ -18,6 +18,7 @@ from bot.engine.errors import GameError
 from bot.engine.game import Event
 from bot.engine.state import GameState, Phase, PromptKind, Status
 from bot.service import ActResult, GameService, StaleBoard
+from bot.store.models import GameStatus
 from bot.store.repository import GameRecord
 from bot.ui import choices
 from bot.ui.board import board_embed
@@ -38,7 +39,9 @@ class GameDesk:
         self.catalog = service.catalog
         self.coalesce_seconds = coalesce_seconds
         self.recent: dict[int, deque[str]] = defaultdict(lambda: deque(maxlen=RECENT_EVENTS))
-        self._scheduled: dict[int, asyncio.Task] = {}
+        self._scheduled: dict[int, asyncio.Task] = {}  # edits still waiting to read the state
+        self._running: set[asyncio.Task] = set()  # every edit not finished yet, for idle()
+        self._accepting: set[int] = set()  # games whose board is being posted
 
     # ---- the board -----------------------------------------------------------------------------
 
@@ -64,24 +67,28 @@ class GameDesk:
         """Schedule one board edit; presses arriving meanwhile ride on it."""
         if game_id in self._scheduled:
             return
-        self._scheduled[game_id] = asyncio.get_running_loop().create_task(self._refresh_later(game_id))
+        task = asyncio.get_running_loop().create_task(self._refresh_later(game_id))
+        self._scheduled[game_id] = task
+        self._running.add(task)
+        task.add_done_callback(self._running.discard)
 
     async def idle(self) -> None:
         """Wait for scheduled board edits (tests and shutdown)."""
-        while self._scheduled:
-            await asyncio.gather(*self._scheduled.values(), return_exceptions=True)
+        while self._running:
+            await asyncio.gather(*self._running, return_exceptions=True)
 
     async def _refresh_later(self, game_id: int) -> None:
         try:
             await asyncio.sleep(self.coalesce_seconds)
-            del self._scheduled[game_id]
+        finally:
+            del self._scheduled[game_id]  # from here on, a new press schedules a new edit
+        try:
             record = await self.service.get_state(game_id=game_id)
             embed, view = self.render(record.id, record.state, record.version)
             for board in await self.service.repo.board_messages(game_id):
                 channel = self.bot.get_partial_messageable(board.channel_id)
                 await channel.get_partial_message(board.message_id).edit(embed=embed, view=view)
         except Exception:
-            self._scheduled.pop(game_id, None)
             _log.exception("Could not refresh the board of game %s", game_id)
 
     # ---- running actions -----------------------------------------------------------------------
@@ -90,9 +97,8 @@ class GameDesk:
                       version: int | None = None, done: str | None = None) -> ActResult | None:
         """Apply the action; refusals go to the sender only, and change nothing."""
         if not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=False) \
-                if interaction.type is discord.InteractionType.application_command \
-                else interaction.response.defer()
+            # A slash command gets a private "thinking…" answer; a button or menu keeps its message as it is.
+            await interaction.response.defer(ephemeral=interaction.type is discord.InteractionType.application_command)
         try:
             result = await self.service.act(action, game_id=game_id, channel_id=None if game_id else
                                             interaction.channel_id, expected_version=version)
@@ -175,6 +181,9 @@ class GameDesk:
         if verb in ("accept", "decline"):
             await self._accept_or_decline(interaction, game_id, verb)
             return
+        if verb in ("endby-first", "endby-second"):  # an agreement holds however the game moved on
+            await self._agree_to_end(interaction, game_id, me, verb)
+            return
         record = await self._current(interaction, game_id, version)
         state = record.state
         simple = {
@@ -199,8 +208,6 @@ class GameDesk:
             await self._undo(interaction, record, me)
         elif verb == "units":
             await interaction.response.send_modal(UnitsModal(self, record, me))
-        elif verb in ("endby-first", "endby-second"):
-            await self._agree_to_end(interaction, record, me, verb)
         else:
             await self.open_menu(interaction, record, verb)
 
@@ -213,13 +220,16 @@ class GameDesk:
             return
         await self.after(interaction, result, actor=me)
 
-    async def _agree_to_end(self, interaction: discord.Interaction, record: GameRecord, me: str, verb: str) -> None:
+    async def _agree_to_end(self, interaction: discord.Interaction, game_id: int, me: str, verb: str) -> None:
         """/game end by one player: the other player's press abandons the game."""
+        record = await self.service.get_state(game_id=game_id)
+        if me not in record.setup.players:
+            raise GameError("Only the two players of this game can use its buttons.")
         asked_by = record.setup.players[0 if verb == "endby-first" else 1]
         if me == asked_by:
             raise GameError("Your opponent has to agree: wait for them to press the button.")
-        await interaction.response.defer()
-        result = await self.service.abandon(record.channel_id, me)
+        await interaction.response.edit_message(view=None)
+        result = await self.service.act(a.Abandon(actor=me), game_id=game_id)
         await self.after(interaction, result, actor=me, done="Game abandoned.")
 
     async def open_menu(self, interaction: discord.Interaction, record: GameRecord, verb: str) -> None:
@@ -324,23 +334,29 @@ class GameDesk:
     async def _accept_or_decline(self, interaction: discord.Interaction, game_id: int, verb: str) -> None:
         record = await self.service.get_state(game_id=game_id)
         me = str(interaction.user.id)
-        challenged = record.setup.players[1]
         if me not in record.setup.players:
             raise GameError("This challenge is not for you.")
-        if await self.service.repo.board_messages(game_id):
+        if record.status != GameStatus.ACTIVE:
+            raise GameError("This game is over: start a new one with /game new.")
+        if game_id in self._accepting or await self.service.repo.board_messages(game_id):
             raise GameError("This game has already been accepted.")
-        if verb == "decline":
-            await interaction.response.defer()
-            result = await self.service.abandon(record.channel_id, me)
+        if verb == "decline":  # either player may call it off before it starts
+            await interaction.response.edit_message(view=None)
+            # By game id: an old challenge must never end a newer game of the channel.
+            result = await self.service.act(a.Abandon(actor=me), game_id=game_id)
             self.note(game_id, result.events)
             await interaction.followup.send(f"{interaction.user.mention} called the game off.")
             return
-        if me != challenged:
+        if me != record.setup.players[1]:
             raise GameError("Waiting for your opponent to accept.")
-        await interaction.response.defer()
-        await interaction.followup.send(
-            f"{interaction.user.mention} accepts! Here is the board; the briefing is above.")
-        await self.post_board(interaction.channel, record)
+        self._accepting.add(game_id)  # a double click must not post two boards
+        try:
+            await interaction.response.edit_message(view=None)  # the briefing stays, its buttons go
+            await interaction.followup.send(
+                f"{interaction.user.mention} accepts! Here is the board; the briefing is above.")
+            await self.post_board(interaction.channel, record)
+        finally:
+            self._accepting.discard(game_id)
 
 
 def board_buttons(game_id: int, state: GameState, version: int) -> list[discord.ui.Item]:

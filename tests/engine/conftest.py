@@ -106,6 +106,10 @@ class Table:
     def other(player: str) -> str:
         return P2 if player == P1 else P1
 
+    @staticmethod
+    def name(player: str) -> str:
+        return NAMES[player]
+
     def player(self, player: str) -> PlayerState:
         return self.state.player(player)
 
@@ -125,13 +129,14 @@ class Table:
         """Apply an action by its kind; the actor defaults to the player whose turn it is."""
         return self.apply(self.action(kind, actor, **fields))
 
-    def refuse(self, kind: str, actor: str | None = None, *, error: type[GameError] = GameError, match: str,
-               **fields: Any) -> GameError:
-        """Assert the action is refused with `error` whose message contains `match`, leaving the state as it was."""
+    def refuse(self, kind: str, actor: str | None = None, *, error: type[GameError] = GameError,
+               match: str | None, **fields: Any) -> GameError:
+        """Assert the action is refused with `error` whose message contains `match` (None: any message),
+        leaving the state as it was."""
         action = self.action(kind, actor, **fields)
         before = self.state
         snapshot = before.model_dump()
-        with pytest.raises(error, match=re.escape(match)) as info:
+        with pytest.raises(error, match=None if match is None else re.escape(match)) as info:
             apply(CATALOG, before, action)
         assert before.model_dump() == snapshot
         assert self.state is before

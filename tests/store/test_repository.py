@@ -59,9 +59,10 @@ async def test_create_and_read_back(repo, setup, first_state):
 async def test_save_bumps_version_and_logs_action(repo, setup, first_state):
     record = await create(repo, setup, first_state)
     action = a.GainCp(actor=ALICE, amount=1, reason="test")
-    assert await repo.save_if_version(record.id, 0, bumped(first_state), action) == 1
+    saved = await repo.save_if_version(record, bumped(first_state), action)
+    assert (saved.version, saved.state) == (1, bumped(first_state))
     loaded = await repo.get_game(record.id)
-    assert (loaded.version, loaded.state) == (1, bumped(first_state))
+    assert loaded == saved  # what the save returns is what a fresh read gives
     assert loaded.updated_at >= loaded.created_at
     [entry] = await repo.list_actions(record.id)
     assert (entry.seq, entry.actor, entry.action) == (1, ALICE, action)
@@ -70,9 +71,9 @@ async def test_save_bumps_version_and_logs_action(repo, setup, first_state):
 
 async def test_stale_version_is_refused_and_writes_nothing(repo, setup, first_state):
     record = await create(repo, setup, first_state)
-    await repo.save_if_version(record.id, 0, bumped(first_state), a.GainCp(actor=ALICE, amount=1))
+    await repo.save_if_version(record, bumped(first_state), a.GainCp(actor=ALICE, amount=1))
     with pytest.raises(StaleVersion):
-        await repo.save_if_version(record.id, 0, ended(first_state), a.Concede(actor=BOB))
+        await repo.save_if_version(record, ended(first_state), a.Concede(actor=BOB))
     loaded = await repo.get_game(record.id)
     assert (loaded.version, loaded.state, loaded.status) == (1, bumped(first_state), GameStatus.ACTIVE)
     assert [e.seq for e in await repo.list_actions(record.id)] == [1]
@@ -80,10 +81,10 @@ async def test_stale_version_is_refused_and_writes_nothing(repo, setup, first_st
 
 async def test_concurrent_saves_of_one_version_let_exactly_one_through(repo, setup, first_state):
     record = await create(repo, setup, first_state)
-    attempts = [repo.save_if_version(record.id, 0, bumped(first_state), a.GainCp(actor=ALICE, amount=n))
+    attempts = [repo.save_if_version(record, bumped(first_state), a.GainCp(actor=ALICE, amount=n))
                 for n in range(1, 6)]
     results = await asyncio.gather(*attempts, return_exceptions=True)
-    assert sum(r == 1 for r in results) == 1
+    assert sum(not isinstance(r, Exception) and r.version == 1 for r in results) == 1
     assert sum(isinstance(r, StaleVersion) for r in results) == 4
     assert (await repo.get_game(record.id)).version == 1
     assert len(await repo.list_actions(record.id)) == 1
@@ -98,8 +99,7 @@ async def test_no_lost_update_when_writers_race_and_retry(repo, setup, first_sta
             current = await repo.get_game(record.id)
             await asyncio.sleep(0)  # let the others read the same version
             try:
-                await repo.save_if_version(record.id, current.version, bumped(current.state),
-                                           a.GainCp(actor=ALICE, amount=n))
+                await repo.save_if_version(current, bumped(current.state), a.GainCp(actor=ALICE, amount=n))
                 return
             except StaleVersion:
                 continue
@@ -112,39 +112,39 @@ async def test_no_lost_update_when_writers_race_and_retry(repo, setup, first_sta
     assert sorted(e.action.amount for e in log) == list(range(1, writers + 1))
 
 
-async def test_actions_are_numbered_in_order_and_saves_without_action_log_nothing(repo, setup, first_state):
+async def test_actions_are_numbered_by_the_version_they_made(repo, setup, first_state):
     record = await create(repo, setup, first_state)
     actions = [a.GainCp(actor=ALICE, amount=1), a.SpendCp(actor=BOB, amount=2, reason="x"), a.EndTurn(actor=ALICE)]
-    state, version = first_state, 0
-    for action in actions:
-        state = bumped(state)
-        version = await repo.save_if_version(record.id, version, state, action)
-    version = await repo.save_if_version(record.id, version, bumped(state), None)
-    assert version == 4
+    for action in actions[:2]:
+        record = await repo.save_if_version(record, bumped(record.state), action)
+    record = await repo.save_if_version(record, bumped(record.state), None)  # a save without an action
+    record = await repo.save_if_version(record, bumped(record.state), actions[2])
+    assert record.version == 4
     log = await repo.list_actions(record.id)
     assert [(e.seq, e.actor, e.action) for e in log] == [(1, ALICE, actions[0]), (2, BOB, actions[1]),
-                                                         (3, ALICE, actions[2])]
+                                                         (4, ALICE, actions[2])]
 
 
 async def test_pop_last_action_removes_it_and_still_bumps_version(repo, setup, first_state):
     record = await create(repo, setup, first_state)
-    await repo.save_if_version(record.id, 0, bumped(first_state), a.GainCp(actor=ALICE, amount=1))
-    await repo.save_if_version(record.id, 1, bumped(bumped(first_state)), a.GainCp(actor=BOB, amount=2))
-    assert await repo.pop_last_action(record.id, 2, bumped(first_state)) == 3
-    loaded = await repo.get_game(record.id)
-    assert (loaded.version, loaded.state) == (3, bumped(first_state))
+    one = await repo.save_if_version(record, bumped(first_state), a.GainCp(actor=ALICE, amount=1))
+    two = await repo.save_if_version(one, bumped(one.state), a.GainCp(actor=BOB, amount=2))
+    undone = await repo.pop_last_action(two, one.state)
+    assert (undone.version, undone.state) == (3, one.state)
+    assert await repo.get_game(record.id) == undone
     assert [(e.seq, e.actor) for e in await repo.list_actions(record.id)] == [(1, ALICE)]
-    # The next action takes the freed number again.
-    await repo.save_if_version(record.id, 3, first_state, a.EndTurn(actor=BOB))
-    assert [e.seq for e in await repo.list_actions(record.id)] == [1, 2]
+    # The next action is numbered by its version: the gap shows where the undo was.
+    after = await repo.save_if_version(undone, first_state, a.EndTurn(actor=BOB))
+    assert [e.seq for e in await repo.list_actions(record.id)] == [1, 4]
     with pytest.raises(StaleVersion):
-        await repo.pop_last_action(record.id, 3, first_state)
+        await repo.pop_last_action(undone, first_state)
+    assert (await repo.get_game(record.id)).version == after.version
 
 
 async def test_pop_with_nothing_to_pop_rolls_back_the_snapshot(repo, setup, first_state):
     record = await create(repo, setup, first_state)
     with pytest.raises(StaleVersion):
-        await repo.pop_last_action(record.id, 0, bumped(first_state))
+        await repo.pop_last_action(record, bumped(first_state))
     loaded = await repo.get_game(record.id)
     assert (loaded.version, loaded.state) == (0, first_state)
 
@@ -153,7 +153,7 @@ async def test_failure_inside_a_save_leaves_nothing_half_written(repo, sessionma
     record = await create(repo, setup, first_state)
     await install_failing_trigger(sessionmaker)
     with pytest.raises(DBAPIError):
-        await repo.save_if_version(record.id, 0, ended(first_state), a.Concede(actor=ALICE))
+        await repo.save_if_version(record, ended(first_state), a.Concede(actor=ALICE))
     loaded = await repo.get_game(record.id)
     assert (loaded.version, loaded.state, loaded.status) == (0, first_state, GameStatus.ACTIVE)
     assert await repo.list_actions(record.id) == []
@@ -190,7 +190,7 @@ async def test_one_active_game_per_channel_is_enforced_by_the_database(repo, ses
             ).bindparams(channel=CHANNEL))
     await create(repo, setup, first_state, channel=OTHER_CHANNEL)
     # Once the game is over the channel is free again; the ended game stays readable.
-    await repo.save_if_version(first.id, 0, ended(first_state), None)
+    await repo.save_if_version(first, ended(first_state), None)
     second = await create(repo, setup, first_state)
     assert (await repo.get_active_game(CHANNEL)).id == second.id
     assert (await repo.get_game(first.id)).status == GameStatus.ENDED

@@ -14,6 +14,7 @@ from sqlalchemy.engine import Connection
 from sqlmodel import SQLModel
 
 import bot.store.models  # noqa: F401  (registers the tables in SQLModel.metadata)
+import bot.store.tournament_models  # noqa: F401
 from bot.store.db import async_url, make_engine
 
 target_metadata = SQLModel.metadata

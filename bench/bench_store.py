@@ -1,0 +1,103 @@
+"""How fast the store applies actions, against what one bare commit costs on this machine.
+
+Run from the repository root:  .venv/bin/python bench/bench_store.py [--url DATABASE_URL] [--games N]
+Without --url it uses a fresh SQLite file (WAL, the bot's settings). It prints:
+  - p50/p99 of GameService.act (lock, load, engine, version-checked save with its commit),
+  - p50/p99 of a bare single-row UPDATE + commit through the same engine, and the ratio,
+  - the snapshot's size in bytes at the start and the end of a long game,
+  - the time to replay a ~300-action game from its setup.
+Games are played by the storage tests' scripted player (tests/store/conftest.py: scripted_game).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from sqlalchemy import text
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.store.conftest
+
+from bot.decks import default_catalog  # noqa: E402
+from bot.engine.game import replay  # noqa: E402
+from bot.engine.state import GameSetup  # noqa: E402
+from bot.service import GameService  # noqa: E402
+from bot.store.codec import dump_state  # noqa: E402
+from bot.store.db import make_engine, make_sessionmaker, upgrade_database  # noqa: E402
+from tests.store.conftest import scripted_game  # noqa: E402
+
+SCORES_PER_TURN = 25  # primary VP entries per turn: brings a battle to ~300 actions
+
+
+def percentiles(samples: list[float]) -> tuple[float, float]:
+    cuts = statistics.quantiles(samples, n=100, method="inclusive")
+    return cuts[49] * 1000, cuts[98] * 1000
+
+
+def setup_for(n: int) -> GameSetup:
+    return GameSetup(size="strike-force", players=("1001", "1002"), names=("Alice", "Bob"), seed=f"bench-{n}")
+
+
+async def bench(url: str, games: int) -> None:
+    catalog = default_catalog()
+    await upgrade_database(url)
+    engine = make_engine(url)
+    service = GameService(catalog, make_sessionmaker(engine))
+    # The bare commit touches a game of its own, so both measurements share the machine's ups and downs.
+    spare = await service.start_game(1, 1, setup_for(-1))
+    bare_update = text("UPDATE game SET version = version + 1 WHERE id = :id")
+
+    act_times: list[float] = []
+    commit_times: list[float] = []
+    for n in range(games):
+        setup = setup_for(n)
+        actions = scripted_game(catalog, setup, SCORES_PER_TURN)
+        started = await service.start_game(1, 10_000 + n, setup)
+        for action in actions:
+            t0 = time.perf_counter()
+            result = await service.act(action, channel_id=10_000 + n)
+            t1 = time.perf_counter()
+            async with engine.begin() as conn:
+                await conn.execute(bare_update, {"id": spare.game_id})
+            t2 = time.perf_counter()
+            act_times.append(t1 - t0)
+            commit_times.append(t2 - t1)
+        if n == 0:
+            first_size = len(dump_state(started.state).encode())
+            last_size = len(dump_state(result.state).encode())
+            t0 = time.perf_counter()
+            replayed = replay(catalog, setup, actions)
+            replay_time = time.perf_counter() - t0
+            assert replayed == result.state
+            long_game = len(actions)
+    await engine.dispose()
+
+    act50, act99 = percentiles(act_times)
+    bare50, bare99 = percentiles(commit_times)
+    print(f"database: {engine.url.render_as_string(hide_password=True)}")
+    print(f"act through the service ({len(act_times)} actions): p50 {act50:.2f} ms   p99 {act99:.2f} ms")
+    print(f"bare single-row commit   ({len(commit_times)} commits): p50 {bare50:.2f} ms   p99 {bare99:.2f} ms")
+    print(f"ratio act / bare commit: p50 {act50 / bare50:.1f}x   p99 {act99 / bare99:.1f}x   (target: within 3x)")
+    print(f"snapshot size: {first_size} bytes at the start, {last_size} bytes after {long_game} actions")
+    print(f"replay of the {long_game}-action game from its setup: {replay_time * 1000:.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--url", help="database to use (default: a fresh SQLite file)")
+    parser.add_argument("--games", type=int, default=4, help="games of ~300 actions to play (default 4)")
+    args = parser.parse_args()
+    if args.url:
+        asyncio.run(bench(args.url, args.games))
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        asyncio.run(bench(f"sqlite:///{tmp}/bench.db", args.games))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,163 @@
+"""Reading and writing tournaments. Each method is one transaction: it commits whole or not at all.
+
+A save names the version it was computed from and is refused (StaleVersion) when someone saved first,
+so no update is ever lost. The state is stored as JSON with a schema version; one this bot does not
+know is refused with a clear error rather than half-read.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Literal
+
+from pydantic import Field, ValidationError
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.engine.tournament import Outcome, Tournament
+from bot.engine.tournament_ranking import Frozen
+from bot.store.codec import SnapshotError
+from bot.store.models import utcnow
+from bot.store.repository import StaleVersion
+from bot.store.tournament_models import TournamentRow, TournamentStatus
+
+STATE_SCHEMA = 1
+
+
+class ActiveTournamentExists(Exception):
+    """The server already has a tournament running: nothing was written."""
+
+
+class PendingReport(Frozen):
+    """A player's report of their table's result, waiting for their opponent to confirm it."""
+
+    round_number: int
+    table: int
+    reporter: str
+    outcome: Outcome
+    vp_a: int
+    vp_b: int
+
+
+class EventState(Frozen):
+    """What the bot keeps about an event: the pure Tournament plus names and unconfirmed reports."""
+
+    schema_version: Literal[1] = STATE_SCHEMA
+    event: Tournament = Tournament()
+    names: dict[str, str] = Field(default_factory=dict, description="player id -> display name at registration")
+    pending: tuple[PendingReport, ...] = ()
+
+
+@dataclass(frozen=True)
+class TournamentRecord:
+    id: int
+    guild_id: int
+    name: str
+    status: TournamentStatus
+    version: int
+    rounds_planned: int
+    announce_channel_id: int | None
+    organiser_role_id: int | None
+    seed: str
+    state: EventState
+    created_at: datetime
+    updated_at: datetime
+
+
+class TournamentRepository:
+    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
+        self._sessionmaker = sessionmaker
+
+    async def create(
+        self, *, guild_id: int, name: str, rounds_planned: int, announce_channel_id: int | None,
+        organiser_role_id: int | None, seed: str, state: EventState,
+    ) -> TournamentRecord:
+        now = utcnow()
+        row = TournamentRow(
+            guild_id=guild_id, name=name, status=TournamentStatus.ACTIVE, version=0,
+            rounds_planned=rounds_planned, announce_channel_id=announce_channel_id,
+            organiser_role_id=organiser_role_id, seed=seed, state_json=dump_event(state),
+            created_at=now, updated_at=now,
+        )
+        try:
+            async with self._sessionmaker() as session, session.begin():
+                session.add(row)
+        except IntegrityError:
+            raise ActiveTournamentExists(f"Server {guild_id} already has a tournament running") from None
+        return _record(row)
+
+    async def get(self, tournament_id: int) -> TournamentRecord | None:
+        async with self._sessionmaker() as session, session.begin():
+            row = await session.get(TournamentRow, tournament_id)
+        return _record(row) if row is not None else None
+
+    async def active(self, guild_id: int) -> TournamentRecord | None:
+        query = select(TournamentRow).where(
+            TournamentRow.guild_id == guild_id, TournamentRow.status == TournamentStatus.ACTIVE
+        )
+        async with self._sessionmaker() as session, session.begin():
+            row = (await session.exec(query)).one_or_none()
+        return _record(row) if row is not None else None
+
+    async def latest(self, guild_id: int) -> TournamentRecord | None:
+        """The running event, else the one that finished last (a new event always has the highest id,
+        since it can only start once the previous one has finished)."""
+        query = select(TournamentRow).where(TournamentRow.guild_id == guild_id).order_by(
+            col(TournamentRow.id).desc()
+        ).limit(1)
+        async with self._sessionmaker() as session, session.begin():
+            row = (await session.exec(query)).one_or_none()
+        return _record(row) if row is not None else None
+
+    async def save_if_version(
+        self, record: TournamentRecord, state: EventState, status: TournamentStatus | None = None
+    ) -> TournamentRecord:
+        """Store `state` if the event is still at `record.version`; raises StaleVersion otherwise."""
+        saved = replace(record, version=record.version + 1, state=state, status=status or record.status,
+                        updated_at=utcnow())
+        async with self._sessionmaker() as session, session.begin():
+            result = await session.exec(
+                update(TournamentRow)
+                .where(col(TournamentRow.id) == record.id, col(TournamentRow.version) == record.version)
+                .values(version=saved.version, state_json=dump_event(state), status=saved.status,
+                        updated_at=saved.updated_at)
+                .execution_options(synchronize_session=False)
+            )
+            if result.rowcount != 1:
+                raise StaleVersion(f"Tournament {record.id} is no longer at version {record.version}")
+        return saved
+
+
+def dump_event(state: EventState) -> str:
+    return state.model_dump_json()
+
+
+def load_event(text: str) -> EventState:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SnapshotError(f"Tournament state is not valid JSON: {exc}") from None
+    version = data.get("schema_version") if isinstance(data, dict) else None
+    if version != STATE_SCHEMA:
+        raise SnapshotError(
+            f"Tournament state has schema version {version!r}, but this bot reads version {STATE_SCHEMA}."
+        )
+    try:
+        return EventState.model_validate(data)
+    except ValidationError as exc:
+        raise SnapshotError(f"Tournament state does not match schema version {STATE_SCHEMA}: {exc}") from None
+
+
+def _record(row: TournamentRow) -> TournamentRecord:
+    assert row.id is not None
+    return TournamentRecord(
+        id=row.id, guild_id=row.guild_id, name=row.name, status=TournamentStatus(row.status),
+        version=row.version, rounds_planned=row.rounds_planned, announce_channel_id=row.announce_channel_id,
+        organiser_role_id=row.organiser_role_id, seed=row.seed, state=load_event(row.state_json),
+        created_at=row.created_at, updated_at=row.updated_at,
+    )

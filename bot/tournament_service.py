@@ -1,0 +1,231 @@
+"""The one way the bot changes a tournament: per-server lock -> load -> pure rules -> version-checked save.
+
+The lock is held only across that sequence, never across a Discord call; the version check in the store
+catches writers in other processes. A refused change raises a GameError before anything is written.
+Who may do what (organiser or player) is decided by the cog, which knows the Discord permissions; the
+service checks what only the event knows: who plays at which table, and which report is current.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from weakref import WeakValueDictionary
+
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.engine import tournament as t
+from bot.engine.errors import GameError, InvalidValue, NotAPlayer
+from bot.engine.rng import derive_rng, new_seed
+from bot.engine.tournament_ranking import MAX_GAME_VP
+from bot.store.repository import StaleVersion
+from bot.store.tournament_models import TournamentStatus
+from bot.store.tournament_repository import (
+    ActiveTournamentExists,
+    EventState,
+    PendingReport,
+    TournamentRecord,
+    TournamentRepository,
+)
+
+MAX_ROUNDS = 20
+MAX_NAME = 100
+MAX_SEED = 64
+
+
+class NoTournament(GameError):
+    pass
+
+
+class StaleReport(GameError):
+    pass
+
+
+CHANGED_MESSAGE = "The tournament changed at the same moment; please try again."
+STALE_REPORT = ("This report is out of date: it was replaced by a newer report, an organiser entered the "
+                "result, or the round is over.")
+
+
+@dataclass(frozen=True)
+class ReportOutcome:
+    record: TournamentRecord
+    table: t.Pairing
+    result: t.Result | None = None  # recorded: final
+    pending: PendingReport | None = None  # waiting for the opponent
+    corrected: t.Result | None = None  # the result an organiser replaced
+
+
+def report_digest(tournament_id: int, report: PendingReport) -> str:
+    """Names one exact report, so a confirm button for a replaced report is refused."""
+    return hashlib.sha256(f"{tournament_id}|{report.model_dump_json()}".encode()).hexdigest()[:12]
+
+
+class TournamentService:
+    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
+        self.repo = TournamentRepository(sessionmaker)
+        # A server's lock lives while someone holds or awaits it, so the map does not grow forever.
+        self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
+
+    def _lock(self, guild_id: int) -> asyncio.Lock:
+        lock = self._locks.get(guild_id)
+        if lock is None:
+            lock = self._locks[guild_id] = asyncio.Lock()
+        return lock
+
+    # --- reading ----------------------------------------------------------------------------
+
+    async def current(self, guild_id: int) -> TournamentRecord:
+        record = await self.repo.active(guild_id)
+        if record is None:
+            raise NoTournament("There is no tournament running on this server: an organiser starts one with "
+                               "`/tournament create`.")
+        return record
+
+    async def latest(self, guild_id: int) -> TournamentRecord:
+        """The running event, else the last one that finished."""
+        record = await self.repo.latest(guild_id)
+        if record is None:
+            raise NoTournament("This server has no tournament yet.")
+        return record
+
+    async def get(self, tournament_id: int) -> TournamentRecord:
+        record = await self.repo.get(tournament_id)
+        if record is None:
+            raise NoTournament("That tournament no longer exists.")
+        return record
+
+    # --- changes ----------------------------------------------------------------------------
+
+    async def create(
+        self, guild_id: int, name: str, rounds: int, *, announce_channel_id: int | None = None,
+        organiser_role_id: int | None = None, bye_vp: int = 0, seed: str | None = None,
+    ) -> TournamentRecord:
+        name = name.strip()
+        if not 1 <= len(name) <= MAX_NAME:
+            raise InvalidValue(f"A tournament name is 1 to {MAX_NAME} characters.")
+        if not 1 <= rounds <= MAX_ROUNDS:
+            raise InvalidValue(f"A tournament has 1 to {MAX_ROUNDS} rounds.")
+        if not 0 <= bye_vp <= MAX_GAME_VP:
+            raise InvalidValue(f"The bye's VP must be between 0 and {MAX_GAME_VP}.")
+        if seed is not None and not 1 <= len(seed) <= MAX_SEED:
+            raise InvalidValue(f"A seed is 1 to {MAX_SEED} characters.")
+        async with self._lock(guild_id):
+            try:
+                return await self.repo.create(
+                    guild_id=guild_id, name=name, rounds_planned=rounds, announce_channel_id=announce_channel_id,
+                    organiser_role_id=organiser_role_id, seed=seed or new_seed(),
+                    state=EventState(event=t.Tournament(bye_vp=bye_vp)),
+                )
+            except ActiveTournamentExists:
+                raise GameError("This server already has a tournament running: finish it first "
+                                "(`/tournament finish`).") from None
+
+    async def register(self, guild_id: int, player: str, name: str) -> TournamentRecord:
+        def op(record: TournamentRecord) -> EventState:
+            state = record.state
+            return state.model_copy(update={
+                "event": t.add_player(state.event, player), "names": {**state.names, player: name},
+            })
+        return await self._change(guild_id, op)
+
+    async def drop(self, guild_id: int, player: str) -> TournamentRecord:
+        return await self._change(
+            guild_id, lambda r: r.state.model_copy(update={"event": t.drop_player(r.state.event, player)})
+        )
+
+    async def pair(self, guild_id: int, mission: str | None = None) -> TournamentRecord:
+        """Pair the next round. The rng comes from the event's secret seed and the round number, so the
+        same results always give the same pairings."""
+        async with self._lock(guild_id):
+            record = await self.current(guild_id)
+            event = record.state.event
+            if len(event.rounds) >= record.rounds_planned and not (event.rounds and t.missing_tables(event.rounds[-1])):
+                raise InvalidValue(f"All {record.rounds_planned} planned rounds have been paired: "
+                                   "`/tournament finish` ends the event.")
+            number = len(event.rounds) + 1
+            rng = derive_rng(record.seed, f"round:{number}")
+            # Pairing a big field takes a moment: keep the event loop free meanwhile.
+            paired = await asyncio.to_thread(t.start_round, event, rng, mission)
+            state = record.state.model_copy(update={"event": paired, "pending": ()})
+            return await self._save(record, state)
+
+    async def report(
+        self, guild_id: int, actor: str, table: int, outcome: str, vp_a: int, vp_b: int, *, organiser: bool
+    ) -> ReportOutcome:
+        """A player's report waits for their opponent; an organiser's entry is final and may correct one."""
+        async with self._lock(guild_id):
+            record = await self.current(guild_id)
+            event = record.state.event
+            checked = t.record_result(event, table, outcome, vp_a, vp_b)  # validates table, outcome and VP
+            current = checked.rounds[-1]
+            pairing = next(p for p in current.pairings.tables if p.table == table)
+            result = next(r for r in current.results if r.table == table)
+            earlier = next((r for r in event.rounds[-1].results if r.table == table), None)
+            if organiser:
+                state = record.state.model_copy(update={"event": checked, "pending": _without(record.state, table)})
+                saved = await self._save(record, state)
+                return ReportOutcome(saved, pairing, result=result, corrected=earlier)
+            if actor not in (pairing.a, pairing.b):
+                raise NotAPlayer(f"You do not play at table {table} in round {current.number}: report your own "
+                                 "table, or ask an organiser.")
+            if earlier is not None:
+                raise InvalidValue(f"Table {table} already has a confirmed result: ask an organiser to correct it.")
+            pending = PendingReport(round_number=current.number, table=table, reporter=actor,
+                                    outcome=result.outcome, vp_a=vp_a, vp_b=vp_b)
+            state = record.state.model_copy(update={"pending": (*_without(record.state, table), pending)})
+            saved = await self._save(record, state)
+            return ReportOutcome(saved, pairing, pending=pending)
+
+    async def confirm(
+        self, tournament_id: int, round_number: int, table: int, digest: str, actor: str, *, organiser: bool
+    ) -> ReportOutcome:
+        """The opponent (or an organiser) accepts the report the button was drawn for."""
+        guild_id = (await self.get(tournament_id)).guild_id
+        async with self._lock(guild_id):
+            record = await self.get(tournament_id)
+            if record.status != TournamentStatus.ACTIVE:
+                raise StaleReport("This tournament has finished.")
+            event = record.state.event
+            report = next((p for p in record.state.pending if (p.round_number, p.table) == (round_number, table)), None)
+            if report is None or report_digest(record.id, report) != digest or len(event.rounds) != round_number:
+                raise StaleReport(STALE_REPORT)
+            pairing = next(p for p in event.rounds[-1].pairings.tables if p.table == table)
+            opponent = pairing.b if report.reporter == pairing.a else pairing.a
+            if not organiser and actor != opponent:
+                if actor == report.reporter:
+                    raise NotAPlayer("Your opponent confirms your report, not you.")
+                raise NotAPlayer(f"Only <@{opponent}> (or an organiser) can confirm this result.")
+            checked = t.record_result(event, table, report.outcome, report.vp_a, report.vp_b)
+            result = next(r for r in checked.rounds[-1].results if r.table == table)
+            state = record.state.model_copy(update={"event": checked, "pending": _without(record.state, table)})
+            saved = await self._save(record, state)
+            return ReportOutcome(saved, pairing, result=result)
+
+    async def finish(self, guild_id: int) -> TournamentRecord:
+        async with self._lock(guild_id):
+            record = await self.current(guild_id)
+            rounds = record.state.event.rounds
+            if rounds and (missing := t.missing_tables(rounds[-1])):
+                raise InvalidValue(f"Round {rounds[-1].number} is still missing results for "
+                                   f"table{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))}.")
+            return await self._save(record, record.state, TournamentStatus.FINISHED)
+
+    async def _change(self, guild_id: int, op: Callable[[TournamentRecord], EventState]) -> TournamentRecord:
+        async with self._lock(guild_id):
+            record = await self.current(guild_id)
+            return await self._save(record, op(record))  # op raises a GameError before anything is written
+
+    async def _save(
+        self, record: TournamentRecord, state: EventState, status: TournamentStatus | None = None
+    ) -> TournamentRecord:
+        try:
+            return await self.repo.save_if_version(record, state, status)
+        except StaleVersion:  # another process saved first: the user tries again on fresh state
+            raise GameError(CHANGED_MESSAGE) from None
+
+
+def _without(state: EventState, table: int) -> tuple[PendingReport, ...]:
+    return tuple(p for p in state.pending if p.table != table)

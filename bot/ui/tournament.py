@@ -1,0 +1,224 @@
+"""Tournament messages: pairings, standings, results, CSV exports, and the button that confirms a result.
+
+Big events do not fit one embed (25 fields, 6,000 characters) nor one message (10 embeds, 6,000
+characters together): the builders return a list of messages, each a list of embeds within the limits.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import logging
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.engine import tournament as t
+from bot.engine.catalog import Catalog
+from bot.engine.errors import GameError
+from bot.store.tournament_repository import PendingReport, TournamentRecord
+from bot.ui.card_embeds import display_name
+from bot.ui.desk import APOLOGY
+from bot.ui.errors import send_error
+
+if TYPE_CHECKING:
+    from bot.tournament_service import TournamentService
+
+_log = logging.getLogger(__name__)
+
+COLOUR = discord.Colour.dark_gold()
+EMBED_FIELDS = 25
+EMBED_CHARS = 6000
+MESSAGE_EMBEDS = 10
+MESSAGE_CHARS = 6000  # all the embeds of one message together
+DESCRIPTION_CHARS = 4096
+OUTCOME_WORDS = {t.Outcome.A_WINS: "A wins", t.Outcome.B_WINS: "B wins", t.Outcome.DRAW: "draw"}
+
+CONFIRM_TEMPLATE = r"mdt:(?P<tournament>[0-9]+):(?P<round>[0-9]+):(?P<table>[0-9]+):(?P<digest>[0-9a-f]{12})"
+
+
+def is_organiser(interaction: discord.Interaction, record: TournamentRecord | None) -> bool:
+    """Manage Server, or the event's organiser role."""
+    if interaction.permissions.manage_guild:
+        return True
+    role = record.organiser_role_id if record is not None else None
+    user = interaction.user
+    return role is not None and isinstance(user, discord.Member) and user.get_role(role) is not None
+
+
+def mention(player: str) -> str:
+    return f"<@{player}>"
+
+
+def name_of(record: TournamentRecord, player: str) -> str:
+    return record.state.names.get(player, player)
+
+
+def score_line(pairing: t.Pairing, outcome: t.Outcome, vp_a: int, vp_b: int) -> str:
+    """'<@a> 72 – 65 <@b>: <@a> wins'."""
+    winner = {t.Outcome.A_WINS: pairing.a, t.Outcome.B_WINS: pairing.b}.get(outcome)
+    verdict = f"{mention(winner)} wins" if winner else "a draw"
+    return f"{mention(pairing.a)} **{vp_a}** – **{vp_b}** {mention(pairing.b)}: {verdict}"
+
+
+def report_text(record: TournamentRecord, pairing: t.Pairing, report: PendingReport) -> str:
+    opponent = pairing.b if report.reporter == pairing.a else pairing.a
+    return (
+        f"{mention(opponent)}, {mention(report.reporter)} reports **{record.name}** round {report.round_number}, "
+        f"table {report.table}: {score_line(pairing, report.outcome, report.vp_a, report.vp_b)}. "
+        "Press **Confirm** if that is right; if not, report the right result with `/tournament result`."
+    )
+
+
+def mission_title(catalog: Catalog, letter: str) -> str:
+    pool = catalog.pool_mission(letter)
+    return (f"Mission {letter}: {display_name(catalog.primary(pool.primary).name)} / "
+            f"{display_name(catalog.deployment(pool.deployment).name)}")
+
+
+def pairing_messages(catalog: Catalog, record: TournamentRecord) -> list[list[discord.Embed]]:
+    """The current round: the mission with its terrain layouts, the bye, then every table."""
+    event = record.state.event
+    current = event.rounds[-1]
+    pool = catalog.pool_mission(current.mission)
+    header = discord.Embed(
+        title=f"{record.name}: round {current.number} of {record.rounds_planned}",
+        description=f"**{mission_title(catalog, current.mission)}**\nLook up each part with `/card`.",
+        colour=COLOUR,
+    )
+    header.add_field(name="Mission", value=current.mission, inline=True)
+    header.add_field(name="Primary Mission", value=display_name(catalog.primary(pool.primary).name), inline=True)
+    header.add_field(name="Deployment", value=display_name(catalog.deployment(pool.deployment).name), inline=True)
+    header.add_field(name="Terrain layouts",
+                     value=", ".join(display_name(catalog.layout(x).name) for x in pool.layouts), inline=False)
+    if current.pairings.bye is not None:
+        header.add_field(name="Bye", value=f"{mention(current.pairings.bye.a)} scores a win and "
+                                           f"{current.pairings.bye.vp_a}VP", inline=False)
+    header.set_footer(text="Player A is named first. Report with /tournament result table: outcome: vp-a: vp-b:")
+    tables = [(f"Table {p.table}", f"{mention(p.a)} vs {mention(p.b)}") for p in current.pairings.tables]
+    return pack_embeds([header, *field_embeds(tables, "Pairings")])
+
+
+def standings_messages(record: TournamentRecord) -> list[list[discord.Embed]]:
+    event = record.state.event
+    played = len(event.rounds)
+    lines = [
+        f"`{s.rank:>4}` {discord.utils.escape_markdown(name_of(record, s.player))} · "
+        f"{s.wins}-{s.draws}-{s.losses} · {s.opponents_win_pct:.2f}% · {s.vp} VP"
+        f"{' · bye' if s.had_bye else ''}{' · dropped' if s.dropped else ''}"
+        for s in t.standings(event)
+    ]
+    title = f"{record.name}: standings after round {played}" if played else f"{record.name}: registered players"
+    embeds = line_embeds(lines or ["No players yet."], title)
+    embeds[-1].set_footer(text="Rank · player · wins-draws-losses · opponents' win % · total VP")
+    return pack_embeds(embeds)
+
+
+def field_embeds(fields: list[tuple[str, str]], title: str) -> list[discord.Embed]:
+    """Fields spread over as many embeds as they need, 25 at most to an embed."""
+    embeds = []
+    for start in range(0, len(fields), EMBED_FIELDS):
+        chunk = fields[start:start + EMBED_FIELDS]
+        embed = discord.Embed(title=f"{title} ({chunk[0][0]} – {chunk[-1][0]})", colour=COLOUR)
+        for name, value in chunk:
+            embed.add_field(name=name, value=value, inline=True)
+        embeds.append(embed)
+    return embeds
+
+
+def line_embeds(lines: list[str], title: str) -> list[discord.Embed]:
+    """Lines spread over as many embed descriptions as they need; the title on the first only."""
+    pages: list[list[str]] = [[]]
+    size = 0
+    for line in lines:
+        if pages[-1] and size + len(line) + 1 > DESCRIPTION_CHARS - len(title) - 100:
+            pages.append([])
+            size = 0
+        pages[-1].append(line)
+        size += len(line) + 1
+    return [
+        discord.Embed(title=title if i == 0 else None, description="\n".join(page), colour=COLOUR)
+        for i, page in enumerate(pages)
+    ]
+
+
+def pack_embeds(embeds: Iterable[discord.Embed]) -> list[list[discord.Embed]]:
+    """Group embeds into messages: at most 10 embeds and 6,000 characters to a message."""
+    messages: list[list[discord.Embed]] = []
+    size = 0
+    for embed in embeds:
+        if len(embed) > EMBED_CHARS or len(embed.fields) > EMBED_FIELDS:
+            raise ValueError("an embed over Discord's limits")
+        if not messages or len(messages[-1]) == MESSAGE_EMBEDS or size + len(embed) > MESSAGE_CHARS:
+            messages.append([])
+            size = 0
+        messages[-1].append(embed)
+        size += len(embed)
+    return messages
+
+
+def standings_csv(record: TournamentRecord) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["rank", "player_id", "name", "wins", "draws", "losses", "opponents_win_pct", "vp",
+                     "path", "had_bye", "dropped"])
+    for s in t.standings(record.state.event):
+        writer.writerow([s.rank, s.player, name_of(record, s.player), s.wins, s.draws, s.losses,
+                         f"{s.opponents_win_pct:.2f}", s.vp, s.path, s.had_bye, s.dropped])
+    return out.getvalue()
+
+
+def results_csv(record: TournamentRecord) -> str:
+    """Every game of every round, in table order; a bye is table 0 with no player B."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["round", "mission", "table", "player_a_id", "player_a", "player_b_id", "player_b",
+                     "outcome", "vp_a", "vp_b"])
+    for r in record.state.event.rounds:
+        for res in sorted(r.results, key=lambda x: x.table):
+            writer.writerow([r.number, r.mission, res.table, res.a, name_of(record, res.a), res.b or "",
+                             name_of(record, res.b) if res.b else "", res.outcome.value, res.vp_a, res.vp_b])
+    return out.getvalue()
+
+
+def csv_file(text: str, filename: str) -> discord.File:
+    return discord.File(io.BytesIO(text.encode("utf-8")), filename=filename)
+
+
+def _service(interaction: discord.Interaction) -> TournamentService:
+    return interaction.client.tournaments  # type: ignore[attr-defined]
+
+
+class ConfirmResult(discord.ui.DynamicItem[discord.ui.Button], template=CONFIRM_TEMPLATE):
+    """The opponent's confirmation of one exact report: the custom id carries its digest, so a button
+    for a report that was replaced, corrected or belongs to an earlier round is refused."""
+
+    def __init__(self, tournament: int, round_number: int, table: int, digest: str) -> None:
+        super().__init__(discord.ui.Button(
+            label="Confirm", style=discord.ButtonStyle.success,
+            custom_id=f"mdt:{tournament}:{round_number}:{table}:{digest}",
+        ))
+        self.tournament, self.round_number, self.table, self.digest = tournament, round_number, table, digest
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match) -> ConfirmResult:
+        return cls(int(match["tournament"]), int(match["round"]), int(match["table"]), match["digest"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            service = _service(interaction)
+            organiser = is_organiser(interaction, await service.get(self.tournament))
+            done = await service.confirm(self.tournament, self.round_number, self.table, self.digest,
+                                         str(interaction.user.id), organiser=organiser)
+            assert done.result is not None
+            text = (f"✅ **{done.record.name}** round {self.round_number}, table {self.table}: "
+                    f"{score_line(done.table, done.result.outcome, done.result.vp_a, done.result.vp_b)}. "
+                    f"Confirmed by {interaction.user.mention}.")
+            await interaction.response.edit_message(content=text, view=None,
+                                                    allowed_mentions=discord.AllowedMentions.none())
+        except GameError as exc:
+            await send_error(interaction, exc.message)
+        except Exception:
+            _log.exception("Confirming a result of tournament %s failed", self.tournament)
+            await send_error(interaction, APOLOGY)

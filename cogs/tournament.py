@@ -1,0 +1,199 @@
+"""/tournament: a Swiss event on this server: create, register, drop, pair, announce, result, standings,
+export, finish.
+
+Organisers (Manage Server, or the event's organiser role) run the event; players register, drop and
+report their own table, which their opponent confirms with a button. Everyone else gets an ephemeral no.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine.errors import GameError
+from bot.engine.tournament import MISSION_LETTERS
+from bot.store.tournament_repository import TournamentRecord
+from bot.tournament_service import MAX_NAME, MAX_ROUNDS, TournamentService, report_digest
+from bot.ui import tournament as ui
+from bot.ui.controls import view_of
+
+MISSIONS = [app_commands.Choice(name=f"Mission {c}", value=c) for c in MISSION_LETTERS]
+OUTCOMES = [
+    app_commands.Choice(name="Player A wins", value="a_wins"),
+    app_commands.Choice(name="Player B wins", value="b_wins"),
+    app_commands.Choice(name="Draw", value="draw"),
+]
+ORGANISERS_ONLY = "Only an organiser (Manage Server, or the event's organiser role) can {}."
+NO_PINGS = discord.AllowedMentions.none()
+
+
+@app_commands.guild_only()
+class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swiss tournament on this server"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def service(self) -> TournamentService:
+        return self.bot.tournaments  # type: ignore[attr-defined]
+
+    async def _organiser(self, interaction: discord.Interaction, what: str) -> TournamentRecord:
+        record = await self.service.current(_guild(interaction))
+        if not ui.is_organiser(interaction, record):
+            raise GameError(ORGANISERS_ONLY.format(what))
+        return record
+
+    @app_commands.command(name="create", description="Start a Swiss tournament on this server (Manage Server)")
+    @app_commands.rename(announce_channel="announce-channel", organiser_role="organiser-role", bye_vp="bye-vp")
+    @app_commands.describe(name="The event's name", rounds="How many rounds will be played",
+                           announce_channel="Where pairings are posted (default: where /tournament announce is used)",
+                           organiser_role="Members with this role may run the event too",
+                           bye_vp="VP scored by the player with the bye (default 0)")
+    async def create(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, MAX_NAME],
+                     rounds: app_commands.Range[int, 1, MAX_ROUNDS],
+                     announce_channel: discord.TextChannel | None = None,
+                     organiser_role: discord.Role | None = None,
+                     bye_vp: app_commands.Range[int, 0, 100] = 0) -> None:
+        if not interaction.permissions.manage_guild:
+            raise GameError("Only someone with Manage Server can start a tournament.")
+        record = await self.service.create(
+            _guild(interaction), name, rounds, bye_vp=bye_vp,
+            announce_channel_id=announce_channel.id if announce_channel else None,
+            organiser_role_id=organiser_role.id if organiser_role else None,
+        )
+        where = f" Pairings will be posted in {announce_channel.mention}." if announce_channel else ""
+        await interaction.response.send_message(
+            f"🏆 **{record.name}** is open for registration: {record.rounds_planned} rounds of Swiss, "
+            f"missions from the Chapter Approved Tournament Mission Pool.{where} "
+            "Join with `/tournament register`.", allowed_mentions=NO_PINGS)
+
+    @app_commands.command(name="register", description="Register for this server's tournament")
+    @app_commands.describe(player="Register someone else (organisers only)")
+    async def register(self, interaction: discord.Interaction, player: discord.Member | None = None) -> None:
+        record = await self.service.current(_guild(interaction))
+        who = player or interaction.user
+        if who.id != interaction.user.id and not ui.is_organiser(interaction, record):
+            raise GameError(ORGANISERS_ONLY.format("register someone else"))
+        if who.bot:
+            raise GameError("Bots cannot play: register a person.")
+        saved = await self.service.register(record.guild_id, str(who.id), who.display_name)
+        count = len(saved.state.event.players) - len(saved.state.event.dropped)
+        await interaction.response.send_message(
+            f"{who.mention} is registered for **{saved.name}** ({count} player{'s' if count != 1 else ''}).",
+            allowed_mentions=NO_PINGS)
+
+    @app_commands.command(name="drop", description="Drop from this server's tournament (you keep your results)")
+    @app_commands.describe(player="Drop someone else (organisers only)")
+    async def drop(self, interaction: discord.Interaction, player: discord.Member | None = None) -> None:
+        record = await self.service.current(_guild(interaction))
+        who = player or interaction.user
+        if who.id != interaction.user.id and not ui.is_organiser(interaction, record):
+            raise GameError(ORGANISERS_ONLY.format("drop someone else"))
+        saved = await self.service.drop(record.guild_id, str(who.id))
+        await interaction.response.send_message(
+            f"{who.mention} has dropped from **{saved.name}**: they keep their results and will not be paired "
+            "again.", allowed_mentions=NO_PINGS)
+
+    @app_commands.command(name="pair", description="Pair the next round (organisers)")
+    @app_commands.describe(mission="A Tournament Mission Pool mission (default: a random one not played yet)")
+    @app_commands.choices(mission=MISSIONS)
+    async def pair(self, interaction: discord.Interaction, mission: str | None = None) -> None:
+        await self._organiser(interaction, "pair a round")
+        # Private: a refusal found while pairing stays private too; /tournament announce is the public post.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        saved = await self.service.pair(_guild(interaction), mission)
+        current = saved.state.event.rounds[-1]
+        bye = f" {ui.mention(current.pairings.bye.a)} has the bye." if current.pairings.bye else ""
+        await interaction.followup.send(
+            f"Round {current.number} of **{saved.name}** is paired: {len(current.pairings.tables)} tables, "
+            f"{ui.mission_title(self.bot.catalog, current.mission)}.{bye} "  # type: ignore[attr-defined]
+            "`/tournament announce` posts the pairings.", ephemeral=True, allowed_mentions=NO_PINGS)
+
+    @app_commands.command(name="announce", description="Post the current round's pairings and mission (organisers)")
+    async def announce(self, interaction: discord.Interaction) -> None:
+        record = await self._organiser(interaction, "announce the pairings")
+        if not record.state.event.rounds:
+            raise GameError("No round has been paired yet: `/tournament pair` first.")
+        channel = interaction.channel
+        if record.announce_channel_id is not None:
+            try:
+                channel = self.bot.get_channel(record.announce_channel_id) or await self.bot.fetch_channel(
+                    record.announce_channel_id)
+            except (discord.NotFound, discord.Forbidden):
+                raise GameError(f"I cannot reach the announcement channel <#{record.announce_channel_id}>: "
+                                "check it still exists and that I can see it.") from None
+        messages = ui.pairing_messages(self.bot.catalog, record)  # type: ignore[attr-defined]
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            for embeds in messages:
+                await channel.send(embeds=embeds)  # type: ignore[union-attr]
+        except discord.Forbidden:
+            raise GameError(f"I cannot post in {channel.mention}: check my permissions there.") from None  # type: ignore[union-attr]
+        await interaction.followup.send(
+            f"Posted the round {len(record.state.event.rounds)} pairings in {channel.mention} "  # type: ignore[union-attr]
+            f"({len(messages)} message{'s' if len(messages) != 1 else ''}).", ephemeral=True)
+
+    @app_commands.command(name="result", description="Report your table's result; organisers enter or correct one")
+    @app_commands.rename(vp_a="vp-a", vp_b="vp-b")
+    @app_commands.describe(table="Your table number this round", outcome="Who won (player A is named first)",
+                           vp_a="Player A's victory points", vp_b="Player B's victory points")
+    @app_commands.choices(outcome=OUTCOMES)
+    async def result(self, interaction: discord.Interaction, table: app_commands.Range[int, 1, 10_000],
+                     outcome: str, vp_a: app_commands.Range[int, 0, 100],
+                     vp_b: app_commands.Range[int, 0, 100]) -> None:
+        record = await self.service.current(_guild(interaction))
+        organiser = ui.is_organiser(interaction, record)
+        done = await self.service.report(record.guild_id, str(interaction.user.id), table, outcome, vp_a, vp_b,
+                                         organiser=organiser)
+        round_number = len(done.record.state.event.rounds)
+        if done.result is not None:
+            line = ui.score_line(done.table, done.result.outcome, done.result.vp_a, done.result.vp_b)
+            was = ""
+            if done.corrected is not None:
+                was = (f" (corrected from {done.corrected.vp_a} – {done.corrected.vp_b}, "
+                       f"{ui.OUTCOME_WORDS[done.corrected.outcome]})")
+            await interaction.response.send_message(
+                f"📝 **{done.record.name}** round {round_number}, table {table}: {line}{was}. "
+                f"Entered by organiser {interaction.user.mention}.", allowed_mentions=NO_PINGS)
+            return
+        assert done.pending is not None
+        opponent = done.table.b if done.pending.reporter == done.table.a else done.table.a
+        button = ui.ConfirmResult(done.record.id, round_number, table, report_digest(done.record.id, done.pending))
+        await interaction.response.send_message(
+            ui.report_text(done.record, done.table, done.pending), view=view_of(button),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(opponent))]))
+
+    @app_commands.command(name="standings", description="The tournament's standings")
+    async def standings(self, interaction: discord.Interaction) -> None:
+        record = await self.service.latest(_guild(interaction))
+        messages = ui.standings_messages(record)
+        await interaction.response.send_message(embeds=messages[0])
+        for embeds in messages[1:]:
+            await interaction.followup.send(embeds=embeds)
+
+    @app_commands.command(name="export", description="The standings and every result as CSV files")
+    async def export(self, interaction: discord.Interaction) -> None:
+        record = await self.service.latest(_guild(interaction))
+        files = [ui.csv_file(ui.standings_csv(record), f"tournament-{record.id}-standings.csv"),
+                 ui.csv_file(ui.results_csv(record), f"tournament-{record.id}-results.csv")]
+        await interaction.response.send_message(f"**{record.name}**: standings and results.", files=files,
+                                                ephemeral=True)
+
+    @app_commands.command(name="finish", description="End the tournament once every result is in (organisers)")
+    async def finish(self, interaction: discord.Interaction) -> None:
+        await self._organiser(interaction, "finish the tournament")
+        saved = await self.service.finish(_guild(interaction))
+        top = ui.standings_messages(saved)[0][0]
+        await interaction.response.send_message(
+            f"🏁 **{saved.name}** is over after {len(saved.state.event.rounds)} rounds. Final standings:",
+            embed=top, allowed_mentions=NO_PINGS)
+
+
+def _guild(interaction: discord.Interaction) -> int:
+    assert interaction.guild_id is not None  # the group is guild-only
+    return interaction.guild_id
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(TournamentCog(bot))

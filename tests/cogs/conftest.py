@@ -1,0 +1,58 @@
+"""A real MissionBot behind the interaction harness, and two players."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from bot.client import MissionBot
+from bot.engine.catalog import Catalog
+from bot.settings import Settings
+from tests.cogs.harness import Harness
+from tests.discord_model import GUILD_ID, FakeUser
+
+
+def harness_settings(database_url: str, **overrides: object) -> Settings:
+    # _env_file=None: a developer's own .env must not leak into the tests.
+    return Settings(
+        _env_file=None, discord_token="harness-token", test_guild_id=GUILD_ID, database_url=database_url, **overrides
+    )
+
+
+@pytest.fixture
+def database_url(tmp_path: Path) -> str:
+    """A fresh SQLite file per test, so no test sees another's games."""
+    return f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+
+
+@pytest.fixture
+async def harness(catalog: Catalog, database_url: str):
+    async with Harness(MissionBot(harness_settings(database_url), catalog)) as h:
+        yield h
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared_harness(catalog: Catalog, tmp_path_factory: pytest.TempPathFactory):
+    """One bot for a whole module, for look-up commands that keep no state. A module using it overrides
+    `harness` with it and runs its tests on the module's loop:
+
+        pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+        @pytest.fixture
+        def harness(shared_harness): return shared_harness
+    """
+    url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('bot') / 'bot.db'}"
+    async with Harness(MissionBot(harness_settings(url), catalog)) as h:
+        yield h
+
+
+@pytest.fixture
+def alice(harness: Harness) -> FakeUser:
+    return harness.user("alice")
+
+
+@pytest.fixture
+def bob(harness: Harness) -> FakeUser:
+    return harness.user("bob")

@@ -1,0 +1,210 @@
+"""A game table for the game cog tests: two players, one board, and short ways to press its buttons.
+
+Everything goes through the interaction harness (real MissionBot, real discord.py code paths, real
+SQLite); this module only names the steps a player takes and finds the board among the messages.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from bot.engine import actions as a
+from bot.engine.catalog import Catalog
+from bot.engine.game import apply, new_game
+from bot.engine.state import GameSetup, GameState
+from tests.cogs.harness import Harness, Reply
+from tests.discord_model import FakeUser, Sent, walk_components
+
+CUSTOM_ID = re.compile(r"md[bs]:(?P<game>\d+):(?P<version>\d+):(?P<verb>[a-z-]+)$")
+
+
+def verbs(message: dict[str, Any]) -> dict[str, str]:
+    """verb -> custom id of every game button or menu on a message."""
+    found = {}
+    for component in walk_components(message.get("components") or []):
+        match = CUSTOM_ID.match(component.get("custom_id", ""))
+        if match:
+            found[match["verb"]] = component["custom_id"]
+    return found
+
+
+def public_text(message: dict[str, Any]) -> str:
+    """All the text a message shows: content, embeds (every field) and component labels."""
+    parts = [message.get("content") or ""]
+    for embed in message.get("embeds") or []:
+        parts += [embed.get("title") or "", embed.get("description") or "",
+                  (embed.get("footer") or {}).get("text") or ""]
+        for field in embed.get("fields") or []:
+            parts += [field["name"], field["value"]]
+    for component in walk_components(message.get("components") or []):
+        parts.append(component.get("label") or "")
+        parts += [o["label"] for o in component.get("options", [])]
+    return "\n".join(parts)
+
+
+def said(reply: Reply, text: str) -> Sent:
+    """The message of `reply` whose content contains `text`."""
+    for sent in reply:
+        if sent.message is not None and text in sent.content:
+            return sent
+    raise AssertionError(f"the bot did not say {text!r}; it said {[s.content for s in reply if s.content]}")
+
+
+class Table:
+    def __init__(self, harness: Harness, first: FakeUser, second: FakeUser) -> None:
+        self.h = harness
+        self.first, self.second = first, second
+        self.game_id: int | None = None
+        self.challenge: Reply | None = None
+        harness.bot.desk.coalesce_seconds = 0
+
+    # --- setting up -------------------------------------------------------------------------
+
+    async def challenge_only(self, **options: Any) -> Reply:
+        options.setdefault("size", "strike-force")
+        self.challenge = await self.h.slash("game new", user=self.first, opponent=self.second, **options)
+        self.game_id = int(CUSTOM_ID.match(self.challenge.custom_ids[0])["game"])
+        return self.challenge
+
+    async def start(self, **options: Any) -> Reply:
+        """/game new by the first player, accepted by the second: the board is up."""
+        await self.challenge_only(**options)
+        return await self.accept()
+
+    async def accept(self) -> Reply:
+        reply = await self.h.press(verbs(self.challenge.main.message)["accept"], user=self.second,
+                                   message_id=int(self.challenge.main.message["id"]))
+        await self.settle()
+        return reply
+
+    async def to_battle(self, *, first_fixed: tuple[str, str] | None = ("cleanse", "assassination"),
+                        second_fixed: tuple[str, str] | None = None) -> None:
+        """Sides (the roll-off winner takes Attacker), then the secret choices (None: Tactical)."""
+        state = await self.state()
+        await self.press("attacker", self.user(state.sides_rolloff.winner))
+        for user, fixed in ((self.first, first_fixed), (self.second, second_fixed)):
+            await self.choose(user, fixed)
+
+    async def choose(self, user: FakeUser, fixed: tuple[str, str] | None) -> Reply:
+        menu = await self.press("choose", user)
+        if fixed is None:
+            return await self.press_on(menu, "tactical", user)
+        return await self.pick(menu, "fixed", list(fixed), user)
+
+    # --- looking ----------------------------------------------------------------------------
+
+    async def state(self) -> GameState:
+        return (await self.h.bot.service.get_state(game_id=self.game_id)).state
+
+    async def version(self) -> int:
+        return (await self.h.bot.service.get_state(game_id=self.game_id)).version
+
+    async def board_ids(self) -> list[int]:
+        return [b.message_id for b in await self.h.bot.service.repo.board_messages(self.game_id)]
+
+    async def board(self) -> dict[str, Any]:
+        ids = await self.board_ids()
+        assert ids, "no board was posted"
+        return self.h.message(ids[-1])
+
+    async def board_verbs(self) -> dict[str, str]:
+        return verbs(await self.board())
+
+    def user(self, player_id: str) -> FakeUser:
+        return self.first if int(player_id) == self.first.id else self.second
+
+    def other(self, user: FakeUser) -> FakeUser:
+        return self.second if user == self.first else self.first
+
+    async def active_user(self) -> FakeUser:
+        return self.user((await self.state()).active)
+
+    # --- acting -----------------------------------------------------------------------------
+
+    async def settle(self) -> None:
+        await self.h.bot.desk.idle()
+
+    async def press(self, verb: str, user: FakeUser, *, strict: bool = True) -> Reply:
+        """Press a button on the board as it stands now."""
+        board = await self.board()
+        ids = verbs(board)
+        assert verb in ids, f"the board offers {sorted(ids)}, not {verb!r}"
+        reply = await self.h.press(ids[verb], user=user, message_id=int(board["id"]), strict=strict)
+        await self.settle()
+        return reply
+
+    async def press_on(self, reply: Reply, verb: str, user: FakeUser, *, strict: bool = True) -> Reply:
+        """Press a button on a message the bot sent in `reply` (a private menu, a notice)."""
+        message = _holding(reply, verb)
+        pressed = await self.h.press(verbs(message)[verb], user=user, message_id=int(message["id"]), strict=strict)
+        await self.settle()
+        return pressed
+
+    async def pick(self, reply: Reply, verb: str, values: list[str], user: FakeUser, *, strict: bool = True) -> Reply:
+        """Pick values in a menu the bot sent in `reply`."""
+        message = _holding(reply, verb)
+        picked = await self.h.select(verbs(message)[verb], values, user=user, message_id=int(message["id"]),
+                                     strict=strict)
+        await self.settle()
+        return picked
+
+    async def slash(self, command: str, user: FakeUser, *, strict: bool = True, **options: Any) -> Reply:
+        reply = await self.h.slash(command, user=user, strict=strict, **options)
+        await self.settle()
+        return reply
+
+    async def answer_notice(self, user: FakeUser) -> Reply:
+        """Open the private answer menu from the board's Answer button."""
+        return await self.press("answer", user)
+
+    async def end_turn_plain(self) -> None:
+        """Take the active player's turn to its end with no scoring or discards."""
+        user = await self.active_user()
+        await self.press("endcmd", user)
+        await self.press("endturn", user)
+        await self.press("done", user)
+        state = await self.state()
+        while state.discard_queue:
+            await self.press_discard_keep(self.user(state.discard_queue[0]))
+            state = await self.state()
+
+    async def press_discard_keep(self, user: FakeUser) -> Reply:
+        menu = await self.press("discard", user)
+        return await self.press_on(menu, "keep", user)
+
+
+def _holding(reply: Reply, verb: str) -> dict[str, Any]:
+    for sent in reversed(reply):
+        if sent.message is not None and verb in verbs(sent.message):
+            return sent.message
+    raise AssertionError(f"no message of this reply offers {verb!r}: {[s.content[:60] for s in reply]}")
+
+
+def battle_steps(first: str, second: str, first_fixed: tuple[str, str] | None,
+                 second_fixed: tuple[str, str] | None) -> Callable[[GameState], list[a.Action]]:
+    """The actions of Table.to_battle, for find_seed."""
+    def choice(player: str, fixed: tuple[str, str] | None) -> a.Action:
+        if fixed is None:
+            return a.ChooseSecondaries(actor=player, mode="tactical")
+        return a.ChooseSecondaries(actor=player, mode="fixed", cards=fixed)
+
+    def steps(state: GameState) -> list[a.Action]:
+        return [a.ChooseSide(actor=state.sides_rolloff.winner, side="attacker"),
+                choice(first, first_fixed), choice(second, second_fixed)]
+    return steps
+
+
+def find_seed(catalog: Catalog, players: tuple[str, str], wanted: Callable[[GameState], bool], *,
+              steps: Callable[[GameState], list[a.Action]], prefix: str = "seed", tries: int = 3000) -> str:
+    """The first seed `prefix-N` whose game, after `steps`, satisfies `wanted` (pure engine, no Discord)."""
+    for n in range(tries):
+        seed = f"{prefix}-{n}"
+        setup = GameSetup(size="strike-force", players=players, names=("Alice", "Bob"), seed=seed)
+        state = new_game(catalog, setup).state
+        for action in steps(state):
+            state = apply(catalog, state, action).state
+        if wanted(state):
+            return seed
+    raise AssertionError(f"no seed among {tries} gives the wanted game")

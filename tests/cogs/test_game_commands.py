@@ -1,0 +1,282 @@
+"""The /game, /secondary, /score, /cp and /challenger commands, driven through a real MissionBot."""
+
+from __future__ import annotations
+
+import json
+
+import discord
+import pytest
+
+from bot.engine.state import Source, Status
+from bot.service import GameService, NoGame
+from bot.store.models import GameStatus
+from tests.cogs.game_table import Table, public_text, said, verbs
+from tests.cogs.harness import Harness
+from tests.discord_model import FakeUser
+
+CHANNEL = 1_111_111_111_111_111_111
+
+
+@pytest.fixture
+def table(harness: Harness, alice: FakeUser, bob: FakeUser) -> Table:
+    return Table(harness, alice, bob)
+
+
+@pytest.fixture
+def carol(harness: Harness) -> FakeUser:
+    return harness.user("carol")
+
+
+# --- /game new: the challenge -------------------------------------------------------------------
+
+async def test_new_posts_a_public_challenge_with_the_briefing_and_the_map(table: Table, harness: Harness, bob) -> None:
+    reply = await table.challenge_only(seed="briefing")
+    assert not reply.ephemeral
+    assert bob.mention in reply.content and "challenges you" in reply.content
+    summary, primary = reply.embeds[:2]
+    state = await table.state()
+    assert summary["image"]["url"] == "attachment://deployment.png"
+    assert [a["filename"] for a in reply.main.message["attachments"]] == ["deployment.png"]
+    png = harness.model.files[int(reply.main.message["attachments"][0]["id"])]
+    assert png.startswith(b"\x89PNG")
+    assert harness.bot.catalog.deployment(state.mission.deployment).name in summary["fields"][0]["name"]
+    assert primary["title"].lower().startswith(harness.bot.catalog.primary(state.mission.primary).name.lower())
+    assert sorted(verbs(reply.main.message)) == ["accept", "decline"]
+    # The seed stays secret; its hash is shown.
+    assert "briefing" not in public_text(reply.main.message)
+    assert any(len(w) == 64 for w in summary["description"].replace(";", " ").split())
+
+
+async def test_only_the_challenged_player_accepts(table: Table, harness: Harness, alice, bob, carol) -> None:
+    challenge = await table.challenge_only()
+    accept = verbs(challenge.main.message)["accept"]
+    for user, says in ((carol, "not for you"), (alice, "Waiting for your opponent")):
+        reply = await harness.press(accept, user=user)
+        assert reply.ephemeral and says in reply.content
+        assert await table.board_ids() == []
+    reply = await harness.press(accept, user=bob)
+    await table.settle()
+    board = await table.board()
+    assert board["pinned"] and sorted(verbs(board)) == ["attacker", "defender", "ready"]
+    assert not said(reply, "accepts").ephemeral
+    # The challenge keeps its briefing and map but loses its buttons.
+    kept = harness.message(challenge.main.message["id"])
+    assert verbs(kept) == {} and kept["embeds"] == challenge.embeds and kept["attachments"]
+    assert len(await table.board_ids()) == 1
+
+
+async def test_a_declined_challenge_frees_the_channel(table: Table, harness: Harness, alice, bob) -> None:
+    challenge = await table.challenge_only()
+    reply = await harness.press(verbs(challenge.main.message)["decline"], user=bob)
+    assert not said(reply, "called the game off").ephemeral
+    assert (await harness.bot.service.get_state(game_id=table.game_id)).status == GameStatus.ABANDONED
+    assert await table.board_ids() == []
+    again = await table.challenge_only()
+    assert not again.ephemeral and table.game_id == 2
+
+
+async def test_new_refusals_are_private_and_change_nothing(table: Table, harness: Harness, alice, bob) -> None:
+    robot = harness.user("robot", bot=True)
+    reply = await harness.slash("game new", user=alice, size="strike-force", opponent=robot)
+    assert reply.ephemeral and "Bots cannot play" in reply.content
+    reply = await harness.slash("game new", user=alice, size="strike-force", opponent=alice)
+    assert reply.ephemeral and "against yourself" in reply.content
+    reply = await harness.slash("game new", user=alice, size="incursion", opponent=bob, mission="A")
+    assert reply.ephemeral and "Strike Force" in reply.content
+    assert await harness.bot.service.repo.get_latest_game(harness.default_channel.id) is None
+    await table.challenge_only()
+    reply = await harness.slash("game new", user=bob, size="strike-force", opponent=alice)
+    assert reply.ephemeral and "already has a game" in reply.content
+
+
+async def test_a_pool_mission_shows_its_letter_and_layouts(table: Table, harness: Harness) -> None:
+    reply = await table.challenge_only(mission="C")
+    state = await table.state()
+    assert state.mission.pool_letter == "C"
+    assert "Mission C" in reply.embeds[0]["title"]
+    assert any(f["name"].startswith("Terrain layouts") for f in reply.embeds[0]["fields"])
+
+
+# --- /game status, end, concede, log --------------------------------------------------------------
+
+async def test_status_posts_a_fresh_board_that_is_kept_current(table: Table, harness: Harness, alice, bob) -> None:
+    reply = await harness.slash("game status", user=alice)
+    assert reply.ephemeral and "no game" in reply.content.lower()
+    await table.challenge_only()
+    reply = await harness.slash("game status", user=alice)
+    assert reply.ephemeral and "waiting for the challenged player" in reply.content
+    await table.accept()
+    reply = await table.slash("game status", alice)
+    assert len(await table.board_ids()) == 2
+    state = await table.state()
+    await table.press("attacker", table.user(state.sides_rolloff.winner))
+    for message_id in await table.board_ids():
+        assert sorted(verbs(harness.message(message_id))) == ["choose", "ready", "undo"]
+
+
+async def test_a_moderator_ends_the_game_at_once(table: Table, harness: Harness, carol) -> None:
+    await table.start()
+    moderator = harness.user("mod", permissions=discord.Permissions(manage_channels=True,
+                                                                    use_application_commands=True).value)
+    reply = await table.slash("game end", carol)
+    assert reply.ephemeral and "Manage Channels" in reply.content
+    assert (await table.state()).status == Status.SIDES
+    reply = await table.slash("game end", moderator)
+    assert (await table.state()).status == Status.ABANDONED
+    result = [s for s in reply if s.embeds and s.embeds[0]["title"].startswith("Result")]
+    assert result and not result[0].ephemeral
+    board = await table.board()
+    assert verbs(board) == {} and "abandoned" in board["embeds"][0]["description"]
+
+
+async def test_both_players_agree_to_end(table: Table, harness: Harness, alice, bob, carol) -> None:
+    await table.start()
+    ask = await table.slash("game end", alice)
+    assert bob.mention in ask.content and not ask.ephemeral
+    agree = verbs(ask.main.message)["endby-first"]
+    for user, says in ((alice, "opponent has to agree"), (carol, "Only the two players")):
+        reply = await harness.press(agree, user=user)
+        assert reply.ephemeral and says in reply.content
+        assert (await table.state()).status == Status.SIDES
+    reply = await harness.press(agree, user=bob)
+    await table.settle()
+    assert (await table.state()).status == Status.ABANDONED
+    assert any("abandoned" in s.content for s in reply if s.ephemeral)
+    # The channel is free again.
+    assert not (await harness.slash("game new", user=bob, size="incursion", opponent=alice)).ephemeral
+
+
+async def test_concede_before_and_during_the_battle(table: Table, harness: Harness, alice, bob) -> None:
+    await table.start()
+    reply = await table.slash("game concede", alice)
+    assert reply.ephemeral and "/game end" in reply.content
+    await table.to_battle()
+    reply = await table.slash("game concede", alice)
+    state = await table.state()
+    assert state.status == Status.ENDED and state.result.winner == str(bob.id)
+    assert any(s.embeds and s.embeds[0]["title"].startswith("Result") for s in reply)
+    assert any(s.ephemeral and "You conceded" in s.content for s in reply)
+    board = await table.board()
+    assert "wins by concession" in board["embeds"][0]["description"]
+    assert state.setup.seed in board["embeds"][0]["footer"]["text"]  # the seed is revealed at the end
+
+
+async def test_log_during_and_after_the_game(table: Table, harness: Harness, alice, bob) -> None:
+    reply = await harness.slash("game log", user=alice)
+    assert reply.ephemeral and "No game" in reply.content
+    await table.start(seed="log-seed")
+    await table.to_battle(first_fixed=("cleanse", "no-prisoners"))
+    reply = await table.slash("game log", bob)
+    assert not reply.ephemeral
+    attachment = reply.main.message["attachments"][0]
+    assert attachment["filename"] == f"game-{table.game_id}.json"
+    log = json.loads(harness.model.files[int(attachment["id"])])
+    assert log["seed"] is None and "log-seed" not in json.dumps(log)
+    assert [e["action"]["kind"] for e in log["actions"]] == ["choose_side", "choose_secondaries",
+                                                              "choose_secondaries"]
+    assert "Alice" in reply.content and "Rnd" in reply.content and log["seed_hash"] in reply.content
+    await table.slash("game concede", bob)
+    reply = await table.slash("game log", alice)
+    log = json.loads(harness.model.files[int(reply.main.message["attachments"][0]["id"])])
+    assert log["seed"] == "log-seed" and log["status"] == "ended"
+    assert log["actions"][-1]["action"]["kind"] == "concede"
+
+
+async def test_undo_command_and_its_refusals(table: Table, harness: Harness, alice, bob, carol) -> None:
+    await table.start()
+    reply = await table.slash("game undo", alice)
+    assert reply.ephemeral and "nothing to undo" in reply.content
+    state = await table.state()
+    await table.press("attacker", table.user(state.sides_rolloff.winner))
+    reply = await table.slash("game undo", carol)
+    assert reply.ephemeral and "Only the two players" in reply.content
+    reply = await table.slash("game undo", alice)
+    assert any(s.ephemeral and "Undone" in s.content for s in reply)
+    assert (await table.state()).status == Status.SIDES
+    assert sorted(await table.board_verbs()) == ["attacker", "defender", "ready"]
+
+
+# --- in-game commands -------------------------------------------------------------------------------
+
+async def test_secondary_choose_command_opens_the_private_menu(table: Table, harness: Harness, alice, carol) -> None:
+    await table.start()
+    state = await table.state()
+    await table.press("attacker", table.user(state.sides_rolloff.winner))
+    reply = await table.slash("secondary choose", carol)
+    assert reply.ephemeral and "Only the two players" in reply.content
+    reply = await table.slash("secondary choose", alice)
+    assert reply.ephemeral and sorted(verbs(reply.main.message)) == ["fixed", "tactical"]
+    await table.pick(reply, "fixed", ["cleanse", "no-prisoners"], alice)
+    assert (await table.state()).player(str(alice.id)).choice.fixed_cards == ("cleanse", "no-prisoners")
+
+
+async def test_score_add_and_cp_commands(table: Table, harness: Harness, alice, bob) -> None:
+    await table.start()
+    reply = await table.slash("score add", alice, source="primary", vp=5)
+    assert reply.ephemeral and "has not started" in reply.content
+    await table.to_battle()
+    active = await table.active_user()
+    me = str(active.id)
+    reply = await table.slash("score add", active, source="primary", vp=5)
+    assert any(s.ephemeral and "Recorded" in s.content for s in reply)
+    state = await table.state()
+    assert [(e.source, e.awarded) for e in state.vp if e.player == me] == [(Source.PRIMARY, 5)]
+    reply = await table.slash("score add", active, source="secondary", vp=3, card="sabotage")
+    assert reply.ephemeral and "not one of your active Secondary Missions" in reply.content
+    assert (await table.state()).vp == state.vp
+
+    cp = state.player(me).cp
+    reply = await table.slash("cp spend", active, amount=cp + 1)
+    assert reply.ephemeral and f"You have {cp}CP" in reply.content
+    await table.slash("cp spend", active, amount=1, reason="Grenade")
+    assert (await table.state()).player(me).cp == cp - 1
+    await table.slash("cp gain", active, amount=1, reason="a rule")
+    assert (await table.state()).player(me).cp == cp
+    reply = await table.slash("cp gain", active, amount=1, reason="again")
+    assert reply.ephemeral and "at most 1CP per battle round" in reply.content
+    assert (await table.state()).player(me).cp == cp
+    reply = await table.slash("challenger use", active, **{"as": "stratagem"})
+    assert reply.ephemeral and "no Challenger card" in reply.content
+
+
+async def test_card_autocomplete_offers_only_my_own_active_cards(table: Table, harness: Harness, alice, bob) -> None:
+    await table.start()
+    assert await harness.autocomplete("secondary new-orders", "card", "", user=alice) == []
+    await table.to_battle(first_fixed=("cleanse", "no-prisoners"), second_fixed=None)
+    state = await table.state()
+    mine = await harness.autocomplete("score add", "card", "", user=alice, source="secondary", vp=1)
+    assert [c["value"] for c in mine] == ["cleanse", "no-prisoners"]
+    assert [c["value"] for c in await harness.autocomplete("score add", "card", "pris", user=alice,
+                                                           source="secondary", vp=1)] == ["no-prisoners"]
+    bobs = await harness.autocomplete("secondary discard", "card", "", user=bob)
+    assert [c["value"] for c in bobs] == list(state.player(str(bob.id)).hand)
+    assert not set(c["value"] for c in bobs) & {"cleanse", "no-prisoners"} - set(state.player(str(bob.id)).hand)
+    carol = harness.user("carol")
+    assert await harness.autocomplete("secondary discard", "card", "", user=carol) == []
+
+
+# --- GameService.latest_game ----------------------------------------------------------------------
+
+async def test_latest_game_is_the_newest_of_the_channel_whatever_its_status(catalog, tmp_path) -> None:
+    from bot.engine import actions as a
+    from bot.engine.state import GameSetup
+    from bot.store.db import make_engine, make_sessionmaker, upgrade_database
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'latest.db'}"
+    await upgrade_database(url)
+    engine = make_engine(url)
+    try:
+        service = GameService(catalog, make_sessionmaker(engine))
+        with pytest.raises(NoGame):
+            await service.latest_game(CHANNEL)
+        setup = GameSetup(size="incursion", players=("1", "2"), names=("A", "B"), seed="x")
+        first = await service.start_game(None, CHANNEL, setup)
+        await service.start_game(None, CHANNEL + 1, setup)  # another channel's game is not ours
+        assert (await service.latest_game(CHANNEL)).id == first.game_id
+        await service.act(a.Abandon(actor="1"), channel_id=CHANNEL)
+        ended = await service.latest_game(CHANNEL)
+        assert (ended.id, ended.status) == (first.game_id, GameStatus.ABANDONED)
+        second = await service.start_game(None, CHANNEL, setup)
+        assert (await service.latest_game(CHANNEL)).id == second.game_id
+    finally:
+        await engine.dispose()

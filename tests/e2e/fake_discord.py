@@ -1,0 +1,232 @@
+"""A fake Discord on 127.0.0.1 that a real, unmodified discord.py client connects to.
+
+It speaks the gateway (HELLO, IDENTIFY -> READY -> GUILD_CREATE, heartbeat ACKs, plain-text JSON frames,
+no zlib) and the REST routes the bot uses, answering from a DiscordModel (tests/discord_model.py),
+the same model the in-process harness uses. A test injects INTERACTION_CREATE events over the gateway
+and reads what the bot did from `model.sent`.
+
+Point a client at it with `discord.http.Route.BASE = fake.api_base` and
+`discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)`. The server stops on
+`stop()` or, at the latest, `lifetime` seconds after it started.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from tests.discord_model import DiscordError, DiscordModel, Sent
+
+API = "/api/v10"
+HEARTBEAT_INTERVAL_MS = 41_250
+
+Handler = Callable[[web.Request, Any, list[tuple[str, bytes]]], Any]
+
+
+class FakeDiscord:
+    def __init__(self, model: DiscordModel | None = None, *, token: str = "e2e-token", lifetime: float = 60.0) -> None:
+        self.model = model or DiscordModel()
+        self.token = token
+        self.lifetime = lifetime
+        self.requests: list[tuple[str, str]] = []  # (method, path) of every REST request
+        self.unhandled: list[tuple[str, str]] = []
+        self.identify: dict[str, Any] | None = None
+        self.heartbeats = 0
+        self.ready = asyncio.Event()  # READY and GUILD_CREATE were sent
+        self._changed = asyncio.Condition()
+        self._sockets: set[web.WebSocketResponse] = set()
+        self._sequence = 0
+        self._runner: web.AppRunner | None = None
+        self._watchdog: asyncio.TimerHandle | None = None
+        self.port = 0
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}{API}"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    # --- life cycle -------------------------------------------------------------------------
+
+    async def __aenter__(self) -> FakeDiscord:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.stop()
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_get("/gateway", self._gateway)
+        for method, path, handler in self._routes():
+            app.router.add_route(method, API + path, self._rest(handler))
+        app.router.add_route("*", "/{tail:.*}", self._unknown)
+        self._runner = web.AppRunner(app, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self._watchdog = asyncio.get_running_loop().call_later(self.lifetime, lambda: asyncio.ensure_future(self.stop()))
+
+    async def stop(self) -> None:
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+        for socket in list(self._sockets):
+            await socket.close()
+        if self._runner is not None:
+            runner, self._runner = self._runner, None
+            await runner.cleanup()
+
+    # --- what a test does -------------------------------------------------------------------
+
+    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        """Send a gateway DISPATCH event to every connected client."""
+        if not self._sockets:
+            raise AssertionError("no client is connected to the gateway")
+        self._sequence += 1
+        frame = json.dumps({"op": 0, "t": event, "s": self._sequence, "d": data})
+        for socket in list(self._sockets):
+            await socket.send_str(frame)
+
+    async def interact(self, payload: dict[str, Any], *, timeout: float = 10.0) -> list[Sent]:
+        """Deliver an interaction and return what the bot did until it answered it."""
+        first = len(self.model.sent)
+        record = self.model.interactions[payload["token"]]
+        await self.dispatch("INTERACTION_CREATE", payload)
+        await self.wait_for(lambda: record.response_type is not None, timeout=timeout)
+        return self.model.sent[first:]
+
+    async def wait_for(self, predicate: Callable[[], bool], *, timeout: float) -> None:
+        async with self._changed:
+            await asyncio.wait_for(self._changed.wait_for(predicate), timeout)
+
+    # --- gateway ----------------------------------------------------------------------------
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        socket = web.WebSocketResponse()
+        await socket.prepare(request)
+        self._sockets.add(socket)
+        try:
+            await socket.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}}))
+            async for message in socket:
+                if message.type == WSMsgType.TEXT:
+                    await self._on_frame(socket, json.loads(message.data))
+        finally:
+            self._sockets.discard(socket)
+        return socket
+
+    async def _on_frame(self, socket: web.WebSocketResponse, frame: dict[str, Any]) -> None:
+        op = frame.get("op")
+        if op == 1:  # heartbeat
+            self.heartbeats += 1
+            await socket.send_str(json.dumps({"op": 11}))
+        elif op == 2:  # identify
+            self.identify = frame["d"]
+            if frame["d"].get("token") != self.token:
+                await socket.close(code=4004, message=b"Authentication failed.")
+                return
+            self._sequence += 1
+            ready = {
+                "v": 10, "user": {**self.model.bot_user.payload(), "verified": True, "mfa_enabled": False},
+                "guilds": [{"id": str(self.model.guild_id), "unavailable": True}],
+                "session_id": "fake-session", "resume_gateway_url": self.gateway_url, "shard": [0, 1],
+                "application": {"id": str(self.model.app_id), "flags": 0},
+            }
+            await socket.send_str(json.dumps({"op": 0, "t": "READY", "s": self._sequence, "d": ready}))
+            await self.dispatch("GUILD_CREATE", self.model.guild_payload())
+            self.ready.set()
+        elif op == 8:  # request guild members: the bot asks for no member lists, answer empty anyway
+            chunk = {"guild_id": frame["d"]["guild_id"], "members": [], "chunk_index": 0, "chunk_count": 1,
+                     "nonce": frame["d"].get("nonce")}
+            await self.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+
+    # --- REST -------------------------------------------------------------------------------
+
+    def _routes(self) -> list[tuple[str, str, Handler]]:
+        m = self.model
+
+        def n(request: web.Request, name: str) -> int:
+            return int(request.match_info[name])
+
+        def info(request: web.Request, name: str) -> str:
+            return request.match_info[name]
+
+        return [
+            ("GET", "/gateway", lambda r, b, f: {"url": self.gateway_url}),
+            ("GET", "/gateway/bot", lambda r, b, f: {
+                "url": self.gateway_url, "shards": 1,
+                "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1},
+            }),
+            ("GET", "/users/@me", lambda r, b, f: m.bot_user.payload()),
+            ("GET", "/oauth2/applications/@me", lambda r, b, f: m.application_payload()),
+            ("PUT", "/applications/{app}/commands", lambda r, b, f: m.overwrite_commands(None, b)),
+            ("PUT", "/applications/{app}/guilds/{guild}/commands", lambda r, b, f: m.overwrite_commands(n(r, "guild"), b)),
+            ("POST", "/interactions/{id}/{token}/callback",
+             lambda r, b, f: m.interaction_callback(n(r, "id"), info(r, "token"), b, f)),
+            ("POST", "/webhooks/{app}/{token}", lambda r, b, f: m.execute_webhook(n(r, "app"), info(r, "token"), b, f)),
+            ("GET", "/webhooks/{app}/{token}/messages/{message}",
+             lambda r, b, f: m.get_webhook_message(n(r, "app"), info(r, "token"), info(r, "message"))),
+            ("PATCH", "/webhooks/{app}/{token}/messages/{message}",
+             lambda r, b, f: m.edit_webhook_message(n(r, "app"), info(r, "token"), info(r, "message"), b, f)),
+            ("DELETE", "/webhooks/{app}/{token}/messages/{message}",
+             lambda r, b, f: m.delete_webhook_message(n(r, "app"), info(r, "token"), info(r, "message"))),
+            ("POST", "/channels/{channel}/messages", lambda r, b, f: m.create_message(n(r, "channel"), b, f)),
+            ("GET", "/channels/{channel}/messages/{message}",
+             lambda r, b, f: m.get_message(n(r, "channel"), n(r, "message"))),
+            ("PATCH", "/channels/{channel}/messages/{message}",
+             lambda r, b, f: m.edit_message(n(r, "channel"), n(r, "message"), b, f)),
+            ("DELETE", "/channels/{channel}/messages/{message}",
+             lambda r, b, f: m.delete_message(n(r, "channel"), n(r, "message"))),
+            ("PUT", "/channels/{channel}/messages/pins/{message}", lambda r, b, f: m.pin(n(r, "channel"), n(r, "message"))),
+            ("DELETE", "/channels/{channel}/messages/pins/{message}",
+             lambda r, b, f: m.pin(n(r, "channel"), n(r, "message"), pinned=False)),
+        ]
+
+    def _rest(self, handler: Handler) -> Callable[[web.Request], Awaitable[web.Response]]:
+        async def serve(request: web.Request) -> web.Response:
+            self.requests.append((request.method, request.path))
+            webhook = request.path.startswith((f"{API}/interactions/", f"{API}/webhooks/"))
+            if not webhook and request.headers.get("Authorization") != f"Bot {self.token}":
+                return _json({"message": "401: Unauthorized", "code": 0}, status=401)
+            body, files = await _read_body(request)
+            try:
+                result = handler(request, body, files)
+            except DiscordError as exc:
+                return _json(exc.payload(), status=exc.status)
+            finally:
+                async with self._changed:
+                    self._changed.notify_all()
+            return web.Response(status=204) if result is None else _json(result)
+
+        return serve
+
+    async def _unknown(self, request: web.Request) -> web.Response:
+        self.unhandled.append((request.method, request.path))
+        return _json({"message": "404: Not Found", "code": 0}, status=404)
+
+
+def _json(data: Any, *, status: int = 200) -> web.Response:
+    # discord.py reads JSON only when the Content-Type is exactly application/json (no charset).
+    return web.Response(body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"})
+
+
+async def _read_body(request: web.Request) -> tuple[Any, list[tuple[str, bytes]]]:
+    if request.content_type.startswith("multipart/"):
+        body: Any = None
+        files = []
+        reader = await request.multipart()
+        async for part in reader:
+            content = await part.read()  # type: ignore[union-attr]
+            if part.name == "payload_json":  # type: ignore[union-attr]
+                body = json.loads(content)
+            else:
+                files.append((part.filename or part.name or "file", bytes(content)))  # type: ignore[union-attr]
+        return body, files
+    raw = await request.read()
+    return (json.loads(raw) if raw else None), []
