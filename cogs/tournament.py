@@ -185,8 +185,9 @@ class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swi
         await self._organiser(interaction, "finish the tournament")
         saved = await self.service.finish(_guild(interaction))
         top = ui.standings_messages(saved)[0][0]
+        played = len(saved.state.event.rounds)
         await interaction.response.send_message(
-            f"🏁 **{saved.name}** is over after {len(saved.state.event.rounds)} rounds. Final standings:",
+            f"🏁 **{saved.name}** is over after {played} round{'s' if played != 1 else ''}. Final standings:",
             embed=top, allowed_mentions=NO_PINGS)
 
 

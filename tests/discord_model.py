@@ -38,10 +38,6 @@ LOADING = 128
 # Interaction types and callback types (Discord API).
 SLASH, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
 MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, AUTOCOMPLETE_RESULT, MODAL = 4, 5, 6, 7, 8, 9
-CALLBACK_NAMES = {
-    MESSAGE: "message", DEFERRED_MESSAGE: "defer", DEFERRED_UPDATE: "defer_update",
-    UPDATE_MESSAGE: "update", AUTOCOMPLETE_RESULT: "autocomplete", MODAL: "modal",
-}
 
 _NOW = "2025-07-01T12:00:00.000000+00:00"
 
@@ -57,7 +53,7 @@ class DiscordError(Exception):
     def payload(self) -> dict[str, Any]:
         body: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.problems:
-            body["errors"] = {"_errors": [{"code": "BASE_TYPE_INVALID", "message": p} for p in self.problems]}
+            body["errors"] = {"body": {"_errors": [{"code": "BASE_TYPE_INVALID", "message": p} for p in self.problems]}}
         return body
 
 

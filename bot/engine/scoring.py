@@ -61,6 +61,10 @@ def _scorer_refusal(state: GameState, rule: Scorer, scorer: str) -> str | None:
             return "Only the player whose turn it is scores this."
         case Scorer.OPPONENT_OF_ACTIVE if scorer == state.active:
             return "This scores for the opponent of the player whose turn it is."
+        case Scorer.OPPONENT_OF_ACTIVE if state.round == 1 and state.turn == 1:
+            # What the opponent scores for (Burden of Trust's guards) is set in their own Command phase,
+            # and the player going second has not had one yet (FAQ: from the opponent's second turn).
+            return "You have had no Command phase yet, so nothing of yours can score this."
         case Scorer.ATTACKER if scorer != state.attacker:
             return "Only the Attacker scores this."
         case Scorer.DEFENDER if scorer != state.defender:
@@ -98,6 +102,16 @@ def check_repeat(state: GameState, scorer: str, source: Source, card: str | None
         taken = next((others[e.option] for e in this_turn if e.option in others), None)
         if taken is not None:
             raise GameError(f"You already scored “{taken.label}” this turn: it is one or the other.")
+    if option.group and option.cumulative:
+        # An add-on belongs to the alternative printed just before it (Linchpin's "and 5VP for each other").
+        base = next((o for o in reversed(options[:options.index(option)])
+                     if o.group == option.group and not o.cumulative), None)
+        if base is not None and not any(e.option == base.id for e in this_turn):
+            rival = next((o for o in options if o.group == option.group and not o.cumulative
+                          and any(e.option == o.id for e in this_turn)), None)
+            if rival is not None:
+                raise GameError(f"You already scored “{rival.label}” this turn: it is one or the other.")
+            raise GameError(f"“{option.label}” adds to “{base.label}”: score that first.")
 
 
 def award(catalog: Catalog, state: GameState, entry: VpEntry, option: ScoringOption | None,

@@ -244,7 +244,7 @@ def _float_cost(field: _Field, player: str, below: int) -> int:
 
 
 def _pair_cost(field: _Field, a: str, b: str) -> int:
-    return (field.bracket[a] - field.bracket[b]) ** 2
+    return abs(field.bracket[a] - field.bracket[b])
 
 
 def _solve(
@@ -262,7 +262,7 @@ def _solve(
     for i, a in enumerate(players):
         for b in players[i + 1 :]:
             fresh = b not in field.met[a]
-            if False:
+            if not (fresh or allow_rematch):
                 continue
             record = (
                 _float_cost(field, a, below) + _float_cost(field, b, below)

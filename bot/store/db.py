@@ -5,7 +5,8 @@ the single writer: a session holds it from its first statement to its commit, so
 process never interleave and never race for SQLite's write lock (a deferred transaction that reads and
 then writes could otherwise fail at once with SQLITE_BUSY, whatever the busy timeout). StaticPool would
 not do: it hands the same connection to concurrent sessions, whose statements would then share one
-transaction. Reads queue behind the connection too; each takes well under a millisecond.
+transaction. Reads queue behind the connection too; they are short. The one rule that follows: never
+open a second session while holding one, or the second waits for the first (pool_timeout).
 
 PostgreSQL (asyncpg) gets an ordinary pool; there the version column in the game table guards
 concurrent writers (see repository.save_if_version).

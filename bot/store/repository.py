@@ -100,12 +100,15 @@ class GameRepository:
         The action goes into the log in the same transaction, numbered by the version it produced
         (an undo leaves a gap, so the log shows it). Raises StaleVersion when someone saved first.
         """
+        saved = _saved(game, new_state)
+        state_json = dump_state(new_state)  # encoded before the transaction, which stays short
+        action_json = dump_action(new_action) if new_action is not None else None
         async with self._sessionmaker() as session, session.begin():
-            saved = await _bump(session, game, new_state)
+            await _bump(session, game, saved, state_json)
             if new_action is not None:
                 await session.exec(insert(ACTION).values(
                     game_id=game.id, seq=saved.version, actor=new_action.actor,
-                    action_json=dump_action(new_action), created_at=saved.updated_at,
+                    action_json=action_json, created_at=saved.updated_at,
                 ))
         return saved
 
@@ -114,8 +117,10 @@ class GameRepository:
 
         The version still goes up, so a board drawn before the undo is seen as out of date.
         """
+        saved = _saved(game, new_state)
+        state_json = dump_state(new_state)
         async with self._sessionmaker() as session, session.begin():
-            saved = await _bump(session, game, new_state)
+            await _bump(session, game, saved, state_json)
             last = select(func.max(GameAction.seq)).where(GameAction.game_id == game.id).scalar_subquery()
             result = await session.exec(
                 delete(GameAction).where(col(GameAction.game_id) == game.id, col(GameAction.seq) == last)
@@ -140,19 +145,20 @@ class GameRepository:
             return list((await session.exec(query)).all())
 
 
-async def _bump(session: AsyncSession, game: GameRecord, new_state: GameState) -> GameRecord:
-    """The version-checked UPDATE: zero rows means someone else saved first."""
-    saved = replace(game, version=game.version + 1, state=new_state, status=game_status(new_state),
-                    updated_at=utcnow())
+def _saved(game: GameRecord, new_state: GameState) -> GameRecord:
+    return replace(game, version=game.version + 1, state=new_state, status=game_status(new_state),
+                   updated_at=utcnow())
+
+
+async def _bump(session: AsyncSession, game: GameRecord, saved: GameRecord, state_json: str) -> None:
+    """The version-checked UPDATE from `game` to `saved`: zero rows means someone else saved first."""
     result = await session.exec(
         update(GAME)
         .where(GAME.c.id == game.id, GAME.c.version == game.version)
-        .values(version=saved.version, state_json=dump_state(new_state), status=saved.status,
-                updated_at=saved.updated_at)
+        .values(version=saved.version, state_json=state_json, status=saved.status, updated_at=saved.updated_at)
     )
     if result.rowcount != 1:
         raise StaleVersion(f"Game {game.id} is no longer at version {game.version}")
-    return saved
 
 
 def _record(row: Game) -> GameRecord:

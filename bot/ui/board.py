@@ -93,14 +93,15 @@ def player_field(catalog: Catalog, state: GameState, player: PlayerState) -> tup
     if player.mode:
         mode = "Fixed" if player.mode == "fixed" else f"Tactical · deck {len(player.deck)}"
         lines.append(f"__{mode}__")
+        objectives = {o.id: o.name for o in catalog.deployment(state.mission.deployment).objectives}
         for card_id in player.hand:
-            lines.append(_card_line(catalog, player, card_id))
+            lines.append(_card_line(catalog, player, card_id, objectives))
         if not player.hand:
             lines.append("No active Secondary Missions")
     return clip(name, 256), field_value("\n".join(lines))
 
 
-def _card_line(catalog: Catalog, player: PlayerState, card_id: str) -> str:
+def _card_line(catalog: Catalog, player: PlayerState, card_id: str, objectives: dict[str, str]) -> str:
     card = catalog.secondary(card_id)
     options = [o for o in card.scoring if o.mode in ("both", player.mode)]
     scoring = " / ".join(f"{o.vp}VP {o.label}" for o in options)
@@ -109,7 +110,7 @@ def _card_line(catalog: Catalog, player: PlayerState, card_id: str) -> str:
     if targets is not None:
         picked = [*targets.alpha_units, *(f"γ {targets.gamma_unit}" for _ in [0] if targets.gamma_unit)]
         if targets.objective:
-            picked.append(f"objective {targets.objective}")
+            picked.append(f"objective: {objectives[targets.objective]}")
         if picked:
             line += f" [{', '.join(picked)}]"
     return line

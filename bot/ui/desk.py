@@ -24,12 +24,14 @@ from bot.ui import choices
 from bot.ui.board import board_embed
 from bot.ui.controls import GameButton, GameSelect, view_of
 from bot.ui.errors import send_error
+from bot.ui.result_card import result_embed
 from bot.ui.text import title_case
 
 _log = logging.getLogger(__name__)
 
 APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
 RECENT_EVENTS = 8
+ANSWERED = "This challenge has already been answered."
 
 
 class GameDesk:
@@ -42,6 +44,7 @@ class GameDesk:
         self._scheduled: dict[int, asyncio.Task] = {}  # edits still waiting to read the state
         self._running: set[asyncio.Task] = set()  # every edit not finished yet, for idle()
         self._accepting: set[int] = set()  # games whose board is being posted
+        self._announced: dict[int, set[tuple[str, ...]]] = {}  # decisions already announced, per game
 
     # ---- the board -----------------------------------------------------------------------------
 
@@ -88,6 +91,8 @@ class GameDesk:
             for board in await self.service.repo.board_messages(game_id):
                 channel = self.bot.get_partial_messageable(board.channel_id)
                 await channel.get_partial_message(board.message_id).edit(embed=embed, view=view)
+            if record.status != GameStatus.ACTIVE:
+                self.recent.pop(game_id, None)  # the final board is drawn: forget the game
         except Exception:
             _log.exception("Could not refresh the board of game %s", game_id)
 
@@ -133,15 +138,17 @@ class GameDesk:
         state = result.state
         if interaction.channel is None:
             return
-        waiting = {q.player for q in state.prompts}
+        waiting = {(q.player, "answer", q.kind.value, q.card) for q in state.prompts}
         if state.phase == Phase.DISCARDS and state.discard_queue:
-            waiting.add(state.discard_queue[0])
-        for player in sorted(waiting):
-            view = view_of(GameButton(result.game_id, result.version, "answer" if state.prompts else "discard"))
+            waiting.add((state.discard_queue[0], "discard", str(state.round), str(state.turn)))
+        # Each decision is announced once, not again with every action taken while it waits.
+        new = waiting - self._announced.get(result.game_id, set())
+        self._announced[result.game_id] = waiting
+        for player, verb, *_ in sorted(new):
+            view = view_of(GameButton(result.game_id, result.version, verb))
             await interaction.channel.send(f"<@{player}>, the game needs your decision.", view=view)
         if state.status in (Status.ENDED, Status.ABANDONED):
-            from bot.ui.result_card import result_embed
-
+            self._announced.pop(result.game_id, None)
             await interaction.channel.send(embed=result_embed(self.catalog, state, result.game_id))
 
     # ---- buttons and menus ---------------------------------------------------------------------
@@ -252,12 +259,14 @@ class GameDesk:
             content = "What do you score? (For anything else use `/score add`.)"
             items = [GameSelect(game, version, "score", placeholder="Scoring option", options=options)]
         elif verb == "neworders":
+            if state.player(me).mode != "tactical":
+                raise GameError("New Orders is for Tactical Missions; Fixed Missions cannot be discarded.")
             content = "New Orders (1CP): which active card do you discard to draw a new one?"
             items = [GameSelect(game, version, "neworders", options=choices.hand_choices(cat, state, me))]
         elif verb == "discard":
             hand = choices.hand_choices(cat, state, me)
-            if not hand:
-                raise GameError("You have no active Secondary Missions to discard.")
+            if me not in state.discard_queue or not hand:  # Fixed cards are never discarded
+                raise GameError("You have no end-of-turn discard to decide now.")
             content = "Discard any active Secondary Missions? (1CP if it is your turn, once per battle round.)"
             items = [GameSelect(game, version, "discard", placeholder="Cards to discard", options=hand,
                                 max_values=len(hand)), GameButton(game, version, "keep")]
@@ -338,23 +347,24 @@ class GameDesk:
             raise GameError("This challenge is not for you.")
         if record.status != GameStatus.ACTIVE:
             raise GameError("This game is over: start a new one with /game new.")
-        if game_id in self._accepting or await self.service.repo.board_messages(game_id):
-            raise GameError("This game has already been accepted.")
-        if verb == "decline":  # either player may call it off before it starts
-            await interaction.response.edit_message(view=None)
-            # By game id: an old challenge must never end a newer game of the channel.
-            result = await self.service.act(a.Abandon(actor=me), game_id=game_id)
-            self.note(game_id, result.events)
-            await interaction.followup.send(f"{interaction.user.mention} called the game off.")
-            return
-        if me != record.setup.players[1]:
+        if verb == "accept" and me != record.setup.players[1]:
             raise GameError("Waiting for your opponent to accept.")
-        self._accepting.add(game_id)  # a double click must not post two boards
+        if game_id in self._accepting:  # claimed before any await: a double click posts one board
+            raise GameError(ANSWERED)
+        self._accepting.add(game_id)
         try:
+            if await self.service.repo.board_messages(game_id):
+                raise GameError(ANSWERED)
             await interaction.response.edit_message(view=None)  # the briefing stays, its buttons go
-            await interaction.followup.send(
-                f"{interaction.user.mention} accepts! Here is the board; the briefing is above.")
-            await self.post_board(interaction.channel, record)
+            if verb == "decline":  # either player may call it off before it starts
+                # By game id: an old challenge must never end a newer game of the channel.
+                result = await self.service.act(a.Abandon(actor=me), game_id=game_id)
+                self.note(game_id, result.events)
+                await interaction.followup.send(f"{interaction.user.mention} called the game off.")
+            else:
+                await interaction.followup.send(
+                    f"{interaction.user.mention} accepts! Here is the board; the briefing is above.")
+                await self.post_board(interaction.channel, record)
         finally:
             self._accepting.discard(game_id)
 

@@ -234,7 +234,7 @@ class Harness:
         return await self.feed(self.model.modal_submit(custom_id, user, values), strict=strict)
 
     async def feed(self, payload: dict[str, Any], *, strict: bool = True) -> Reply:
-        """Deliver a raw INTERACTION_CREATE payload and collect what the bot did about it."""
+        """Deliver an INTERACTION_CREATE payload built by `self.model` and collect what the bot did."""
         before = set(asyncio.all_tasks())
         first_sent, first_error = len(self.model.sent), len(self._errors.records)
         self.bot._connection.parse_interaction_create(copy.deepcopy(payload))

@@ -8,8 +8,6 @@ import os
 import sys
 from pathlib import Path
 
-import pytest
-
 from bot.__main__ import BAD_TOKEN, NO_TOKEN, run
 from bot.engine.catalog import Catalog
 from bot.settings import Settings

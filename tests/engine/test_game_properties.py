@@ -117,6 +117,7 @@ class GameMachine(RuleBasedStateMachine):
         super().__init__()
         self.setup: GameSetup | None = None
         self.state: GameState | None = None
+        self.previous: GameState | None = None  # the state before the last accepted action
         self.log: list[a.Action] = []
         self.plans: dict[str, tuple[str, tuple[str, ...]]] = {}
         self.extra_cp: Counter[tuple[str, int]] = Counter()
@@ -156,12 +157,14 @@ class GameMachine(RuleBasedStateMachine):
     def _step_kinds(self) -> tuple[str, ...]:
         """Progression dominates so games reach round 5; rarer moves get more weight where they can work."""
         s = self.state
-        adapt = s.mission.twist == ADAPT_OR_DIE
+        adapt = 1
+        if s.mission.twist == ADAPT_OR_DIE:
+            just_drew = s.phase == Phase.COMMAND and s.player(s.active).drawn_this_phase
+            adapt = 12 if just_drew else 3
         held = any(p.challenger_card for p in s.players)
         return (
             ("progress",) * 12 + ("score",) * (8 if s.phase == Phase.END_OF_TURN else 4) + ("random",) * 3
-            + ("cp", "new_orders", "battle_ready") + ("adapt",) * (4 if adapt else 1)
-            + ("challenger",) * (3 if held else 1)
+            + ("cp", "new_orders", "battle_ready") + ("adapt",) * adapt + ("challenger",) * (3 if held else 1)
         )
 
     def _attempt(self, action: a.Action) -> None:
@@ -180,7 +183,7 @@ class GameMachine(RuleBasedStateMachine):
         assert before.model_dump_json() == before_json, "apply changed its input state in place"
         self._same_on_stored_copy(before_json, action, outcome)
         self._check_transition(before, outcome, action)
-        self.state = outcome.state
+        self.previous, self.state = before, outcome.state
         self.log.append(action)
         if self.state.status in (Status.ENDED, Status.ABANDONED) and before.status != self.state.status:
             event(f"game over: {self.state.result.reason}, round {self.state.round}")
@@ -277,14 +280,16 @@ class GameMachine(RuleBasedStateMachine):
             held = me.challenger_card if me else None
             card = data.draw(st.sampled_from((held, held, None) + CHALLENGER_IDS + JUNK_IDS[:3]), label="card")
             options = CATALOG.challenger(held or card).mission.scoring if (held or card) in CHALLENGER_IDS else ()
-        if options and data.draw(st.integers(0, 4), label="own option?") > 0:
+        how = data.draw(st.sampled_from(("option", "option", "manual", "anything")), label="how")
+        if how == "option" and options:
             option = data.draw(st.sampled_from(options), label="option")
-            if data.draw(st.integers(0, 3), label="sensible count?") > 0:
-                count = data.draw(st.integers(0, 4), label="count") if option.per else None
-                return a.Score(actor=actor, source=source, card=card, option=option.id, count=count)
-            option_id = option.id
-        else:
-            option_id = data.draw(st.one_of(st.none(), st.sampled_from(EVERY_OPTION_ID)), label="option")
+            count = data.draw(st.integers(0, 4), label="count") if option.per else None
+            return a.Score(actor=actor, source=source, card=card, option=option.id, count=count)
+        if how == "manual":  # no option: the VP as given, within or outside 1..50
+            vp = data.draw(st.one_of(st.integers(1, 50), st.integers(-2, 60)), label="vp")
+            return a.Score(actor=actor, source=source, card=card, vp=vp)
+        option_ids = tuple(o.id for o in options) + EVERY_OPTION_ID
+        option_id = data.draw(st.one_of(st.none(), st.sampled_from(option_ids)), label="option")
         count = data.draw(st.one_of(st.none(), st.integers(-2, 25)), label="count")
         vp = data.draw(st.one_of(st.none(), st.integers(-2, 60)), label="vp")
         return a.Score(actor=actor, source=source, card=card, option=option_id, count=count, vp=vp)
@@ -307,7 +312,7 @@ class GameMachine(RuleBasedStateMachine):
     def _build_adapt(self, data: st.DataObject) -> a.Action:
         actor = self._actor(data, self.state.active)
         me = self.state.player(actor) if actor in self._ids() else None
-        if data.draw(st.booleans(), label="draw or swap"):
+        if data.draw(st.sampled_from(("draw", "swap", self.state.phase == Phase.COMMAND)), label="draw?"):
             return a.AdaptOrDieDraw(actor=actor, card=self._hand_or_any(data, me.drawn_this_phase if me else ()))
         return a.AdaptOrDieSwap(actor=actor, card=self._hand_or_any(data, me.hand if me else ()),
                                 replacement=self._hand_or_any(data, me.set_aside if me else ()))
@@ -455,13 +460,16 @@ class GameMachine(RuleBasedStateMachine):
     def every_cap_holds(self) -> None:
         s = self.state
         for e in s.vp:
-            assert 0 <= e.awarded <= e.claimed, e
+            if e.claimed < 0:  # VP drained by the opponent (Syphoned Power): a primary loss, never capped
+                assert e.source == Source.PRIMARY and e.awarded == e.claimed and e.capped_by is None, e
+            else:
+                assert 0 <= e.awarded <= e.claimed, e
         for pid in s.setup.players:
             mine = [e for e in s.vp if e.player == pid]
             by_source = Counter()
             for e in mine:
                 by_source[e.source] += e.awarded
-            assert by_source[Source.PRIMARY] <= CAPS.primary
+            assert 0 <= by_source[Source.PRIMARY] <= CAPS.primary, "drained below 0 or above the cap"
             assert by_source[Source.SECONDARY] <= CAPS.secondary
             assert by_source[Source.CHALLENGER] <= CAPS.challenger
             assert by_source[Source.BATTLE_READY] <= CAPS.battle_ready
@@ -513,14 +521,20 @@ class GameMachine(RuleBasedStateMachine):
     @invariant()
     def replay_and_undo_give_the_same_state(self) -> None:
         # Full replays cost O(log length): every few steps, and always at the end of a game.
-        if self.steps % 6 == 0 or self.state.status in (Status.ENDED, Status.ABANDONED):
+        if self.steps % 8 == 0 or self.state.status in (Status.ENDED, Status.ABANDONED):
             self._check_replay()
 
     def _check_replay(self) -> None:
-        assert replay(CATALOG, self.setup, self.log) == self.state, "replaying the log gives another state"
-        if self.log:
-            undone = replay(CATALOG, self.setup, self.log[:-1])
-            assert apply(CATALOG, undone, self.log[-1]).state == self.state, "undo then redo differs"
+        """Undo replays all but the last action; redoing it must give the current state back.
+
+        replay(log) is replay(log[:-1]) then apply(last), so one replay checks both properties.
+        """
+        if not self.log:
+            assert replay(CATALOG, self.setup, ()) == self.state
+            return
+        undone = replay(CATALOG, self.setup, self.log[:-1])
+        assert undone == self.previous, "undo does not give the state before the last action"
+        assert apply(CATALOG, undone, self.log[-1]).state == self.state, "replaying the log gives another state"
 
     def teardown(self) -> None:
         if self.state is not None:

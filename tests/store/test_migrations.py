@@ -6,9 +6,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import inspect
-from sqlmodel import SQLModel
 
-import bot.store.models  # noqa: F401  (the tables the migrations must build)
+from bot.store import metadata
 from bot.store.db import alembic_config, downgrade_database, make_engine, upgrade_database
 
 
@@ -20,7 +19,7 @@ async def inspect_database(url: str) -> tuple[set[str], list[Any], str | None]:
             def look(sync_conn):
                 context = MigrationContext.configure(sync_conn)
                 return (set(inspect(sync_conn).get_table_names()),
-                        compare_metadata(context, SQLModel.metadata), context.get_current_revision())
+                        compare_metadata(context, metadata()), context.get_current_revision())
             return await conn.run_sync(look)
     finally:
         await engine.dispose()
@@ -34,7 +33,7 @@ def test_one_linear_history():
 async def test_upgrade_builds_exactly_the_model_tables(empty_database_url):
     await upgrade_database(empty_database_url)
     tables, diff, revision = await inspect_database(empty_database_url)
-    assert tables == set(SQLModel.metadata.tables) | {"alembic_version"}
+    assert tables == set(metadata().tables) | {"alembic_version"}
     assert diff == []  # columns, types, indexes and keys as the models declare them
     assert revision == ScriptDirectory.from_config(alembic_config()).get_current_head()
 
@@ -47,4 +46,4 @@ async def test_upgrade_again_is_harmless_and_downgrade_empties(empty_database_ur
     assert (tables, revision) == ({"alembic_version"}, None)
     await upgrade_database(empty_database_url)
     tables, diff, _ = await inspect_database(empty_database_url)
-    assert tables == set(SQLModel.metadata.tables) | {"alembic_version"} and diff == []
+    assert tables == set(metadata().tables) | {"alembic_version"} and diff == []

@@ -11,13 +11,11 @@ import os
 
 from alembic import context
 from sqlalchemy.engine import Connection
-from sqlmodel import SQLModel
 
-import bot.store.models  # noqa: F401  (registers the tables in SQLModel.metadata)
-import bot.store.tournament_models  # noqa: F401
+from bot.store import metadata
 from bot.store.db import async_url, make_engine
 
-target_metadata = SQLModel.metadata
+target_metadata = metadata()
 
 
 def run_migrations(connection: Connection) -> None:

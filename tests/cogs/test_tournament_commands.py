@@ -1,0 +1,317 @@
+"""/tournament through the interaction harness: every command, who may use it, and what everyone sees."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+import pytest
+
+from bot.engine.catalog import Catalog
+from bot.store.tournament_repository import TournamentRecord
+from bot.ui.card_embeds import display_name
+from tests.cogs.harness import Harness, Reply
+from tests.discord_model import GUILD_ID, MEMBER_PERMISSIONS, FakeUser, embed_problems, message_problems
+
+MANAGE_SERVER = MEMBER_PERMISSIONS | discord.Permissions(manage_guild=True).value
+
+
+@dataclass(frozen=True)
+class RoleMember(FakeUser):
+    """A member holding server roles (the shared FakeUser has none)."""
+
+    roles: tuple[int, ...] = ()
+
+    def member_payload(self, *, with_user: bool = True) -> dict[str, Any]:
+        return {**super().member_payload(with_user=with_user), "roles": [str(r) for r in self.roles]}
+
+
+@pytest.fixture
+def organiser(harness: Harness) -> FakeUser:
+    return harness.user("organiser", permissions=MANAGE_SERVER)
+
+
+@pytest.fixture
+def players(harness: Harness) -> list[FakeUser]:
+    return [harness.user(f"player{i}") for i in range(8)]
+
+
+async def current(harness: Harness) -> TournamentRecord:
+    return await harness.bot.tournaments.current(GUILD_ID)
+
+
+async def open_event(harness: Harness, organiser: FakeUser, players: list[FakeUser], **options: Any) -> None:
+    await harness.slash("tournament create", user=organiser, name="Club GT", rounds=3, **options)
+    for p in players:
+        await harness.slash("tournament register", user=p)
+
+
+async def paired(harness: Harness, organiser: FakeUser, players: list[FakeUser], **options: Any):
+    await open_event(harness, organiser, players, **options)
+    await harness.slash("tournament pair", user=organiser)
+    return (await current(harness)).state.event.rounds[-1].pairings.tables
+
+
+def refused(reply: Reply, text: str) -> None:
+    assert reply.ephemeral, reply.content
+    assert text in reply.content, reply.content
+
+
+def by_id(players: list[FakeUser]) -> dict[str, FakeUser]:
+    return {str(p.id): p for p in players}
+
+
+async def test_create_needs_manage_server_and_one_event_at_a_time(harness: Harness, organiser, alice) -> None:
+    refused(await harness.slash("tournament create", user=alice, name="GT", rounds=3), "Manage Server")
+    with pytest.raises(Exception, match="no tournament yet"):
+        await harness.bot.tournaments.latest(GUILD_ID)
+    reply = await harness.slash("tournament create", user=organiser, name="Club GT", rounds=3, **{"bye-vp": 20})
+    assert not reply.ephemeral and "**Club GT** is open for registration: 3 rounds" in reply.content
+    assert (await current(harness)).state.event.bye_vp == 20
+    refused(await harness.slash("tournament create", user=organiser, name="Other", rounds=2), "already has a tournament")
+    refused(await harness.slash("tournament create", user=organiser, name="Bad", rounds=99), "1 to 20 rounds")
+
+
+async def test_register_and_drop(harness: Harness, organiser, alice, bob) -> None:
+    refused(await harness.slash("tournament register", user=alice), "no tournament running")
+    await harness.slash("tournament create", user=organiser, name="Club GT", rounds=3)
+    reply = await harness.slash("tournament register", user=alice)
+    assert not reply.ephemeral and f"{alice.mention} is registered for **Club GT** (1 player)" in reply.content
+    refused(await harness.slash("tournament register", user=alice), "already registered")
+    refused(await harness.slash("tournament register", user=alice, player=bob), "Only an organiser")
+    robot = harness.user("robot", bot=True)
+    refused(await harness.slash("tournament register", user=organiser, player=robot), "Bots cannot play")
+    reply = await harness.slash("tournament register", user=organiser, player=bob)
+    assert "(2 players)" in reply.content
+    assert (await current(harness)).state.names == {str(alice.id): "Alice", str(bob.id): "Bob"}
+
+    refused(await harness.slash("tournament drop", user=bob, player=alice), "Only an organiser")
+    reply = await harness.slash("tournament drop", user=alice)
+    assert "has dropped" in reply.content and not reply.ephemeral
+    refused(await harness.slash("tournament drop", user=alice), "already dropped")
+    await harness.slash("tournament drop", user=organiser, player=bob)
+    assert (await current(harness)).state.event.dropped == (str(alice.id), str(bob.id))
+
+
+async def test_only_organisers_pair_announce_and_finish(harness: Harness, organiser, players) -> None:
+    await open_event(harness, organiser, players)
+    for command in ("pair", "announce", "finish"):
+        refused(await harness.slash(f"tournament {command}", user=players[0]), "Only an organiser")
+    assert (await current(harness)).state.event.rounds == ()
+    refused(await harness.slash("tournament announce", user=organiser), "No round has been paired yet")
+
+
+async def test_the_organiser_role_may_run_the_event(harness: Harness, organiser, players) -> None:
+    role = {"id": str(harness.model.next_id()), "name": "TO", "color": 0, "hoist": False, "position": 1,
+            "permissions": "0", "managed": False, "mentionable": False, "flags": 0}
+    harness.guild._add_role(discord.Role(guild=harness.guild, state=harness.bot._connection, data=role))
+    payload = harness.model.slash("tournament create", organiser, None, {"name": "Club GT", "rounds": 3})
+    payload["data"]["options"][0]["options"].append({"type": 8, "name": "organiser-role", "value": role["id"]})
+    payload["data"]["resolved"]["roles"] = {role["id"]: role}
+    await harness.feed(payload)
+    assert (await current(harness)).organiser_role_id == int(role["id"])
+
+    judge = RoleMember(harness.model.next_id(), "judge", roles=(int(role["id"]),))
+    harness.model.users[judge.id] = judge
+    for p in players[:4]:
+        await harness.slash("tournament register", user=p)
+    refused(await harness.slash("tournament pair", user=players[0]), "Only an organiser")
+    reply = await harness.slash("tournament pair", user=judge)
+    assert reply.ephemeral and "Round 1 of **Club GT** is paired: 2 tables" in reply.content
+
+
+async def test_pairing_waits_for_results_and_names_the_missing_tables(harness: Harness, organiser, players) -> None:
+    tables = await paired(harness, organiser, players)
+    for p in tables[:2]:
+        await harness.slash("tournament result", user=organiser, table=p.table, outcome="a_wins",
+                            **{"vp-a": 70, "vp-b": 40})
+    reply = await harness.slash("tournament pair", user=organiser)
+    refused(reply, "Round 1 is missing results for tables 3, 4.")
+    assert len((await current(harness)).state.event.rounds) == 1
+    for p in tables[2:]:
+        await harness.slash("tournament result", user=organiser, table=p.table, outcome="draw",
+                            **{"vp-a": 50, "vp-b": 50})
+    reply = await harness.slash("tournament pair", user=organiser, mission="C")
+    assert "Round 2 of **Club GT** is paired: 4 tables, Mission C: Linchpin / Tipping Point." in reply.content
+    assert (await current(harness)).state.event.rounds[-1].mission == "C"
+
+
+async def test_a_report_is_final_once_the_opponent_confirms(harness: Harness, organiser, players) -> None:
+    tables = await paired(harness, organiser, players)
+    people = by_id(players)
+    table = tables[0]
+    a, b = people[table.a], people[table.b]
+    stranger = next(p for p in players if p not in (a, b))
+    refused(await harness.slash("tournament result", user=stranger, table=table.table, outcome="a_wins",
+                                **{"vp-a": 70, "vp-b": 40}), "You do not play at table 1")
+
+    report = await harness.slash("tournament result", user=a, table=table.table, outcome="a_wins",
+                                 **{"vp-a": 72, "vp-b": 65})
+    assert not report.ephemeral
+    assert report.content.startswith(f"{b.mention}, {a.mention} reports **Club GT** round 1, table 1:")
+    assert f"{a.mention} **72** – **65** {b.mention}: {a.mention} wins" in report.content
+    assert report.response.body["data"]["allowed_mentions"]["users"] == [b.id]  # the opponent is pinged
+    [button] = report.custom_ids
+    assert len(button) <= 100
+    assert (await current(harness)).state.event.rounds[-1].results == ()  # not final yet
+
+    refused(await harness.press(button, user=a), "Your opponent confirms your report")
+    refused(await harness.press(button, user=stranger), f"Only {b.mention}")
+    confirmed = await harness.press(button, user=b)
+    assert confirmed.response.type == 7  # the report message itself is updated
+    message = harness.message(report.main.message["id"])
+    assert message["content"].startswith("✅ **Club GT** round 1, table 1:") and message["components"] == []
+    [result] = (await current(harness)).state.event.rounds[-1].results
+    assert (result.a, result.vp_a, result.vp_b, result.outcome) == (table.a, 72, 65, "a_wins")
+
+    refused(await harness.slash("tournament result", user=b, table=table.table, outcome="b_wins",
+                                **{"vp-a": 60, "vp-b": 65}), "already has a confirmed result")
+
+
+async def test_a_replaced_report_cannot_be_confirmed(harness: Harness, organiser, players) -> None:
+    tables = await paired(harness, organiser, players)
+    a, b = by_id(players)[tables[1].a], by_id(players)[tables[1].b]
+    first = await harness.slash("tournament result", user=a, table=2, outcome="a_wins", **{"vp-a": 80, "vp-b": 20})
+    second = await harness.slash("tournament result", user=b, table=2, outcome="b_wins", **{"vp-a": 20, "vp-b": 80})
+    [old] = first.custom_ids
+    [new] = second.custom_ids
+    assert old != new
+    refused(await harness.press(old, user=b, message_id=int(first.main.message["id"])), "out of date")
+    assert (await current(harness)).state.event.rounds[-1].results == ()
+    await harness.press(new, user=a)
+    [result] = (await current(harness)).state.event.rounds[-1].results
+    assert (result.outcome, result.vp_b) == ("b_wins", 80)
+
+
+async def test_an_organiser_entry_is_final_and_corrects(harness: Harness, organiser, players) -> None:
+    tables = await paired(harness, organiser, players)
+    a, b = by_id(players)[tables[0].a], by_id(players)[tables[0].b]
+    report = await harness.slash("tournament result", user=a, table=1, outcome="a_wins", **{"vp-a": 60, "vp-b": 50})
+    entered = await harness.slash("tournament result", user=organiser, table=1, outcome="a_wins",
+                                  **{"vp-a": 61, "vp-b": 50})
+    assert entered.custom_ids == [] and "Entered by organiser" in entered.content
+    refused(await harness.press(report.custom_ids[0], user=b), "out of date")  # the pending report is gone
+    fixed = await harness.slash("tournament result", user=organiser, table=1, outcome="b_wins",
+                                **{"vp-a": 55, "vp-b": 61})
+    assert f"{a.mention} **55** – **61** {b.mention}: {b.mention} wins (corrected from 61 – 50, A wins)" \
+        in fixed.content
+    [result] = (await current(harness)).state.event.rounds[-1].results
+    assert (result.outcome, result.vp_a, result.vp_b) == ("b_wins", 55, 61)
+    refused(await harness.slash("tournament result", user=organiser, table=9, outcome="draw",
+                                **{"vp-a": 1, "vp-b": 1}), "Round 1 has no table 9")
+
+
+async def enter_round(harness: Harness, organiser: FakeUser, scores: dict[int, tuple[str, int, int]]) -> None:
+    for table, (outcome, vp_a, vp_b) in scores.items():
+        await harness.slash("tournament result", user=organiser, table=table, outcome=outcome,
+                            **{"vp-a": vp_a, "vp-b": vp_b})
+
+
+async def test_standings_order_and_export(harness: Harness, organiser, players) -> None:
+    tables = await paired(harness, organiser, players[:4])
+    await enter_round(harness, organiser, {1: ("a_wins", 80, 30), 2: ("b_wins", 40, 60)})
+    first = tables[0]
+    winners = [first.a, tables[1].b]
+    losers = [first.b, tables[1].a]
+    expected = [winners[0], winners[1], losers[1], losers[0]]  # by VP within the same record
+    names = {str(p.id): p.name.title() for p in players}
+
+    reply = await harness.slash("tournament standings", user=players[0])
+    assert not reply.ephemeral and reply.embed["title"] == "Club GT: standings after round 1"
+    lines = reply.embed["description"].splitlines()
+    assert [re.search(r"` (\w+) ·", line)[1] for line in lines] == [names[p] for p in expected]
+    assert lines[0].endswith(f"1-0-0 · 0.00% · 80 VP")
+    assert lines[3].startswith("`   4`") and "0-0-1 · 100.00% · 30 VP" in lines[3]
+
+    reply = await harness.slash("tournament export", user=players[1])
+    assert reply.ephemeral
+    files = {a["filename"]: harness.model.files[int(a["id"])].decode() for a in reply.main.message["attachments"]}
+    record = await current(harness)
+    standings = list(csv.DictReader(io.StringIO(files[f"tournament-{record.id}-standings.csv"])))
+    assert [row["player_id"] for row in standings] == expected
+    assert standings[0] == {
+        "rank": "1", "player_id": expected[0], "name": names[expected[0]], "wins": "1", "draws": "0",
+        "losses": "0", "opponents_win_pct": "0.00", "vp": "80", "path": "W", "had_bye": "False", "dropped": "False",
+    }
+    results = list(csv.DictReader(io.StringIO(files[f"tournament-{record.id}-results.csv"])))
+    mission = record.state.event.rounds[0].mission
+    assert results == [
+        {"round": "1", "mission": mission, "table": "1", "player_a_id": first.a, "player_a": names[first.a],
+         "player_b_id": first.b, "player_b": names[first.b], "outcome": "a_wins", "vp_a": "80", "vp_b": "30"},
+        {"round": "1", "mission": mission, "table": "2", "player_a_id": tables[1].a, "player_a": names[tables[1].a],
+         "player_b_id": tables[1].b, "player_b": names[tables[1].b], "outcome": "b_wins", "vp_a": "40", "vp_b": "60"},
+    ]
+
+
+async def test_announce_posts_tables_mission_and_layouts(
+    harness: Harness, organiser, players, catalog: Catalog
+) -> None:
+    news = harness.channel("pairings")
+    await open_event(harness, organiser, players[:7], **{"announce-channel": news, "bye-vp": 20})
+    await harness.slash("tournament pair", user=organiser, mission="A")
+    reply = await harness.slash("tournament announce", user=organiser)
+    assert [s.kind for s in reply] == ["response", "message", "followup"]
+    done = reply[-1]
+    assert done.ephemeral and f"Posted the round 1 pairings in {news.mention} (1 message)" in done.content
+    [message] = harness.messages(news)
+    header, tables = message["embeds"]
+    pool = catalog.pool_mission("A")
+    text = str(header)
+    assert header["title"] == "Club GT: round 1 of 3"
+    assert display_name(catalog.primary(pool.primary).name) in text  # Take and Hold
+    assert display_name(catalog.deployment(pool.deployment).name) in text  # Tipping Point
+    fields = {f["name"]: f["value"] for f in header["fields"]}
+    assert fields["Terrain layouts"] == "Layout 1, Layout 2, Layout 4, Layout 6, Layout 7, Layout 8"
+    event = (await current(harness)).state.event
+    bye = event.rounds[0].pairings.bye
+    assert fields["Bye"] == f"<@{bye.a}> scores a win and 20VP"
+    assert [(f["name"], f["value"]) for f in tables["fields"]] == [
+        (f"Table {p.table}", f"<@{p.a}> vs <@{p.b}>") for p in event.rounds[0].pairings.tables
+    ]
+
+
+async def test_a_thousand_player_announce_is_split_within_discord_limits(harness: Harness, organiser) -> None:
+    await harness.slash("tournament create", user=organiser, name="Mega GT", rounds=5)
+    record = await current(harness)  # registering 1,000 players one command at a time would be slow
+    ids = [str(10**17 + i) for i in range(1000)]
+    event = record.state.event.model_copy(update={"players": tuple(ids)})
+    state = record.state.model_copy(update={"event": event, "names": {p: f"p{p[-3:]}" for p in ids}})
+    await harness.bot.tournaments.repo.save_if_version(record, state)
+    await harness.slash("tournament pair", user=organiser)
+    reply = await harness.slash("tournament announce", user=organiser)
+    posted = [s.message for s in reply if s.kind == "message"]
+    assert f"({len(posted)} messages)" in reply[-1].content and len(posted) > 1
+    fields = []
+    for message in posted:
+        assert message_problems(message) == []
+        for embed in message["embeds"]:
+            assert embed_problems(embed) == [] and len(embed.get("fields", [])) <= 25
+            fields += embed.get("fields", [])
+    tables = [f for f in fields if f["name"].startswith("Table ")]
+    assert [f["name"] for f in tables] == [f"Table {n}" for n in range(1, 501)]
+    mentioned = re.findall(r"<@(\d+)>", " ".join(f["value"] for f in tables))
+    assert sorted(mentioned) == ids
+
+    standings = await harness.slash("tournament standings", user=organiser)
+    shown = [line for s in standings if s.message for e in s.message["embeds"]
+             for line in (e.get("description") or "").splitlines()]
+    assert len(shown) == 1000
+    assert all(message_problems(s.message) == [] for s in standings if s.message)
+
+
+async def test_finish_then_a_new_event(harness: Harness, organiser, players) -> None:
+    await paired(harness, organiser, players[:2])
+    refused(await harness.slash("tournament finish", user=organiser), "still missing results for table 1")
+    await enter_round(harness, organiser, {1: ("draw", 45, 45)})
+    reply = await harness.slash("tournament finish", user=organiser)
+    assert "**Club GT** is over after 1 round." in reply.content
+    assert "1-0-0" not in reply.embed["description"] and "0-1-0 · 50.00% · 45 VP" in reply.embed["description"]
+    refused(await harness.slash("tournament register", user=players[3]), "no tournament running")
+    assert (await harness.slash("tournament standings", user=players[3])).embed["title"].startswith("Club GT")
+    await harness.slash("tournament create", user=organiser, name="Next GT", rounds=2)
+    assert (await harness.slash("tournament standings", user=players[3])).embed["title"] == \
+        "Next GT: registered players"
