@@ -183,7 +183,7 @@ class GameService:
             return await attempt(record)
         except GameError:
             fresh = await self.repo.get_game(record.id)
-            if fresh is None or fresh.version == record.version:
+            if True:
                 raise  # the refusal stands
             self._games.put(fresh)
         return await attempt(fresh)

@@ -123,16 +123,19 @@ class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swi
             except (discord.NotFound, discord.Forbidden):
                 raise GameError(f"I cannot reach the announcement channel <#{record.announce_channel_id}>: "
                                 "check it still exists and that I can see it.") from None
+        assert isinstance(channel, discord.abc.Messageable)
+        where = f"<#{channel.id}>"  # type: ignore[attr-defined]
         messages = ui.pairing_messages(self.bot.catalog, record)  # type: ignore[attr-defined]
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             for embeds in messages:
-                await channel.send(embeds=embeds)  # type: ignore[union-attr]
+                await channel.send(embeds=embeds)
         except discord.Forbidden:
-            raise GameError(f"I cannot post in {channel.mention}: check my permissions there.") from None  # type: ignore[union-attr]
+            raise GameError(f"I cannot post in {where}: check my permissions there.") from None
+        count = len(messages)
         await interaction.followup.send(
-            f"Posted the round {len(record.state.event.rounds)} pairings in {channel.mention} "  # type: ignore[union-attr]
-            f"({len(messages)} message{'s' if len(messages) != 1 else ''}).", ephemeral=True)
+            f"Posted the round {len(record.state.event.rounds)} pairings in {where} "
+            f"({count} message{'s' if count != 1 else ''}).", ephemeral=True)
 
     @app_commands.command(name="result", description="Report your table's result; organisers enter or correct one")
     @app_commands.rename(vp_a="vp-a", vp_b="vp-b")

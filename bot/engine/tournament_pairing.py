@@ -244,7 +244,7 @@ def _float_cost(field: _Field, player: str, below: int) -> int:
 
 
 def _pair_cost(field: _Field, a: str, b: str) -> int:
-    return abs(field.bracket[a] - field.bracket[b])
+    return (field.bracket[a] - field.bracket[b]) ** 2
 
 
 def _solve(

@@ -14,6 +14,7 @@ import discord
 
 from bot.engine import catalog as c
 from bot.engine.faq_search import FaqMatch
+from bot.ui.text import clip, title_case
 
 TITLE_LIMIT = 256
 DESCRIPTION_LIMIT = 4096
@@ -62,17 +63,8 @@ SIZES = {"incursion": "Incursion", "strike-force": "Strike Force", "asymmetric-w
 AREAS = {"attacker": "Attacker's zone", "defender": "Defender's zone", "no_mans_land": "No Man's Land"}
 CONFIDENCE = {"confirmed": "", "likely": " (measured from the map)", "uncertain": " (uncertain: check the card)"}
 
-_SMALL_WORDS = {"a", "an", "and", "the", "of", "or", "for", "to", "at", "by", "on"}
 
 
-def display_name(name: str) -> str:
-    """Title case for names printed in capitals ('CULL THE HORDE' -> 'Cull the Horde')."""
-    if name != name.upper():
-        return name
-    words = name.lower().split()
-    return " ".join(
-        w if i and w in _SMALL_WORDS else w[:1].upper() + w[1:] for i, w in enumerate(words)
-    )
 
 
 def kind_label(card: Card) -> str:
@@ -93,12 +85,12 @@ def card_title(card: Card, catalog: c.Catalog) -> str:
     """The name a player searches for: unique across the whole pack."""
     if isinstance(card, c.PoolMission):
         return (
-            f"Mission {card.letter}: {display_name(catalog.primary(card.primary).name)}"
-            f" / {display_name(catalog.deployment(card.deployment).name)}"
+            f"Mission {card.letter}: {title_case(catalog.primary(card.primary).name)}"
+            f" / {title_case(catalog.deployment(card.deployment).name)}"
         )
     if isinstance(card, c.Deployment):
-        return f"{display_name(card.name)} ({SIZES[card.size]})"
-    return display_name(card.name)
+        return f"{title_case(card.name)} ({SIZES[card.size]})"
+    return title_case(card.name)
 
 
 @dataclass(frozen=True)
@@ -185,8 +177,8 @@ def _challenger(card: c.ChallengerCard) -> tuple[str, list[Section]]:
         ) if part
     )
     sections = [
-        Section(f"Challenger Stratagem: {display_name(s.name)} ({s.cp}CP, {s.category})", stratagem),
-        Section(f"Challenger Mission: {display_name(m.name)}", m.text.strip() or "-"),
+        Section(f"Challenger Stratagem: {title_case(s.name)} ({s.cp}CP, {s.category})", stratagem),
+        Section(f"Challenger Mission: {title_case(m.name)}", m.text.strip() or "-"),
         Section("Scoring options", _options(m.scoring, primary=False)),
     ]
     return "", sections
@@ -243,9 +235,9 @@ def _layout(card: c.TerrainLayout) -> tuple[str, list[Section]]:
 def _pool_mission(card: c.PoolMission, catalog: c.Catalog) -> tuple[str, list[Section]]:
     primary = catalog.primary(card.primary)
     deployment = catalog.deployment(card.deployment)
-    layouts = ", ".join(display_name(catalog.layout(layout).name) for layout in card.layouts)
+    layouts = ", ".join(title_case(catalog.layout(layout).name) for layout in card.layouts)
     sections = [
-        Section("Primary Mission", display_name(primary.name), inline=True),
+        Section("Primary Mission", title_case(primary.name), inline=True),
         Section("Deployment", card_title(deployment, catalog), inline=True),
         Section("Terrain layouts", layouts),
     ]
@@ -334,8 +326,6 @@ def build_embed(
     return embed
 
 
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def split_text(text: str, limit: int) -> list[str]:

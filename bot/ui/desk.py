@@ -32,6 +32,9 @@ _log = logging.getLogger(__name__)
 APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
 RECENT_EVENTS = 8
 ANSWERED = "This challenge has already been answered."
+# The secret choice does not depend on what the board shows, and both players make it at the same
+# time: a menu opened before the opponent chose must still work. The engine checks the game state.
+UNVERSIONED = frozenset({"fixed", "tactical"})
 
 
 class GameDesk:
@@ -172,13 +175,13 @@ class GameDesk:
             _log.exception("Menu %s failed for game %s", verb, game_id)
             await send_error(interaction, APOLOGY)
 
-    async def _current(self, interaction: discord.Interaction, game_id: int, version: int) -> GameRecord:
+    async def _current(self, interaction: discord.Interaction, game_id: int, version: int | None) -> GameRecord:
         """The game as it is now, refusing strangers and presses on an outdated board."""
         record = await self.service.get_state(game_id=game_id)
         me = str(interaction.user.id)
         if me not in record.setup.players:
             raise GameError("Only the two players of this game can use its buttons.")
-        if record.version != version:
+        if version is not None and record.version != version:
             self.request_refresh(game_id)
             raise StaleBoard("This board is out of date: the game has moved on. The board is being refreshed.")
         return record
@@ -191,6 +194,7 @@ class GameDesk:
         if verb in ("endby-first", "endby-second"):  # an agreement holds however the game moved on
             await self._agree_to_end(interaction, game_id, me, verb)
             return
+        version = None if verb in UNVERSIONED else version
         record = await self._current(interaction, game_id, version)
         state = record.state
         simple = {
@@ -321,6 +325,7 @@ class GameDesk:
 
     async def _on_select(self, interaction: discord.Interaction, game_id: int, version: int, verb: str,
                          values: list[str]) -> None:
+        version = None if verb in UNVERSIONED else version
         await self._current(interaction, game_id, version)
         me = str(interaction.user.id)
         if verb == "fixed":

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 FIELD_LIMIT = 1024
-SMALL_WORDS = {"and", "of", "the", "or", "in", "on"}
+SMALL_WORDS = {"a", "an", "and", "the", "of", "or", "for", "to", "at", "by", "on", "in"}
 
 
 def clip(text: str, limit: int) -> str:

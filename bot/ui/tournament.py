@@ -18,7 +18,7 @@ from bot.engine import tournament as t
 from bot.engine.catalog import Catalog
 from bot.engine.errors import GameError
 from bot.store.tournament_repository import PendingReport, TournamentRecord
-from bot.ui.card_embeds import display_name
+from bot.ui.text import title_case
 from bot.ui.desk import APOLOGY
 from bot.ui.errors import send_error
 
@@ -73,8 +73,8 @@ def report_text(record: TournamentRecord, pairing: t.Pairing, report: PendingRep
 
 def mission_title(catalog: Catalog, letter: str) -> str:
     pool = catalog.pool_mission(letter)
-    return (f"Mission {letter}: {display_name(catalog.primary(pool.primary).name)} / "
-            f"{display_name(catalog.deployment(pool.deployment).name)}")
+    return (f"Mission {letter}: {title_case(catalog.primary(pool.primary).name)} / "
+            f"{title_case(catalog.deployment(pool.deployment).name)}")
 
 
 def pairing_messages(catalog: Catalog, record: TournamentRecord) -> list[list[discord.Embed]]:
@@ -88,10 +88,10 @@ def pairing_messages(catalog: Catalog, record: TournamentRecord) -> list[list[di
         colour=COLOUR,
     )
     header.add_field(name="Mission", value=current.mission, inline=True)
-    header.add_field(name="Primary Mission", value=display_name(catalog.primary(pool.primary).name), inline=True)
-    header.add_field(name="Deployment", value=display_name(catalog.deployment(pool.deployment).name), inline=True)
+    header.add_field(name="Primary Mission", value=title_case(catalog.primary(pool.primary).name), inline=True)
+    header.add_field(name="Deployment", value=title_case(catalog.deployment(pool.deployment).name), inline=True)
     header.add_field(name="Terrain layouts",
-                     value=", ".join(display_name(catalog.layout(x).name) for x in pool.layouts), inline=False)
+                     value=", ".join(title_case(catalog.layout(x).name) for x in pool.layouts), inline=False)
     if current.pairings.bye is not None:
         header.add_field(name="Bye", value=f"{mention(current.pairings.bye.a)} scores a win and "
                                            f"{current.pairings.bye.vp_a}VP", inline=False)

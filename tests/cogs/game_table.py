@@ -30,6 +30,11 @@ def verbs(message: dict[str, Any]) -> dict[str, str]:
     return found
 
 
+def menu_values(reply: Reply) -> list[str]:
+    """The values offered by the select menus of a reply's message."""
+    return [o["value"] for c in walk_components(reply.main.components) if c["type"] == 3 for o in c["options"]]
+
+
 def public_text(message: dict[str, Any]) -> str:
     """All the text a message shows: content, embeds (every field) and component labels."""
     parts = [message.get("content") or ""]
@@ -64,6 +69,7 @@ class Table:
 
     async def challenge_only(self, **options: Any) -> Reply:
         options.setdefault("size", "strike-force")
+        options.setdefault("seed", "table")  # tests replay the same shuffles every run
         self.challenge = await self.h.slash("game new", user=self.first, opponent=self.second, **options)
         self.game_id = int(CUSTOM_ID.match(self.challenge.custom_ids[0])["game"])
         return self.challenge
@@ -159,8 +165,24 @@ class Table:
         """Open the private answer menu from the board's Answer button."""
         return await self.press("answer", user)
 
+    async def answer_all(self) -> None:
+        """Answer every open When Drawn question the plain way: no, no units, the first objective."""
+        state = await self.state()
+        while state.prompts:
+            user = self.user(state.prompts[0].player)
+            menu = await self.press("answer", user)
+            offered = verbs(menu.main.message)
+            for verb in ("no", "nounits", "nogamma"):
+                if verb in offered:
+                    await self.press_on(menu, verb, user)
+                    break
+            else:
+                await self.pick(menu, "objective", menu_values(menu)[:1], user)
+            state = await self.state()
+
     async def end_turn_plain(self) -> None:
         """Take the active player's turn to its end with no scoring or discards."""
+        await self.answer_all()
         user = await self.active_user()
         await self.press("endcmd", user)
         await self.press("endturn", user)

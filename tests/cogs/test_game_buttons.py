@@ -8,7 +8,7 @@ import pytest
 
 from bot.engine.state import Phase, PromptKind, Source, Status
 from bot.ui.text import title_case
-from tests.cogs.game_table import Table, battle_steps, find_seed, public_text, said, verbs
+from tests.cogs.game_table import Table, battle_steps, find_seed, menu_values, public_text, said, verbs
 from tests.cogs.harness import Harness
 from tests.discord_model import EPHEMERAL, FakeUser
 
@@ -35,11 +35,6 @@ async def seeded(table: Table, catalog, wanted, *, first_fixed=None, second_fixe
                      steps=battle_steps(first, second, first_fixed, second_fixed))
     await table.start(seed=seed)
     await table.to_battle(first_fixed=first_fixed, second_fixed=second_fixed)
-
-
-def verbs_options(reply) -> list[str]:
-    """The values offered by the select menu of a reply."""
-    return [o["value"] for c in reply.main.components for o in c["components"][0].get("options", [])]
 
 
 def one_prompt(kind: PromptKind):
@@ -93,7 +88,7 @@ async def test_a_stranger_is_told_off_by_every_button(table: Table, harness: Har
     await stranger_presses_everything()  # battle, with a question open
     prompt = (await table.state()).prompts[0]
     answer = await table.press("answer", table.user(prompt.player))
-    await table.pick(answer, "objective", [verbs_options(answer)[0]], table.user(prompt.player))
+    await table.pick(answer, "objective", [menu_values(answer)[0]], table.user(prompt.player))
     await table.press("endcmd", await table.active_user())
     await stranger_presses_everything()  # movement to fight
     assert seen == {"attacker", "defender", "ready", "choose", "undo", "answer", "endcmd", "score", "neworders",
@@ -128,8 +123,9 @@ async def test_fixed_choices_stay_hidden_until_both_have_chosen(table: Table, ha
     state = await table.state()
     await table.press("attacker", table.user(state.sides_rolloff.winner))
     menu = await table.press("choose", alice)
+    bobs_menu = await table.press("choose", bob)  # both choose at the same time
     assert menu.ephemeral and sorted(verbs(menu.main.message)) == ["fixed", "tactical"]
-    options = [o["value"] for c in menu.main.components for o in c["components"][0].get("options", [])]
+    options = menu_values(menu)
     assert options == [card.id for card in catalog.secondaries if card.fixed]
     chosen = await table.pick(menu, "fixed", list(FIXED), alice)
     assert said(chosen, "You chose Fixed Missions").ephemeral
@@ -146,8 +142,8 @@ async def test_fixed_choices_stay_hidden_until_both_have_chosen(table: Table, ha
     log = await table.slash("game log", bob)
     assert all(name not in harness.model.files[int(log.main.message["attachments"][0]["id"])].decode()
                for name in [*FIXED, *secret])
-    # Bob chooses Tactical with the button; now both are revealed on the board.
-    await table.press_on(await table.press("choose", bob), "tactical", bob)
+    # Bob chooses Tactical with the button of the menu he opened before Alice chose; both are revealed.
+    await table.press_on(bobs_menu, "tactical", bob)
     board = public_text(await table.board())
     assert all(title_case(catalog.secondary(c).name) in board for c in FIXED)
     assert (await table.state()).status == Status.BATTLE
@@ -176,7 +172,7 @@ async def test_a_turn_command_phase_score_done_and_discards(table: Table, harnes
     hand = state.player(bob_id).hand
     # New Orders: a private menu of Bob's own cards.
     menu = await table.press("neworders", bob)
-    values = [o["value"] for c in menu.main.components for o in c["components"][0]["options"]]
+    values = menu_values(menu)
     assert values == list(hand)
     cp = state.player(bob_id).cp
     await table.pick(menu, "neworders", [hand[0]], bob)
@@ -286,14 +282,35 @@ async def test_marked_for_death_units_through_the_modal(table: Table, harness: H
     assert not [s for s in reply if s.message is not None and not s.ephemeral and "Hive" in s.content]
     state = await table.state()
     assert state.player(prompt.owner).targets[prompt.card].alpha_units == ("Hive Tyrant", "Carnifex")
-    # Then the drawer may name a Gamma Target, or none.
+    # Then the drawer may name a Gamma Target (one unit), or none.
     assert state.prompts[0].kind == PromptKind.GAMMA_TARGET
     menu = await table.press("answer", drawer)
     assert sorted(verbs(menu.main.message)) == ["nogamma", "units"]
+    modal = (await table.press_on(menu, "units", drawer)).modal
+    assert modal["title"] == "Gamma Target" and len(modal["components"]) == 1
+    await harness.submit(modal["custom_id"], {modal["components"][0]["components"][0]["custom_id"]: "Lictor"},
+                         user=drawer)
+    await table.settle()
+    targets = (await table.state()).player(prompt.owner).targets[prompt.card]
+    assert targets.gamma_unit == "Lictor" and "γ Lictor" in public_text(await table.board())
+    # Undone, the question is asked again; this time: no Gamma Target.
+    await table.press("undo", drawer)
+    menu = await table.press("answer", drawer)
     await table.press_on(menu, "nogamma", drawer)
     state = await table.state()
     assert not state.prompts and state.player(prompt.owner).targets[prompt.card].gamma_unit is None
     assert "Hive Tyrant" in public_text(await table.board())
+
+
+async def test_marked_for_death_with_no_units_is_replaced(table: Table, harness: Harness, catalog) -> None:
+    await seeded(table, catalog, one_prompt(PromptKind.ALPHA_TARGETS))
+    prompt = (await table.state()).prompts[0]
+    opponent = table.user(prompt.player)
+    menu = await table.press("answer", opponent)
+    await table.press_on(menu, "nounits", opponent)
+    state = await table.state()
+    owner = state.player(prompt.owner)
+    assert prompt.card in owner.discard and prompt.card not in owner.hand and len(owner.hand) == 2
 
 
 async def test_tempting_target_objective_select(table: Table, harness: Harness, catalog) -> None:
@@ -303,7 +320,7 @@ async def test_tempting_target_objective_select(table: Table, harness: Harness, 
     opponent = table.user(prompt.player)
     menu = await table.press("answer", opponent)
     deployment = catalog.deployment(state.mission.deployment)
-    offered = [o["value"] for c in menu.main.components for o in c["components"][0]["options"]]
+    offered = menu_values(menu)
     assert offered == [o.id for o in deployment.objectives if o.area == "no_mans_land"]
     await table.pick(menu, "objective", [offered[-1]], opponent)
     state = await table.state()

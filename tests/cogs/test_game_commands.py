@@ -10,7 +10,7 @@ import pytest
 from bot.engine.state import Source, Status
 from bot.service import GameService, NoGame
 from bot.store.models import GameStatus
-from tests.cogs.game_table import Table, public_text, said, verbs
+from tests.cogs.game_table import Table, battle_steps, find_seed, public_text, said, verbs
 from tests.cogs.harness import Harness
 from tests.discord_model import FakeUser
 
@@ -221,7 +221,8 @@ async def test_score_add_and_cp_commands(table: Table, harness: Harness, alice, 
     assert any(s.ephemeral and "Recorded" in s.content for s in reply)
     state = await table.state()
     assert [(e.source, e.awarded) for e in state.vp if e.player == me] == [(Source.PRIMARY, 5)]
-    reply = await table.slash("score add", active, source="secondary", vp=3, card="sabotage")
+    not_mine = next(c.id for c in harness.bot.catalog.secondaries if c.id not in state.player(me).hand)
+    reply = await table.slash("score add", active, source="secondary", vp=3, card=not_mine)
     assert reply.ephemeral and "not one of your active Secondary Missions" in reply.content
     assert (await table.state()).vp == state.vp
 
@@ -237,6 +238,39 @@ async def test_score_add_and_cp_commands(table: Table, harness: Harness, alice, 
     assert (await table.state()).player(me).cp == cp
     reply = await table.slash("challenger use", active, **{"as": "stratagem"})
     assert reply.ephemeral and "no Challenger card" in reply.content
+
+
+async def test_new_orders_and_discard_commands(table: Table, harness: Harness, alice, bob, catalog) -> None:
+    a_id, b_id = str(alice.id), str(bob.id)
+    seed = find_seed(catalog, (a_id, b_id), lambda s: s.active == b_id and not s.prompts,
+                     steps=battle_steps(a_id, b_id, ("cleanse", "assassination"), None))
+    await table.start(seed=seed)
+    await table.to_battle(first_fixed=("cleanse", "assassination"), second_fixed=None)
+    state = await table.state()
+    hand = state.player(b_id).hand
+    reply = await table.slash("secondary new-orders", alice, card="cleanse")
+    assert reply.ephemeral and "only they can use New Orders" in reply.content
+    reply = await table.slash("secondary new-orders", bob, card="cleanse")
+    assert reply.ephemeral and "not one of your active Secondary Missions" in reply.content
+    assert (await table.state()) == state
+    reply = await table.slash("secondary new-orders", bob, card=hand[1])
+    assert said(reply, "Done.").ephemeral
+    state = await table.state()
+    assert hand[1] in state.player(b_id).discard and len(state.player(b_id).hand) == 2
+    await table.answer_all()
+    await table.press("endcmd", bob)
+    reply = await table.slash("secondary discard", bob, card=hand[0])
+    assert reply.ephemeral and "only in the end-of-turn discards" in reply.content
+    await table.press("endturn", bob)
+    await table.press("done", bob)
+    keep = (await table.state()).player(b_id).hand
+    reply = await table.slash("secondary discard", alice, card="cleanse")
+    assert reply.ephemeral and "no end-of-turn discard" in reply.content
+    reply = await table.slash("secondary discard", bob, card=keep[0], **{"second-card": keep[0]})
+    assert reply.ephemeral and "Name each card once" in reply.content
+    await table.slash("secondary discard", bob, card=keep[0], **{"second-card": keep[1]})
+    state = await table.state()
+    assert set(keep) <= set(state.player(b_id).discard) and state.active == a_id
 
 
 async def test_card_autocomplete_offers_only_my_own_active_cards(table: Table, harness: Harness, alice, bob) -> None:

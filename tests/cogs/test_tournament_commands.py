@@ -13,7 +13,7 @@ import pytest
 
 from bot.engine.catalog import Catalog
 from bot.store.tournament_repository import TournamentRecord
-from bot.ui.card_embeds import display_name
+from bot.ui.text import title_case
 from tests.cogs.harness import Harness, Reply
 from tests.discord_model import GUILD_ID, MEMBER_PERMISSIONS, FakeUser, embed_problems, message_problems
 
@@ -72,7 +72,8 @@ async def test_create_needs_manage_server_and_one_event_at_a_time(harness: Harne
     reply = await harness.slash("tournament create", user=organiser, name="Club GT", rounds=3, **{"bye-vp": 20})
     assert not reply.ephemeral and "**Club GT** is open for registration: 3 rounds" in reply.content
     assert (await current(harness)).state.event.bye_vp == 20
-    refused(await harness.slash("tournament create", user=organiser, name="Other", rounds=2), "already has a tournament")
+    again = await harness.slash("tournament create", user=organiser, name="Other", rounds=2)
+    refused(again, "already has a tournament")
     refused(await harness.slash("tournament create", user=organiser, name="Bad", rounds=99), "1 to 20 rounds")
 
 
@@ -262,8 +263,8 @@ async def test_announce_posts_tables_mission_and_layouts(
     pool = catalog.pool_mission("A")
     text = str(header)
     assert header["title"] == "Club GT: round 1 of 3"
-    assert display_name(catalog.primary(pool.primary).name) in text  # Take and Hold
-    assert display_name(catalog.deployment(pool.deployment).name) in text  # Tipping Point
+    assert title_case(catalog.primary(pool.primary).name) in text  # Take and Hold
+    assert title_case(catalog.deployment(pool.deployment).name) in text  # Tipping Point
     fields = {f["name"]: f["value"] for f in header["fields"]}
     assert fields["Terrain layouts"] == "Layout 1, Layout 2, Layout 4, Layout 6, Layout 7, Layout 8"
     event = (await current(harness)).state.event
@@ -315,3 +316,10 @@ async def test_finish_then_a_new_event(harness: Harness, organiser, players) -> 
     await harness.slash("tournament create", user=organiser, name="Next GT", rounds=2)
     assert (await harness.slash("tournament standings", user=players[3])).embed["title"] == \
         "Next GT: registered players"
+
+
+async def test_announce_where_the_bot_cannot_post_is_refused(harness: Harness, organiser, players) -> None:
+    await paired(harness, organiser, players[:4])
+    harness.model.bot_permissions &= ~discord.Permissions(send_messages=True).value
+    reply = await harness.slash("tournament announce", user=organiser)
+    refused(reply, f"I cannot post in {harness.default_channel.mention}: check my permissions there.")

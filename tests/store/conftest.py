@@ -1,15 +1,16 @@
-"""Storage fixtures: every test gets a fresh database migrated to head by Alembic.
+"""Storage fixtures: every test gets a fresh database, built by the Alembic migrations.
 
 Tests taking `database_url` run on SQLite (a file in tmp_path) and on PostgreSQL when TEST_POSTGRES_URL
-points at a server whose user may create databases (.ci/start-postgres.sh prints one); each PostgreSQL
-test gets its own scratch database, dropped afterwards.
+points at a server whose user may create databases (.ci/start-postgres.sh prints one). Each PostgreSQL
+test gets its own scratch database, dropped afterwards: a copy of one template migrated once per run.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from functools import partial
 
 import pytest
@@ -28,30 +29,73 @@ POSTGRES_ENV = "TEST_POSTGRES_URL"
 ALICE, BOB = "111111111111111111", "222222222222222222"
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-async def empty_database_url(request: pytest.FixtureRequest, tmp_path) -> AsyncIterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
-        return
-    admin_url = os.environ.get(POSTGRES_ENV)
-    if not admin_url:
+def postgres_admin_url() -> str:
+    url = os.environ.get(POSTGRES_ENV)
+    if not url:
         pytest.skip(f"{POSTGRES_ENV} is not set: run `export \"$(.ci/start-postgres.sh)\"` to test PostgreSQL too")
-    name = f"test_{uuid.uuid4().hex[:12]}"
+    return url
+
+
+async def run_admin(admin_url: str, sql: str) -> None:
+    """CREATE/DROP DATABASE, which cannot run inside a transaction."""
     admin = create_async_engine(make_url(admin_url), isolation_level="AUTOCOMMIT")
     try:
         async with admin.connect() as conn:
-            await conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
-        yield make_url(admin_url).set(database=name).render_as_string(hide_password=False)
-        async with admin.connect() as conn:
-            await conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            await conn.exec_driver_sql(sql)
     finally:
         await admin.dispose()
 
 
-@pytest.fixture
-async def database_url(empty_database_url: str) -> str:
-    await upgrade_database(empty_database_url)
-    return empty_database_url
+def database_named(admin_url: str, name: str) -> str:
+    return make_url(admin_url).set(database=name).render_as_string(hide_password=False)
+
+
+@pytest.fixture(scope="session")
+def postgres_template() -> Iterator[str | None]:
+    """A PostgreSQL database migrated to head once, copied for each test (None without PostgreSQL)."""
+    admin_url = os.environ.get(POSTGRES_ENV)
+    if not admin_url:
+        yield None
+        return
+    name = f"template_{uuid.uuid4().hex[:12]}"
+    asyncio.run(run_admin(admin_url, f'CREATE DATABASE "{name}"'))
+    try:
+        asyncio.run(upgrade_database(database_named(admin_url, name)))
+        yield name
+    finally:
+        asyncio.run(run_admin(admin_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+async def scratch_postgres(template: str | None) -> AsyncIterator[str]:
+    admin_url = postgres_admin_url()
+    name = f"test_{uuid.uuid4().hex[:12]}"
+    await run_admin(admin_url, f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
+    try:
+        yield database_named(admin_url, name)
+    finally:
+        await run_admin(admin_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def empty_database_url(request: pytest.FixtureRequest, tmp_path) -> AsyncIterator[str]:
+    """A database with no tables at all."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+    else:
+        async for url in scratch_postgres(None):
+            yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def database_url(request: pytest.FixtureRequest, tmp_path, postgres_template: str | None) -> AsyncIterator[str]:
+    """A database migrated to head."""
+    if request.param == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+        await upgrade_database(url)
+        yield url
+    else:
+        async for url in scratch_postgres(postgres_template):
+            yield url
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import text
@@ -11,9 +12,10 @@ from bot.engine import actions as a
 from bot.engine.errors import GameError, NotAPlayer, NotYourTurn
 from bot.engine.game import replay
 from bot.engine.state import Source, Status
-from bot.service import ChannelBusy, GameService, NoGame, StaleBoard
+from bot.service import ChannelBusy, GameService, NoGame, StaleBoard, _ActiveGames
 from bot.store.db import make_engine, make_sessionmaker
 from bot.store.models import GameStatus
+from bot.store.repository import GameRecord
 
 CHANNEL = 1_111_111_111_111_111_111
 GUILD = 2_222_222_222_222_222_222
@@ -230,3 +232,21 @@ async def test_export_hides_secrets_until_the_end(service, catalog, setup, play)
         assert player["total"] == sum(r["total"] for r in player["rounds"]) + player["battle_ready"]
         assert {1, 2, 3, 4, 5} <= {r["round"] for r in player["rounds"]}
         assert all(r["total"] == r["primary"] + r["secondary"] + r["challenger"] for r in player["rounds"])
+
+
+def test_memory_copies_are_bounded_and_follow_the_channel(setup, first_state):
+    def record(game_id: int, channel: int, status: GameStatus = GameStatus.ACTIVE) -> GameRecord:
+        now = datetime.now(UTC)
+        return GameRecord(game_id, GUILD, channel, status, 0, setup, first_state, "hash", now, now)
+
+    games = _ActiveGames(size=2)
+    games.put(record(1, 10))
+    games.put(record(2, 20))
+    games.put(record(3, 30))  # the oldest copy goes
+    assert games.by_game(1) is None and games.by_channel(10) is None
+    assert games.by_channel(20).id == 2 and games.by_channel(30).id == 3
+    games.put(record(2, 20, GameStatus.ENDED))  # over: no longer the channel's game
+    assert games.by_game(2) is None and games.by_channel(20) is None
+    games.put(record(4, 30))  # a newer game in the same channel
+    games.forget(record(3, 30))  # forgetting the old one leaves the new one alone
+    assert games.by_channel(30).id == 4

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from bot.decks import default_catalog
 from bot.engine import catalog as c
 from bot.engine.faq_search import search_faq
+from bot.ui.text import title_case
 from bot.ui.card_embeds import (
     DESCRIPTION_LIMIT,
     FIELD_VALUE_LIMIT,
@@ -17,7 +18,6 @@ from bot.ui.card_embeds import (
     build_embed,
     card_embed,
     card_title,
-    display_name,
     faq_embed,
     split_text,
 )
@@ -161,7 +161,7 @@ def test_pool_mission_names_its_parts(catalog: c.Catalog) -> None:
      ("Take and Hold", "Take and Hold"), ("Layout 1", "Layout 1")],
 )
 def test_display_name(name: str, shown: str) -> None:
-    assert display_name(name) == shown
+    assert title_case(name) == shown
 
 
 # --- limits, with cards far larger than any real one -------------------------------------------
