@@ -144,7 +144,7 @@ class GameService:
             state = replay(self.catalog, record.setup, [entry.action for entry in log[:-1]])
             if _revealed_hidden(state, record.state):
                 raise GameError("The last action drew, shuffled or revealed cards, so it cannot be undone.")
-            saved = await self._save(record, self.repo.pop_last_action(record, state))
+            saved = await self._save(self.repo.pop_last_action(record, state))
         what = log[-1].action.kind.replace("_", " ")
         event = Event(f"{state.player(actor).name} undid the last action ({what}).")
         return ActResult(record.id, state, (event,), saved.version)
@@ -183,7 +183,7 @@ class GameService:
             return await attempt(record)
         except GameError:
             fresh = await self.repo.get_game(record.id)
-            if True:
+            if fresh is None or fresh.version == record.version:
                 raise  # the refusal stands
             self._games.put(fresh)
         return await attempt(fresh)
@@ -195,23 +195,19 @@ class GameService:
             _require_player(record, action.actor)
         _require_version(record, expected_version)
         outcome = apply(self.catalog, record.state, action)  # a GameError here writes nothing
-        saved = await self._save(record, self.repo.save_if_version(record, outcome.state, action))
+        saved = await self._save(self.repo.save_if_version(record, outcome.state, action))
         events = outcome.events
         if saved.status != GameStatus.ACTIVE:
             events += (Event(f"The seed was {record.setup.seed!r} (SHA-256 {record.seed_hash}): "
                              "anyone can now check every shuffle and roll of this game."),)
         return ActResult(record.id, outcome.state, events, saved.version)
 
-    async def _save(self, record: GameRecord, write: Awaitable[GameRecord]) -> GameRecord:
+    async def _save(self, write: Awaitable[GameRecord]) -> GameRecord:
         """Run a version-checked write of `record` and keep the memory copy in step with it."""
         try:
             saved = await write
-        except StaleVersion:
-            self._games.forget(record)  # someone else saved first: read it afresh next time
+        except StaleVersion:  # someone else saved first (_checked then retries on a fresh read)
             raise StaleBoard(STALE_MESSAGE) from None
-        except BaseException:
-            self._games.forget(record)  # whatever happened in the database, do not trust the copy
-            raise
         self._games.put(saved)
         return saved
 

@@ -16,12 +16,17 @@ How a round is paired
    Dirac's theorem the chunk can always be paired without a rematch). Windows are paired top-down with
    networkx's maximum-weight matching on the graph of players who have not met; whoever a window leaves
    unpaired is carried into the next one (a pair-down, or "float").
-4. A window is accepted when history cost it no pair: at most one player left over, and not one who was
-   carried in. Otherwise a rematch is in the way, and the window is merged with the one above and re-paired
-   together (up to 3 x chunk players), which may float another player instead. If players are still unpaired
-   at the bottom, the whole field is paired at once; only if that fails too are rematches allowed, each at a
-   penalty above every other criterion, and counted.
-   Fields up to `exact_limit` players are always paired as one window, which is exact.
+4. A window is accepted when history cost it no pair: at most one player left over, and not one carried in
+   from a higher bracket. Otherwise a rematch is in the way, and the window is merged with the one above and
+   re-paired together (up to 3 x chunk players), which may float another player instead. If players are
+   still unpaired at the bottom, the whole field is paired at once; only if that fails too are rematches
+   allowed, each at a penalty above every other criterion, and counted.
+5. Tables are numbered from 1, the best records first.
+
+What is guaranteed: no rematch while the field (less the bye) can be paired without one, and otherwise the
+fewest rematches for the chosen bye. Fields of up to `exact_limit` players are one window, so the pairing is the exact
+optimum of the weights below (tests compare it with an exhaustive search). Larger fields are optimal window
+by window; bench/bench_pairing.py reports their pair-downs against the fewest possible without history.
 
 Edge weights (integers, each level scaled above the sum of all lower ones, so the order is strict):
   1. not a rematch (only in the last-resort graph);
@@ -50,7 +55,7 @@ from bot.engine.errors import InvalidValue
 from bot.engine.tournament_ranking import Frozen, Outcome, PlayerRecord, Result, opponents_win_rate
 
 CHUNK = 32
-EXACT_LIMIT = 64
+EXACT_LIMIT = 40
 RANDOM_SPAN = 4
 
 
@@ -176,11 +181,9 @@ def _rematch_free_possible(records: Mapping[str, PlayerRecord], players: list[st
 
 @dataclass
 class _Window:
-    start: int  # slice of the ordered players it owns
-    end: int
-    carry_in: list[str]
+    start: int  # first of the ordered players it owns (it owns them up to the next window's start)
+    carry_in: list[str]  # players floated in from above
     pairs: list[tuple[str, str]]
-    left: list[str]
 
 
 def _pair(field: _Field, chunk: int, exact_limit: int) -> list[tuple[str, str]]:
@@ -204,7 +207,7 @@ def _pair(field: _Field, chunk: int, exact_limit: int) -> list[tuple[str, str]]:
                 break
             previous = done.pop()
             start, carry_in = previous.start, previous.carry_in
-        done.append(_Window(start, end, carry_in, pairs, left))
+        done.append(_Window(start, carry_in, pairs))
         carry = left
     if not carry:
         return [p for w in done for p in w.pairs]

@@ -153,7 +153,7 @@ def rank_records(records: Mapping[str, PlayerRecord]) -> list[Standing]:
     owp = {p: opponents_win_rate(r, records) for p, r in records.items()}
 
     def merit(r: PlayerRecord) -> tuple:
-        return (r.record_key, r.vp, owp[r.player])
+        return (r.record_key, owp[r.player], r.vp)
 
     ordered = sorted(records.values(), key=lambda r: r.player)
     ordered.sort(key=merit, reverse=True)  # stable: equal merit stays in player-id order

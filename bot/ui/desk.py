@@ -93,7 +93,10 @@ class GameDesk:
             embed, view = self.render(record.id, record.state, record.version)
             for board in await self.service.repo.board_messages(game_id):
                 channel = self.bot.get_partial_messageable(board.channel_id)
-                await channel.get_partial_message(board.message_id).edit(embed=embed, view=view)
+                try:
+                    await channel.get_partial_message(board.message_id).edit(embed=embed, view=view)
+                except (discord.NotFound, discord.Forbidden):  # deleted, or the bot lost access: the others
+                    _log.warning("Board message %s of game %s cannot be edited", board.message_id, game_id)
             if record.status != GameStatus.ACTIVE:
                 self.recent.pop(game_id, None)  # the final board is drawn: forget the game
         except Exception:

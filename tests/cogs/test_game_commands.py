@@ -97,6 +97,28 @@ async def test_a_pool_mission_shows_its_letter_and_layouts(table: Table, harness
     assert any(f["name"].startswith("Terrain layouts") for f in reply.embeds[0]["fields"])
 
 
+@pytest.mark.parametrize(("size", "twist"), [("incursion", True), ("asymmetric-war", False), ("strike-force", True)])
+async def test_every_size_briefs_and_boards(table: Table, harness: Harness, size: str, twist: bool) -> None:
+    reply = await table.start(size=size, twist=twist)
+    state = await table.state()
+    challenge = table.challenge
+    assert len(challenge.embeds) == (3 if twist else 2)
+    board = public_text(await table.board())
+    if twist:
+        assert harness.bot.catalog.twist(state.mission.twist).name.lower() in board.lower()
+    assert size.replace("-", " ").title() in board and reply.response is not None
+
+
+async def test_a_deleted_board_does_not_stop_the_others(table: Table, harness: Harness, alice) -> None:
+    await table.start()
+    await table.slash("game status", alice)
+    first, second = await table.board_ids()
+    harness.model.delete_message(harness.default_channel.id, first)
+    state = await table.state()
+    await table.press("attacker", table.user(state.sides_rolloff.winner))
+    assert sorted(verbs(harness.message(second))) == ["choose", "ready", "undo"]
+
+
 # --- /game status, end, concede, log --------------------------------------------------------------
 
 async def test_status_posts_a_fresh_board_that_is_kept_current(table: Table, harness: Harness, alice, bob) -> None:

@@ -14,55 +14,14 @@ from bot.engine.catalog import Catalog
 from bot.engine.game import replay
 from bot.engine.state import Phase, Source, Status
 from tests.cogs.conftest import harness_settings
-from tests.cogs.game_table import Table, battle_steps, find_seed, menu_values, public_text, said, verbs
+from tests.cogs.game_table import (
+    Table, battle_steps, find_seed, fixed_turn, public_text, score_first_card_option, tactical_turn, verbs,
+)
 from tests.cogs.harness import Harness
 from tests.discord_model import DiscordModel
 
 BOB_FIXED = ("cleanse", "no-prisoners")
 MANDATORY = ("DEFEND STRONGHOLD", "DISPLAY OF MIGHT")
-
-
-async def score_first_card_option(table: Table, user) -> str | None:
-    """At the end of the turn, score the first Secondary option the Score menu offers; its card id."""
-    menu = await table.press("score", user)
-    if not menu.main.components:
-        return None
-    card = next((v for v in menu_values(menu) if v.startswith("secondary|")), None)
-    if card is not None:
-        await table.pick(menu, "score", [card], user)
-    return card.split("|")[1] if card else None
-
-
-async def tactical_turn(table: Table, alice, *, new_orders: bool = False, discard: bool = True) -> None:
-    await table.answer_all()
-    if new_orders:
-        menu = await table.press("neworders", alice)
-        await table.pick(menu, "neworders", [menu_values(menu)[0]], alice)
-        await table.answer_all()
-    await table.press("endcmd", alice)
-    await table.press("endturn", alice)
-    await score_first_card_option(table, alice)
-    await table.press("done", alice)
-    state = await table.state()
-    if state.discard_queue:
-        menu = await table.press("discard", alice)
-        if discard:
-            await table.pick(menu, "discard", [menu_values(menu)[0]], alice)
-        else:
-            await table.press_on(menu, "keep", alice)
-
-
-async def fixed_turn(table: Table, bob, *, primary: int = 0) -> None:
-    await table.answer_all()
-    await table.press("endcmd", bob)
-    if primary:
-        await table.slash("score add", bob, source="primary", vp=primary)
-    await table.press("endturn", bob)
-    await score_first_card_option(table, bob)
-    await table.press("done", bob)
-    state = await table.state()
-    if state.discard_queue:  # Alice may discard in Bob's turn too (no CP for it)
-        await table.press_discard_keep(table.user(state.discard_queue[0]))
 
 
 async def test_a_complete_game_with_a_restart(catalog: Catalog, tmp_path) -> None:

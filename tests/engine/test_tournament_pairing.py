@@ -12,12 +12,15 @@ from hypothesis import strategies as st
 
 from bot.engine.errors import InvalidValue
 from bot.engine.tournament import (
+    MISSION_LETTERS,
     Outcome,
     Pairings,
     PlayerRecord,
     Tournament,
     add_player,
+    check_mission,
     drop_player,
+    pick_mission,
     record_result,
     records,
     start_round,
@@ -267,6 +270,28 @@ def test_record_comes_before_win_path() -> None:
     assert pairings.tables[0].a in "ab" and pairings.pair_downs == 0
 
 
+def test_large_field_pairing_re_pairs_a_window_to_float_someone_who_can_pair_below() -> None:
+    """Windowed path: bracket 2-1 (f1, f2, f3) is paired first and, by win path, floats f1; but f1 has met
+    both 1-2 players. Re-pairing both windows together floats f2 or f3 instead, so no 2-1 player meets a
+    0-3 player."""
+
+    def rec(p: str, path: str, opponents: tuple[str, ...]) -> PlayerRecord:
+        return PlayerRecord(player=p, wins=path.count("W"), losses=path.count("L"), path=path, opponents=opponents)
+
+    recs = {
+        "f1": rec("f1", "LWW", ("x1", "g1", "g2")),
+        "f2": rec("f2", "WLW", ("x2", "x3", "x4")),
+        "f3": rec("f3", "WLW", ("x5", "x6", "x7")),
+        "g1": rec("g1", "WLL", ("x8", "f1", "x9")),
+        "g2": rec("g2", "WLL", ("y1", "y2", "f1")),
+        **{h: rec(h, "LLL", (f"{h}-1", f"{h}-2", f"{h}-3")) for h in ("h1", "h2", "h3")},
+    }
+    for seed in range(10):
+        pairings = pair_round(recs, 4, random.Random(seed), 0, chunk=2, exact_limit=0)
+        steps = sorted(abs(recs[x.a].wins - recs[x.b].wins) for x in pairings.tables)
+        assert steps == [0, 0, 1, 1] and pairings.rematches == 0
+
+
 def test_round_one_is_random_and_reproducible_from_the_seed() -> None:
     recs = {f"p{i}": PlayerRecord(player=f"p{i}") for i in range(16)}
     first = pair_round(recs, 1, random.Random(42), 0)
@@ -320,3 +345,52 @@ def test_a_bye_repeats_only_when_everyone_has_had_one() -> None:
 def test_too_few_players_is_refused() -> None:
     with pytest.raises(InvalidValue, match="two active players"):
         pair_round({"a": PlayerRecord(player="a"), "b": PlayerRecord(player="b", dropped=True)}, 1, random.Random(), 0)
+
+
+# --- rounds and missions ------------------------------------------------------------------------------
+
+
+def test_the_next_round_waits_for_every_result_and_names_the_missing_tables() -> None:
+    t = simulate(random.Random(2), 8, 1, 0.0, 0.0)
+    t = start_round(t, random.Random(2))
+    t = record_result(t, 3, Outcome.A_WINS, 60, 40)
+    with pytest.raises(InvalidValue, match=r"^Round 2 is missing results for tables 1, 2, 4\.$"):
+        start_round(t, random.Random(2))
+    for table in (1, 2):
+        t = record_result(t, table, Outcome.DRAW, 50, 50)
+    with pytest.raises(InvalidValue, match=r"^Round 2 is missing results for table 4\.$"):
+        start_round(t, random.Random(2))
+    t = start_round(record_result(t, 4, Outcome.B_WINS, 10, 90), random.Random(2))
+    assert t.rounds[-1].number == 3
+
+
+def test_dropped_players_are_never_paired_again() -> None:
+    t = simulate(random.Random(4), 9, 2, 0.0, 0.0)
+    t = drop_player(drop_player(t, "p03"), "p07")
+    t = start_round(t, random.Random(4))
+    seated = {p for x in t.rounds[-1].pairings.tables for p in (x.a, x.b)} | {t.rounds[-1].pairings.bye.a}
+    assert seated == set(t.players) - {"p03", "p07"}
+
+
+def test_missions_do_not_repeat_until_all_twenty_are_used() -> None:
+    rng = random.Random(8)
+    used: list[str] = []
+    for _ in range(20):
+        used.append(pick_mission(used, rng))
+    assert sorted(used) == list(MISSION_LETTERS)
+    second = [*used]
+    for _ in range(20):
+        second.append(pick_mission(second, rng))
+    assert sorted(second[20:]) == list(MISSION_LETTERS)  # a new pass through the pool
+    assert pick_mission(list("ABCDEFGHIJKLMNOPQRS"), rng) == "T"
+
+
+def test_each_round_gets_a_mission_and_the_organiser_may_choose_it() -> None:
+    t = simulate(random.Random(6), 6, 1, 0.0, 0.0)
+    assert t.rounds[0].mission in MISSION_LETTERS
+    t = start_round(t, random.Random(6), mission=" c ")
+    assert t.rounds[-1].mission == "C"
+    assert check_mission("t") == "T"
+    for bad in ("U", "", "AB", "1"):
+        with pytest.raises(InvalidValue, match="choose a letter from A to T"):
+            check_mission(bad)
