@@ -16,6 +16,8 @@ import time
 
 from bot.engine.tournament import (
     Outcome,
+    Pairings,
+    PlayerRecord,
     Tournament,
     add_player,
     drop_player,
@@ -25,20 +27,13 @@ from bot.engine.tournament import (
 )
 
 
-def fewest_pair_downs(t: Tournament) -> int:
-    """Pair-downs a pairing cannot avoid: one across each bracket boundary with an odd count above it."""
-    current = t.rounds[-1]
-    bye = current.pairings.bye.a if current.pairings.bye else None
-    recs = records(t)
-    keys = sorted(
-        (r.record_key for p, r in recs.items() if not r.dropped and p != bye and current.number > 1), reverse=True
-    )
-    above, count = 0, 0
-    for i, key in enumerate(keys[:-1]):
-        above += 1
-        if keys[i + 1] != key and above % 2:
-            count += 1
-    return count
+def fewest_pair_downs(recs: dict[str, PlayerRecord], pairings: Pairings) -> int:
+    """Pair-downs needed if nobody had met: one across each bracket boundary with an odd count above it."""
+    if pairings.round_number == 1:
+        return 0
+    bye = pairings.bye.a if pairings.bye else None
+    keys = sorted((r.record_key for p, r in recs.items() if not r.dropped and p != bye), reverse=True)
+    return sum(keys[i] != keys[i + 1] and (i + 1) % 2 == 1 for i in range(len(keys) - 1))
 
 
 def main() -> None:
@@ -57,33 +52,34 @@ def main() -> None:
     print(f"{args.players} players, {args.rounds} rounds, seed {args.seed}, draws {args.draws:.0%}, "
           f"drops {args.drops:.0%} per round")
     print("round  active  pair s  rematches  pair-downs (fewest w/o history)  same-path tables  bye")
-    total_time = total_rematches = 0.0
-    worst = 0.0
+    total_time = worst = 0.0
+    total_rematches = 0
     for _ in range(args.rounds):
+        recs = records(t)
         start = time.perf_counter()
         t = start_round(t, rng)
         elapsed = time.perf_counter() - start
         current = t.rounds[-1]
         p = current.pairings
-        recs = records(t)
         same_path = sum(recs[x.a].path == recs[x.b].path for x in p.tables)
+        rematches = sum(x.b in recs[x.a].opponents for x in p.tables)  # counted here, not taken from p
         active = 2 * len(p.tables) + (p.bye is not None)
-        print(f"{current.number:>5}  {active:>6}  {elapsed:>6.3f}  {p.rematches:>9}  "
-              f"{p.pair_downs:>10} ({fewest_pair_downs(t):>3})                {same_path:>5}/{len(p.tables):<5}  "
+        print(f"{current.number:>5}  {active:>6}  {elapsed:>6.3f}  {rematches:>9}  "
+              f"{p.pair_downs:>10} ({fewest_pair_downs(recs, p):>3})                {same_path:>5}/{len(p.tables):<5}  "
               f"{'yes' if p.bye else 'no'}")
         total_time += elapsed
         worst = max(worst, elapsed)
-        total_rematches += p.rematches
+        total_rematches += rematches
         for x in p.tables:
             roll = rng.random()
-            outcome = Outcome.DRAW if roll < args.draws else Outcome.A_WINS if roll < (1 + args.draws) / 2 else Outcome.B_WINS
+            outcome = Outcome.DRAW if roll < args.draws else rng.choice([Outcome.A_WINS, Outcome.B_WINS])
             vp_a, vp_b = rng.randrange(20, 101), rng.randrange(20, 101)
             t = record_result(t, x.table, outcome, vp_a, vp_b)
         active_players = [q for q in t.players if q not in t.dropped]
         for q in rng.sample(active_players, int(len(active_players) * args.drops)):
             t = drop_player(t, q)
     print(f"summary: {args.rounds} rounds paired in {total_time:.2f} s total, worst round {worst:.3f} s, "
-          f"{int(total_rematches)} rematches")
+          f"{total_rematches} rematches")
 
 
 if __name__ == "__main__":

@@ -144,6 +144,10 @@ class GameService:
             state = replay(self.catalog, record.setup, [entry.action for entry in log[:-1]])
             if _revealed_hidden(state, record.state):
                 raise GameError("The last action drew, shuffled or revealed cards, so it cannot be undone.")
+            if log[-1].actor != actor:
+                # Otherwise a player could wipe the opponent's moves, such as their secret choice.
+                raise GameError(f"The last action was {record.state.player(log[-1].actor).name}'s: "
+                                "only they can undo it.")
             saved = await self._save(self.repo.pop_last_action(record, state))
         what = log[-1].action.kind.replace("_", " ")
         event = Event(f"{state.player(actor).name} undid the last action ({what}).")

@@ -52,7 +52,7 @@ from dataclasses import dataclass
 import networkx as nx
 
 from bot.engine.errors import InvalidValue
-from bot.engine.tournament_ranking import Frozen, Outcome, PlayerRecord, Result, opponents_win_rate
+from bot.engine.tournament_ranking import MAX_GAME_VP, Frozen, Outcome, PlayerRecord, Result, opponents_win_rate
 
 CHUNK = 32
 EXACT_LIMIT = 40
@@ -88,6 +88,8 @@ def pair_round(
         raise InvalidValue("At least two active players are needed to pair a round.")
     if round_number < 1:
         raise InvalidValue("Rounds are numbered from 1.")
+    if not 0 <= bye_vp <= MAX_GAME_VP:
+        raise InvalidValue(f"The bye's VP must be between 0 and {MAX_GAME_VP}; got {bye_vp}.")
     tiebreak = {p: rng.random() for p in active}  # drawn in id order: reproducible from the seed
     if round_number == 1:
         rng.shuffle(active)
@@ -149,7 +151,7 @@ class _Field:
         pa, pb = self.records[a].path, self.records[b].path
         n = max(len(pa), len(pb))
         pa, pb = pa.rjust(n, "-"), pb.rjust(n, "-")  # aligned on the latest round; missing rounds differ
-        return sum(1 << i for i, (x, y) in enumerate(zip(pa, pb)) if x != y)
+        return sum(1 << i for i, (x, y) in enumerate(zip(pa, pb, strict=True)) if x != y)
 
     def below(self, last: str) -> int:
         """The bracket a player left unpaired by a window ending at `last` floats into."""
@@ -229,7 +231,7 @@ def _windows(field: _Field, rest: list[str], chunk: int, smallest: int) -> list[
             size = i - start
             count = max(1, min(-(-size // chunk), size // smallest))
             cuts = [start + size * k // count for k in range(count + 1)]
-            pieces += zip(cuts, cuts[1:])
+            pieces += zip(cuts, cuts[1:], strict=False)
             start = i
     windows: list[tuple[int, int]] = []
     for s, e in pieces:

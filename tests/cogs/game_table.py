@@ -199,7 +199,7 @@ class Table:
 
 # --- whole turns, as the complete-game tests play them --------------------------------------------
 
-async def score_first_card_option(table: Table, user) -> str | None:
+async def score_first_card_option(table: Table, user: FakeUser) -> str | None:
     """At the end of the turn, score the first Secondary option the Score menu offers; its card id."""
     menu = await table.press("score", user)
     if not menu.main.components:
@@ -210,7 +210,8 @@ async def score_first_card_option(table: Table, user) -> str | None:
     return card.split("|")[1] if card else None
 
 
-async def tactical_turn(table: Table, alice, *, new_orders: bool = False, discard: bool = True) -> None:
+async def tactical_turn(table: Table, alice: FakeUser, *, new_orders: bool = False, discard: bool = True) -> None:
+    """A Tactical player's turn: maybe New Orders, score a card, then discard one card (1CP) or keep."""
     await table.answer_all()
     if new_orders:
         menu = await table.press("neworders", alice)
@@ -229,7 +230,8 @@ async def tactical_turn(table: Table, alice, *, new_orders: bool = False, discar
             await table.press_on(menu, "keep", alice)
 
 
-async def fixed_turn(table: Table, bob, *, primary: int = 0) -> None:
+async def fixed_turn(table: Table, bob: FakeUser, *, primary: int = 0) -> None:
+    """A Fixed player's turn: maybe Primary VP by /score add, a card option; the opponent keeps their cards."""
     await table.answer_all()
     await table.press("endcmd", bob)
     if primary:
@@ -240,7 +242,6 @@ async def fixed_turn(table: Table, bob, *, primary: int = 0) -> None:
     state = await table.state()
     if state.discard_queue:  # Alice may discard in Bob's turn too (no CP for it)
         await table.press_discard_keep(table.user(state.discard_queue[0]))
-
 
 
 def _holding(reply: Reply, verb: str) -> dict[str, Any]:

@@ -58,10 +58,9 @@ async def test_sides_and_battle_ready(table: Table, harness: Harness) -> None:
     await table.press("defender", winner)
     state = await table.state()
     assert state.status == Status.SECONDARIES and state.defender == str(winner.id)
-    board = await table.board()
-    assert f"{winner.name.title()} (Defender)" in public_text(board)
-    assert "Battle Ready" in board["embeds"][0]["fields"][[f["name"] for f in board["embeds"][0]["fields"]].index(
-        next(f["name"] for f in board["embeds"][0]["fields"] if f["name"].startswith(winner.name.title())))]["value"]
+    fields = {f["name"].split(" ")[0]: f["value"] for f in (await table.board())["embeds"][0]["fields"]}
+    assert "Battle Ready" in fields[winner.name.title()] and "Battle Ready" not in fields[loser.name.title()]
+    assert f"{winner.name.title()} (Defender)" in public_text(await table.board())
 
 
 async def test_a_stranger_is_told_off_by_every_button(table: Table, harness: Harness, catalog) -> None:
@@ -164,8 +163,6 @@ async def test_a_turn_command_phase_score_done_and_discards(table: Table, harnes
     alice, bob = table.first, table.second
     await seeded(table, catalog, lambda s: s.active == str(bob.id) and not s.prompts, first_fixed=FIXED)
     refusal(await table.press("endcmd", alice), "only they can end the Command phase")
-    refusal(await table.press("endturn" if "endturn" in await table.board_verbs() else "endcmd", alice),
-            "turn")
     refusal(await table.press("score", bob), "Nothing of yours scores right now")
     state = await table.state()
     bob_id = str(bob.id)
@@ -247,6 +244,10 @@ async def test_optional_reshuffle_yes_and_no(table: Table, harness: Harness, cat
     drawer = table.user(prompt.player)
     refusal(await table.press("endcmd", drawer), "Waiting for")
     refusal(await table.press("answer", table.other(drawer)), "Nothing is waiting for your answer")
+    # The question was announced once; the opponent acting meanwhile does not announce it again.
+    assert len([m for m in harness.messages() if "needs your decision" in m["content"]]) == 1
+    await table.slash("cp spend", table.other(drawer), amount=1)
+    assert len([m for m in harness.messages() if "needs your decision" in m["content"]]) == 1
     menu = await table.press("answer", drawer)
     assert menu.ephemeral and sorted(verbs(menu.main.message)) == ["no", "yes"]
     await table.press_on(menu, "yes", drawer)

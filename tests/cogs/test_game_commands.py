@@ -75,6 +75,17 @@ async def test_a_declined_challenge_frees_the_channel(table: Table, harness: Har
     assert not again.ephemeral and table.game_id == 2
 
 
+async def test_an_old_challenge_never_ends_a_newer_game(table: Table, harness: Harness, alice, bob) -> None:
+    old = await table.challenge_only()
+    ask = await table.slash("game end", alice)
+    await harness.press(verbs(ask.main.message)["endby-first"], user=bob)
+    await table.challenge_only()  # game 2 in the same channel
+    for verb in ("decline", "accept"):
+        reply = await harness.press(verbs(old.main.message)[verb], user=bob, message_id=int(old.main.message["id"]))
+        assert reply.ephemeral and "This game is over" in reply.content
+    assert (await table.state()).status == Status.SIDES and table.game_id == 2
+
+
 async def test_new_refusals_are_private_and_change_nothing(table: Table, harness: Harness, alice, bob) -> None:
     robot = harness.user("robot", bot=True)
     reply = await harness.slash("game new", user=alice, size="strike-force", opponent=robot)

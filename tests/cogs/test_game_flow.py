@@ -21,7 +21,7 @@ from tests.cogs.harness import Harness
 from tests.discord_model import DiscordModel
 
 BOB_FIXED = ("cleanse", "no-prisoners")
-MANDATORY = ("DEFEND STRONGHOLD", "DISPLAY OF MIGHT")
+MANDATORY = ("defend stronghold", "display of might")
 
 
 async def test_a_complete_game_with_a_restart(catalog: Catalog, tmp_path) -> None:
@@ -39,7 +39,7 @@ async def test_a_complete_game_with_a_restart(catalog: Catalog, tmp_path) -> Non
         state = await table.state()
         assert state.round == 1 and state.active == a_id and state.player(a_id).mode == "tactical"
         board = public_text(await table.board())
-        assert any(f"When Drawn: {name} in the first battle round is replaced" in board for name in MANDATORY)
+        assert any(f"when drawn: {name} in the first battle round is replaced" in board.lower() for name in MANDATORY)
         assert not set(state.player(a_id).hand) & {"defend-stronghold", "display-of-might"}
 
         # Round 1: New Orders, a scored card, a discard for 1CP; Bob scores 15 Primary VP.

@@ -13,6 +13,7 @@ from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, event, settings
+from hypothesis import Phase as Phase_  # DEV ONLY
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
@@ -58,7 +59,7 @@ RANDOM_KINDS = (
     "choose_side", "battle_ready", "choose_secondaries", "answer", "new_orders", "end_command_phase",
     "end_turn", "done_scoring", "discard", "score", "spend_cp", "gain_cp", "use_challenger",
     "adapt_draw", "adapt_swap",
-) * 6 + ("concede", "abandon")
+) * 8 + ("concede", "abandon")
 
 
 # ---- setups ------------------------------------------------------------------------------------
@@ -158,13 +159,15 @@ class GameMachine(RuleBasedStateMachine):
         """Progression dominates so games reach round 5; rarer moves get more weight where they can work."""
         s = self.state
         adapt = 1
-        if s.mission.twist == ADAPT_OR_DIE:
-            just_drew = s.phase == Phase.COMMAND and s.player(s.active).drawn_this_phase
-            adapt = 12 if just_drew else 3
+        if s.mission.twist == ADAPT_OR_DIE and s.active is not None:
+            me = s.player(s.active)
+            just_drew = s.phase == Phase.COMMAND and me.drawn_this_phase
+            swap_time = s.phase == Phase.END_OF_TURN and me.mode == "fixed"
+            adapt = 12 if just_drew else 6 if swap_time else 2
         held = any(p.challenger_card for p in s.players)
         return (
             ("progress",) * 12 + ("score",) * (8 if s.phase == Phase.END_OF_TURN else 4) + ("random",) * 3
-            + ("cp", "new_orders", "battle_ready") + ("adapt",) * adapt + ("challenger",) * (3 if held else 1)
+            + ("cp", "new_orders", "battle_ready") + ("adapt",) * adapt + ("challenger",) * (2 if held else 1)
         )
 
     def _attempt(self, action: a.Action) -> None:
@@ -269,8 +272,10 @@ class GameMachine(RuleBasedStateMachine):
         s = self.state
         actor = self._actor(data, s.active)
         me = s.player(actor) if actor in self._ids() else None
+        holding = me is not None and me.challenger_card is not None
         source = data.draw(st.sampled_from(
-            (Source.PRIMARY, Source.SECONDARY, Source.SECONDARY, Source.CHALLENGER, Source.BATTLE_READY)), label="source")
+            (Source.PRIMARY, Source.SECONDARY, Source.SECONDARY, Source.BATTLE_READY)
+            + (Source.CHALLENGER,) * (3 if holding else 1)), label="source")
         card: str | None = None
         options: tuple = CATALOG.primary(s.mission.primary).scoring
         if source == Source.SECONDARY:
@@ -278,7 +283,7 @@ class GameMachine(RuleBasedStateMachine):
             options = CATALOG.secondary(card).scoring if card in SECONDARY_IDS else ()
         elif source == Source.CHALLENGER:
             held = me.challenger_card if me else None
-            card = data.draw(st.sampled_from((held, held, None) + CHALLENGER_IDS + JUNK_IDS[:3]), label="card")
+            card = data.draw(st.sampled_from((held,) * 6 + (None,) * 2 + CHALLENGER_IDS + JUNK_IDS[:3]), label="card")
             options = CATALOG.challenger(held or card).mission.scoring if (held or card) in CHALLENGER_IDS else ()
         how = data.draw(st.sampled_from(("option", "option", "manual", "anything")), label="how")
         if how == "option" and options:
@@ -312,10 +317,13 @@ class GameMachine(RuleBasedStateMachine):
     def _build_adapt(self, data: st.DataObject) -> a.Action:
         actor = self._actor(data, self.state.active)
         me = self.state.player(actor) if actor in self._ids() else None
-        if data.draw(st.sampled_from(("draw", "swap", self.state.phase == Phase.COMMAND)), label="draw?"):
+        # Drawing works in the Command phase, swapping at the end of the turn.
+        likely = "draw" if self.state.phase == Phase.COMMAND else "swap"
+        if data.draw(st.sampled_from(("draw", "swap", likely)), label="adapt") == "draw":
             return a.AdaptOrDieDraw(actor=actor, card=self._hand_or_any(data, me.drawn_this_phase if me else ()))
+        spare = tuple(c for c in me.set_aside if c in FIXED_IDS) if me else ()
         return a.AdaptOrDieSwap(actor=actor, card=self._hand_or_any(data, me.hand if me else ()),
-                                replacement=self._hand_or_any(data, me.set_aside if me else ()))
+                                replacement=self._hand_or_any(data, spare))
 
     def _build_battle_ready(self, data: st.DataObject) -> a.DeclareBattleReady:
         return a.DeclareBattleReady(actor=self._actor(data, None), ready=data.draw(st.booleans(), label="ready"))
@@ -543,11 +551,12 @@ class GameMachine(RuleBasedStateMachine):
 
 
 GameMachine.TestCase.settings = settings(
-    max_examples=40,
-    stateful_step_count=120,
+    max_examples=100,
+    stateful_step_count=150,
     derandomize=True,  # reproducible in CI: the same examples every run, no example database
     database=None,
     deadline=None,  # a step with a full replay is slower than the rest; runtime is covered by max_examples
-    suppress_health_check=[HealthCheck.too_slow],  # whole games per example are slow by design
+    suppress_health_check=[HealthCheck.too_slow],
+    phases=[Phase_.explicit, Phase_.reuse, Phase_.generate],  # DEV ONLY  # whole games per example are slow by design
 )
 TestGameProperties = GameMachine.TestCase

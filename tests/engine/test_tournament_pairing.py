@@ -135,9 +135,8 @@ def test_small_fields_get_the_best_pairing_brute_force_finds(event: tuple[random
     assert ours == min(score(recs, m, bracket) for m in all_matchings(rest))
     if ours[0]:  # a rematch only when no bye at all leaves a rematch-free field
         everyone = active_players(recs)
-        assert not any(
-            rematch_free_exists(recs, [p for p in everyone if p != bye]) for bye in (everyone if pairings.bye else [None])
-        )
+        byes = everyone if pairings.bye else [None]
+        assert not any(rematch_free_exists(recs, [p for p in everyone if p != bye]) for bye in byes)
 
 
 @SETTINGS
@@ -342,9 +341,12 @@ def test_a_bye_repeats_only_when_everyone_has_had_one() -> None:
     assert pair_round(recs, 2, random.Random(0), 20).bye.a == "c"
 
 
-def test_too_few_players_is_refused() -> None:
+def test_too_few_players_or_a_bad_bye_vp_is_refused() -> None:
     with pytest.raises(InvalidValue, match="two active players"):
         pair_round({"a": PlayerRecord(player="a"), "b": PlayerRecord(player="b", dropped=True)}, 1, random.Random(), 0)
+    three = {p: PlayerRecord(player=p) for p in "abc"}
+    with pytest.raises(InvalidValue, match="The bye's VP must be between 0 and 100; got 101"):
+        pair_round(three, 1, random.Random(), 101)
 
 
 # --- rounds and missions ------------------------------------------------------------------------------

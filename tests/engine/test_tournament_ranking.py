@@ -152,8 +152,8 @@ def test_a_bye_is_a_win_with_the_events_bye_vp_and_no_opponent() -> None:
 
 
 def test_a_draw_is_half_a_win_and_wins_break_an_equal_score() -> None:
-    def key(w: int, d: int, l: int) -> tuple[int, int, int]:
-        return PlayerRecord(player="p", wins=w, draws=d, losses=l).record_key
+    def key(wins: int, draws: int, losses: int) -> tuple[int, int, int]:
+        return PlayerRecord(player="p", wins=wins, draws=draws, losses=losses).record_key
 
     assert key(1, 1, 0) > key(1, 0, 1) > key(0, 2, 0) > key(0, 1, 1) > key(0, 0, 2)
 

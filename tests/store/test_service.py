@@ -73,7 +73,10 @@ async def test_undo_takes_back_the_last_action(service, setup, play):
     assert scored.state.total_vp(before.state.active) == before.state.total_vp(before.state.active) + 3
     with pytest.raises(NotAPlayer):
         await service.undo(CHANNEL, OUTSIDER)
-    undone = await service.undo(CHANNEL, bob)
+    scorer = before.state.active
+    with pytest.raises(GameError, match="only they can undo it"):
+        await service.undo(CHANNEL, before.state.opponent(scorer).id)
+    undone = await service.undo(CHANNEL, scorer)
     assert undone.state == before.state
     assert undone.version == scored.version + 1  # a board drawn before the undo is out of date
     assert "undid" in undone.events[0].text
