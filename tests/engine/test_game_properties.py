@@ -11,6 +11,7 @@ weighted so most runs play a battle to the end of round 5.
 from __future__ import annotations
 
 from collections import Counter
+from typing import get_args
 
 import pytest
 from hypothesis import event, settings
@@ -319,7 +320,8 @@ class GameMachine(RuleBasedStateMachine):
         likely = "draw" if self.state.phase == Phase.COMMAND else "swap"
         if data.draw(st.sampled_from(("draw", "swap", likely)), label="adapt") == "draw":
             return a.AdaptOrDieDraw(actor=actor, card=self._hand_or_any(data, me.drawn_this_phase if me else ()))
-        spare = tuple(c for c in me.set_aside if c in FIXED_IDS) if me else ()
+        # Set-aside cards, the Fixed ones (the only valid replacements) twice as likely.
+        spare = tuple(c for c in me.set_aside if c in FIXED_IDS) + me.set_aside if me else ()
         return a.AdaptOrDieSwap(actor=actor, card=self._hand_or_any(data, me.hand if me else ()),
                                 replacement=self._hand_or_any(data, spare))
 
@@ -548,8 +550,14 @@ class GameMachine(RuleBasedStateMachine):
             event(f"finished with status {self.state.status.value}, round {self.state.round}")
 
 
+def test_random_actions_cover_the_whole_action_union() -> None:
+    """A new action kind must be added to RANDOM_KINDS, or the machine would never try it."""
+    union = {cls.model_fields["kind"].default for cls in get_args(get_args(a.Action)[0])}
+    assert set(RANDOM_KINDS) == union
+
+
 GameMachine.TestCase.settings = settings(
-    max_examples=120,
+    max_examples=150,
     stateful_step_count=150,
     derandomize=True,  # reproducible in CI: the same examples every run, no example database
     database=None,
