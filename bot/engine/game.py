@@ -194,6 +194,7 @@ class _Game:
     def apply(self, action: a.Action) -> None:
         if self.state.status in (Status.ENDED, Status.ABANDONED):
             raise WrongPhase("This game is over: start a new one with /game new.")
+        # A moderator may abandon a game too: who may is decided by the service (Manage Channels).
         if not isinstance(action, a.Abandon) and action.actor not in self.state.setup.players:
             raise NotAPlayer("Only the two players of this game can act on it.")
         handler = getattr(self, f"_do_{action.kind}")
@@ -760,6 +761,9 @@ class _Game:
             raise InvalidValue("Name the Secondary Mission card you score.")
         if action.card not in p.hand:
             raise InvalidValue(f"{self._any_card_name(action.card)} is not one of your active Secondary Missions.")
+        if any(q.kind == PromptKind.ADAPT_KEEP and q.owner == scorer and action.card in (q.card, q.other_card)
+               for q in self.state.prompts):
+            raise WrongPhase("Adapt or Die: decide which of the two cards you keep before scoring either.")
         card = self.catalog.secondary(action.card)
         usable = tuple(o for o in card.scoring if o.mode in ("both", p.mode))
         option = self._option(usable, action, card.name)

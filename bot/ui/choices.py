@@ -87,3 +87,21 @@ def objective_choices(catalog: Catalog, state: GameState) -> list[tuple[str, str
         (o.name, o.id) for o in deployment.objectives
         if o.area == "no_mans_land" and o.id not in state.removed_objectives
     ]
+
+
+def adapt_draw_choices(catalog: Catalog, state: GameState, player_id: str) -> list[tuple[str, str]]:
+    """Adapt or Die, Tactical: the cards just drawn this phase that can be followed by another draw."""
+    player = state.player(player_id)
+    return [(title_case(catalog.secondary(c).name), c) for c in player.drawn_this_phase if c in player.hand]
+
+
+def adapt_swap_choices(catalog: Catalog, state: GameState, player_id: str) -> list[tuple[str, str]]:
+    """Adapt or Die, Fixed: each active card paired with each other card carrying the Fixed symbol."""
+    player = state.player(player_id)
+    spares = [c for c in player.set_aside if catalog.secondary(c).fixed]
+    pairs = [
+        (clip(f"{title_case(catalog.secondary(old).name)} → {title_case(catalog.secondary(new).name)}", 100),
+         f"{old}|{new}")
+        for old in player.hand for new in spares
+    ]
+    return pairs[:MAX_MENU]

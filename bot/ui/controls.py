@@ -31,6 +31,7 @@ BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "discard": ("Discard", discord.ButtonStyle.secondary),
     "answer": ("Answer", discord.ButtonStyle.danger),
     "challenger": ("Challenger card", discord.ButtonStyle.secondary),
+    "adapt": ("Adapt or Die", discord.ButtonStyle.secondary),
     "undo": ("Undo", discord.ButtonStyle.secondary),
     "tactical": ("Use Tactical Missions", discord.ButtonStyle.primary),
     "keep": ("Keep all", discord.ButtonStyle.secondary),

@@ -52,7 +52,9 @@ class GameDesk:
     # ---- the board -----------------------------------------------------------------------------
 
     def board_view(self, record_id: int, state: GameState, version: int) -> discord.ui.View:
-        return view_of(*board_buttons(record_id, state, version))
+        twist = state.mission.twist
+        adapt_or_die = twist is not None and self.catalog.twist(twist).adapt_or_die
+        return view_of(*board_buttons(record_id, state, version, adapt_or_die=adapt_or_die))
 
     def render(self, game_id: int, state: GameState, version: int) -> tuple[discord.Embed, discord.ui.View]:
         embed = board_embed(self.catalog, state, game_id=game_id, version=version,
@@ -287,9 +289,28 @@ class GameDesk:
             items = [GameButton(game, version, "stratagem"), GameButton(game, version, "mission")]
         elif verb == "answer":
             content, items = self._prompt_menu(state, me, game, version)
+        elif verb == "adapt":
+            content, items = self._adapt_menu(state, me, game, version)
         else:
             raise GameError("That button is not available here.")
         await interaction.response.send_message(content, view=view_of(*items), ephemeral=True)
+
+    def _adapt_menu(self, state: GameState, me: str, game: int, version: int):
+        """Adapt or Die: a Tactical player draws again after a draw; a Fixed player swaps a card once."""
+        player = state.player(me)
+        if player.mode == "tactical":
+            options = choices.adapt_draw_choices(self.catalog, state, me)
+            if not options:
+                raise GameError("Adapt or Die follows a card you have just drawn in this Command phase.")
+            return ("Adapt or Die (twice per battle): after which card do you draw another? "
+                    "Then you keep one of the two and shuffle the other back.",
+                    [GameSelect(game, version, "adaptdraw", options=options)])
+        options = choices.adapt_swap_choices(self.catalog, state, me)
+        if not options:
+            raise GameError("You have no Fixed Mission to swap.")
+        return ("Adapt or Die (once per battle, at the end of your turn after scoring): "
+                "replace which Fixed Mission with which?",
+                [GameSelect(game, version, "adaptswap", options=options)])
 
     def _prompt_menu(self, state: GameState, me: str, game: int, version: int):
         prompt = next((q for q in state.prompts if q.player == me), None)
@@ -344,6 +365,11 @@ class GameDesk:
             action = a.AnswerPrompt(actor=me, objective=values[0])
         elif verb == "keep":
             action = a.AnswerPrompt(actor=me, keep=values[0])
+        elif verb == "adaptdraw":
+            action = a.AdaptOrDieDraw(actor=me, card=values[0])
+        elif verb == "adaptswap":
+            card, replacement = values[0].split("|")
+            action = a.AdaptOrDieSwap(actor=me, card=card, replacement=replacement)
         else:
             raise GameError("That menu is not available here.")
         await self.perform(interaction, action, game_id=game_id, version=version)
@@ -377,7 +403,8 @@ class GameDesk:
             self._accepting.discard(game_id)
 
 
-def board_buttons(game_id: int, state: GameState, version: int) -> list[discord.ui.Item]:
+def board_buttons(game_id: int, state: GameState, version: int, *,
+                  adapt_or_die: bool = False) -> list[discord.ui.Item]:
     """The buttons of the common moves for the current step of the game."""
     verbs: list[str] = []
     if state.status == Status.SIDES:
@@ -395,6 +422,8 @@ def board_buttons(game_id: int, state: GameState, version: int) -> list[discord.
         }[state.phase]
         if any(p.challenger_card for p in state.players):
             verbs.append("challenger")
+        if adapt_or_die and state.phase in (Phase.COMMAND, Phase.END_OF_TURN):
+            verbs.append("adapt")  # Tactical: after a draw in the Command phase; Fixed: end of own turn
         verbs.append("undo")
     return [GameButton(game_id, version, verb) for verb in verbs]
 

@@ -39,6 +39,9 @@ def test_tactical_draws_another_and_shuffles_one_back(make_table):
     t.refuse("end_command_phase", error=WrongPhase, match="Waiting for")
     t.refuse("adapt_draw", error=WrongPhase, match="Waiting for", card=c2)
     t.refuse("answer", error=InvalidValue, match="Keep either", keep="not-a-drawn-card")
+    for card in (c1, other):  # neither card is active until the choice is made
+        t.refuse("score", error=WrongPhase, match="decide which of the two cards", source="secondary",
+                 card=card, vp=2)
     t.act("answer", keep=other)
     p = t.player(t.first)
     assert p.hand == (c2, other) and c1 in p.deck and len(p.deck) == 17 and p.adapt_or_die_uses == 1
