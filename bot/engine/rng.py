@@ -14,6 +14,7 @@ import random
 import secrets
 from typing import Sequence, TypeVar
 
+from bot.engine import dice
 from bot.engine.state import RollOff
 
 T = TypeVar("T")
@@ -39,10 +40,5 @@ def shuffled(seed: str, label: str, items: Sequence[T]) -> tuple[T, ...]:
 
 def roll_off(seed: str, label: str, players: tuple[str, str]) -> RollOff:
     """Both players roll a D6; a tie is rolled again (core rules, Roll-offs)."""
-    rng = derive_rng(seed, label)
-    rolls: list[tuple[int, int]] = []
-    while True:
-        a, b = rng.randint(1, 6), rng.randint(1, 6)
-        rolls.append((a, b))
-        if a != b:
-            return RollOff(rolls=tuple(rolls), winner=players[0] if a > b else players[1])
+    result = dice.roll_off(derive_rng(seed, label))
+    return RollOff(rolls=result.rolls, winner=players[result.winner])

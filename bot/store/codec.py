@@ -8,11 +8,14 @@ version check: pydantic validates them, and replaying them is how a snapshot can
 from __future__ import annotations
 
 import json
+from typing import TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from bot.engine.state import SCHEMA_VERSION, GameSetup, GameState, Status
 from bot.store.models import GameStatus
+
+M = TypeVar("M", bound=BaseModel)
 
 
 class SnapshotError(Exception):
@@ -24,20 +27,27 @@ def dump_state(state: GameState) -> str:
 
 
 def load_state(text: str) -> GameState:
+    return load_snapshot(
+        GameState, text, schema=SCHEMA_VERSION, what="Game snapshot",
+        hint="; run the bot version that wrote it, or rebuild the snapshot by replaying the action log",
+    )
+
+
+def load_snapshot(model: type[M], text: str, *, schema: int, what: str, hint: str = "") -> M:
+    """Read a JSON snapshot written with `schema_version` == `schema`, or raise SnapshotError naming `what`."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise SnapshotError(f"Game snapshot is not valid JSON: {exc}") from None
+        raise SnapshotError(f"{what} is not valid JSON: {exc}") from None
     version = data.get("schema_version") if isinstance(data, dict) else None
-    if version != SCHEMA_VERSION:
+    if version != schema:
         raise SnapshotError(
-            f"Game snapshot has schema version {version!r}, but this bot reads version {SCHEMA_VERSION}; "
-            "run the bot version that wrote it, or rebuild the snapshot by replaying the action log."
+            f"{what} has schema version {version!r}, but this bot reads version {schema}{hint}."
         )
     try:
-        return GameState.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as exc:
-        raise SnapshotError(f"Game snapshot does not match schema version {SCHEMA_VERSION}: {exc}") from None
+        raise SnapshotError(f"{what} does not match schema version {schema}: {exc}") from None
 
 
 def dump_setup(setup: GameSetup) -> str:

@@ -7,12 +7,11 @@ know is refused with a clear error rather than half-read.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
 
-from pydantic import Field, ValidationError
+from pydantic import Field
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
@@ -21,7 +20,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.engine.tournament import Outcome, Tournament
 from bot.engine.tournament_ranking import Frozen
-from bot.store.codec import SnapshotError
+from bot.store.codec import load_snapshot
 from bot.store.models import utcnow
 from bot.store.repository import StaleVersion
 from bot.store.tournament_models import TournamentRow, TournamentStatus
@@ -138,19 +137,7 @@ def dump_event(state: EventState) -> str:
 
 
 def load_event(text: str) -> EventState:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SnapshotError(f"Tournament state is not valid JSON: {exc}") from None
-    version = data.get("schema_version") if isinstance(data, dict) else None
-    if version != STATE_SCHEMA:
-        raise SnapshotError(
-            f"Tournament state has schema version {version!r}, but this bot reads version {STATE_SCHEMA}."
-        )
-    try:
-        return EventState.model_validate(data)
-    except ValidationError as exc:
-        raise SnapshotError(f"Tournament state does not match schema version {STATE_SCHEMA}: {exc}") from None
+    return load_snapshot(EventState, text, schema=STATE_SCHEMA, what="Tournament state")
 
 
 def _record(row: TournamentRow) -> TournamentRecord:
