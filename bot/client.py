@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import discord
 from discord import app_commands
 from discord.ext import commands
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.engine.catalog import Catalog
 from bot.engine.errors import GameError
@@ -77,12 +78,16 @@ class MissionBot(commands.Bot):
         self.catalog = catalog
         self.extension_names = tuple(extensions)
         self.dynamic_items = tuple(dynamic_items)
+        # Set in setup_hook, once the database is migrated; None until then (close() may come first).
+        self.db_engine: AsyncEngine | None = None
+        self.desk: GameDesk | None = None
 
     async def setup_hook(self) -> None:
         await upgrade_database(self.settings.database_url)
         self.db_engine = make_engine(self.settings.database_url)
-        self.service = GameService(self.catalog, make_sessionmaker(self.db_engine))
-        self.tournaments = TournamentService(make_sessionmaker(self.db_engine))
+        sessions = make_sessionmaker(self.db_engine)
+        self.service = GameService(self.catalog, sessions)
+        self.tournaments = TournamentService(sessions)
         self.desk = GameDesk(self, self.service)
         for name in self.extension_names:
             await self.load_extension(name)
@@ -90,10 +95,10 @@ class MissionBot(commands.Bot):
         await self.sync_commands()
 
     async def close(self) -> None:
-        if hasattr(self, "desk"):
+        if self.desk is not None:
             await self.desk.idle()
         await super().close()
-        if hasattr(self, "db_engine"):
+        if self.db_engine is not None:
             await self.db_engine.dispose()
 
     async def sync_commands(self) -> None:
