@@ -14,7 +14,7 @@ from bot.engine import actions as a
 from bot.engine.catalog import Catalog, ScoringOption, WhenDrawnKind, Window
 from bot.engine.errors import GameError, InvalidValue, NotAPlayer, NotYourTurn, WrongPhase
 from bot.engine.geometry import corner_areas
-from bot.engine.rng import derive_rng, roll_off, seed_hash, shuffled
+from bot.engine.rng import roll_off, seed_hash, shuffled, stream
 from bot.engine.scoring import award, check_repeat, option_vp, window_refusal
 from bot.engine.state import (
     GameSetup, GameState, Mission, Phase, PlayerState, Prompt, PromptKind, Result, SecondaryChoice, Source,
@@ -50,10 +50,10 @@ def new_game(catalog: Catalog, setup: GameSetup) -> Outcome:
     if not setup.seed:
         raise InvalidValue("A game needs a seed.")
     mission = _choose_mission(catalog, setup)
-    sides = roll_off(setup.seed, "sides", setup.players)
-    first_turn = roll_off(setup.seed, "first-turn", setup.players)
+    sides = roll_off(setup, "sides")
+    first_turn = roll_off(setup, "first-turn")
     challenger_deck = (
-        shuffled(setup.seed, "challenger-deck", [c.id for c in catalog.challengers])
+        shuffled(setup, "challenger-deck", [c.id for c in catalog.challengers])
         if setup.challenger_cards else ()
     )
     state = GameState(
@@ -90,7 +90,6 @@ def _rolls(rolloff) -> str:
 
 
 def _choose_mission(catalog: Catalog, setup: GameSetup) -> Mission:
-    seed = setup.seed
     if setup.mission is not None:
         if setup.size != "strike-force":
             raise InvalidValue("Tournament Mission Pool missions are Strike Force games.")
@@ -98,7 +97,7 @@ def _choose_mission(catalog: Catalog, setup: GameSetup) -> Mission:
             raise InvalidValue("Twist cards are not used in Tournament Mission Pool missions.")
         letter = setup.mission.upper()
         if letter == "RANDOM":
-            letter = derive_rng(seed, "pool").choice([m.letter for m in catalog.pool])
+            letter = stream(setup, "pool").choice([m.letter for m in catalog.pool])
         try:
             pool = catalog.pool_mission(letter)
         except KeyError:
@@ -106,9 +105,9 @@ def _choose_mission(catalog: Catalog, setup: GameSetup) -> Mission:
         mission = Mission(deployment=pool.deployment, primary=pool.primary, pool_letter=pool.letter,
                           layouts=pool.layouts)
     else:
-        deployment = derive_rng(seed, "deployment").choice(catalog.deployments_for(setup.size))
-        primary = derive_rng(seed, "primary").choice(catalog.primaries_for(setup.size))
-        twist = derive_rng(seed, "twist").choice(catalog.twists).id if setup.twist else None
+        deployment = stream(setup, "deployment").choice(catalog.deployments_for(setup.size))
+        primary = stream(setup, "primary").choice(catalog.primaries_for(setup.size))
+        twist = stream(setup, "twist").choice(catalog.twists).id if setup.twist else None
         mission = Mission(deployment=deployment.id, primary=primary.id, twist=twist)
     return _random_setup(catalog, setup, mission)
 
@@ -119,13 +118,13 @@ def _random_setup(catalog: Catalog, setup: GameSetup, mission: Mission) -> Missi
     deployment = catalog.deployment(mission.deployment)
     if primary.random_setup == "supply_drop":
         candidates = [o.id for o in deployment.objectives if o.area == "no_mans_land" and not o.centre]
-        alpha, omega = derive_rng(setup.seed, "supply-drop").sample(candidates, 2)
+        alpha, omega = stream(setup, "supply-drop").sample(candidates, 2)
         return mission.model_copy(update={"alpha_objective": alpha, "omega_objective": omega})
     if primary.random_setup == "hidden_supplies":
         corners = tuple(name for name, area in corner_areas(deployment).items() if area == "no_mans_land")
         if corners:
             return mission.model_copy(update={"hidden_supplies_corners": corners})
-        rolloff = roll_off(setup.seed, "hidden-supplies", setup.players)
+        rolloff = roll_off(setup, "hidden-supplies")
         return mission.model_copy(update={
             "hidden_supplies_corners": tuple(corner_areas(deployment)),
             "hidden_supplies_rolloff": rolloff,
@@ -273,7 +272,7 @@ class _Game:
                 names = " and ".join(self.card_name(c) for c in p.choice.fixed_cards)
                 self.say(f"{p.name} reveals Fixed Missions: {names}.")
             else:
-                deck = shuffled(self.state.setup.seed, f"deck:{p.id}", all_cards)
+                deck = shuffled(self.state.setup, f"deck:{p.id}", all_cards)
                 self.update_player(p.id, mode="tactical", deck=deck)
                 self.say(f"{p.name} reveals Tactical Missions and shuffles their Secondary Mission deck.")
         self.update(status=Status.BATTLE)
@@ -516,7 +515,7 @@ class _Game:
     def _reshuffled(self, deck: tuple[str, ...]) -> tuple[str, ...]:
         n = self.state.shuffles
         self.update(shuffles=n + 1)
-        return shuffled(self.state.setup.seed, f"reshuffle:{n}", deck)
+        return shuffled(self.state.setup, f"reshuffle:{n}", deck)
 
     def _move_to_discard(self, player_id: str, cards: tuple[str, ...]) -> None:
         p = self.p(player_id)

@@ -13,7 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bot.engine.catalog import GameSize
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # of the snapshot; bot/store/codec.py upgrades older ones
+SETUP_VERSION = 2  # of the setup: how its random streams are made and which rules timing it follows
 
 
 class Frozen(BaseModel):
@@ -52,6 +53,12 @@ class GameSetup(Frozen):
     challenger_cards: bool = True
     mission: str | None = Field(None, description="Tournament Mission Pool letter, or None to draw")
     seed: str
+    seed_fixed_by: str | None = Field(
+        None, description="The player who fixed the seed (a replay, public from the start); None: made by the bot")
+    version: int = Field(SETUP_VERSION, description=(
+        "1: games stored before version 2 (Mersenne Twister streams, roll-offs and Supply Drop drawn at "
+        "creation, one Done scoring closes the end of a turn); 2: SHA-256 streams (README, 'Verify a game') "
+        "and the battle sequence's timing"))
 
 
 class RollOff(Frozen):

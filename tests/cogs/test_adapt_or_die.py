@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.catalog import Catalog
-from bot.engine.rng import derive_rng
+from bot.engine.rng import stream_of
 from bot.engine.state import Phase, PromptKind
 from tests.cogs.game_table import Table, menu_values
 from tests.cogs.harness import Harness
@@ -19,7 +19,7 @@ def adapt_or_die_seed(catalog: Catalog) -> str:
     """A seed whose Twist draw is Adapt or Die (the Twist comes from the seed's own stream)."""
     for n in range(500):
         seed = f"adapt-{n}"
-        if derive_rng(seed, "twist").choice(catalog.twists).adapt_or_die:
+        if stream_of(seed, "twist").choice(catalog.twists).adapt_or_die:
             return seed
     raise AssertionError("no seed draws Adapt or Die")
 

@@ -6,7 +6,8 @@ import asyncio
 
 import pytest
 
-from bot.engine.state import Phase, PromptKind, Source, Status
+from bot.engine.catalog import Window
+from bot.engine.state import GameState, Phase, PromptKind, Source, Status
 from bot.ui.text import title_case
 from tests.cogs.game_table import Table, battle_steps, find_seed, menu_values, public_text, said, verbs
 from tests.cogs.harness import Harness
@@ -159,9 +160,17 @@ async def test_a_choice_is_refused_in_the_wrong_state(table: Table, harness: Har
 # --- the turn -------------------------------------------------------------------------------------
 
 async def test_a_turn_command_phase_score_done_and_discards(table: Table, harness: Harness, catalog) -> None:
-    # Alice Fixed, Bob Tactical; the seed makes Bob go first with no When Drawn question.
+    # Alice Fixed, Bob Tactical; the seed makes Bob go first with no When Drawn question, now or after
+    # New Orders, and nothing to score in his Command phase.
     alice, bob = table.first, table.second
-    await seeded(table, catalog, lambda s: s.active == str(bob.id) and not s.prompts, first_fixed=FIXED)
+
+    def quiet_start(s: GameState) -> bool:
+        me = s.player(str(bob.id))
+        windows = {o.window for c in me.hand for o in catalog.secondary(c).scoring}
+        return (s.active == me.id and not s.prompts and catalog.secondary(me.deck[0]).when_drawn is None
+                and not windows & {Window.WHILE_ACTIVE, Window.ANY_TIME, Window.END_OF_COMMAND_PHASE})
+
+    await seeded(table, catalog, quiet_start, first_fixed=FIXED)
     refusal(await table.press("endcmd", alice), "only they can end the Command phase")
     refusal(await table.press("score", bob), "Nothing of yours scores right now")
     state = await table.state()
@@ -175,10 +184,7 @@ async def test_a_turn_command_phase_score_done_and_discards(table: Table, harnes
     await table.pick(menu, "neworders", [hand[0]], bob)
     state = await table.state()
     assert hand[0] in state.player(bob_id).discard and state.player(bob_id).cp == cp - 1
-    while state.prompts:  # the new card may ask its When Drawn question
-        answer = await table.answer_notice(bob)
-        await table.press_on(answer, "no" if "no" in verbs(answer.main.message) else "yes", bob)
-        state = await table.state()
+    assert not state.prompts
     again = await table.press("neworders", bob)
     refusal(await table.pick(again, "neworders", [state.player(bob_id).hand[0]], bob),
             "already used this phase")

@@ -275,7 +275,8 @@ async def test_score_add_and_cp_commands(table: Table, harness: Harness, alice, 
 
 async def test_new_orders_and_discard_commands(table: Table, harness: Harness, alice, bob, catalog) -> None:
     a_id, b_id = str(alice.id), str(bob.id)
-    seed = find_seed(catalog, (a_id, b_id), lambda s: s.active == b_id and not s.prompts,
+    seed = find_seed(catalog, (a_id, b_id),
+                     lambda s: s.active == b_id and not s.prompts and "cleanse" not in s.player(b_id).hand,
                      steps=battle_steps(a_id, b_id, ("cleanse", "assassination"), None))
     await table.start(seed=seed)
     await table.to_battle(first_fixed=("cleanse", "assassination"), second_fixed=None)

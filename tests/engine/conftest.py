@@ -19,7 +19,7 @@ from bot.engine import actions as a
 from bot.engine.catalog import Catalog, WhenDrawnKind
 from bot.engine.errors import GameError
 from bot.engine.game import Event, apply, new_game
-from bot.engine.rng import shuffled
+from bot.engine.rng import stream_of
 from bot.engine.state import GameSetup, GameState, Phase, PlayerState, PromptKind, Status
 
 CATALOG: Catalog = default_catalog()
@@ -36,7 +36,9 @@ ACTIONS: dict[str, type] = {cls.model_fields["kind"].default: cls for cls in get
 
 def deck_order(seed: str, player: str) -> tuple[str, ...]:
     """The Tactical deck a player gets from this seed (rng label documented in bot/engine/rng.py)."""
-    return shuffled(seed, f"deck:{player}", ALL_CARDS)
+    deck = list(ALL_CARDS)
+    stream_of(seed, f"deck:{player}").shuffle(deck)
+    return tuple(deck)
 
 
 def find_seed(test: Callable[[str], bool], prefix: str = "seed") -> str:
