@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import settings
 
 from bot.decks import default_catalog
 from bot.engine.catalog import Catalog
+
+# Tests never assert on time (bench/ measures it): no Hypothesis deadline, which flakes on a busy machine.
+settings.register_profile("no-deadline", deadline=None)
+settings.load_profile("no-deadline")
 
 
 @pytest.fixture(scope="session")
