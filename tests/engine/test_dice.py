@@ -58,8 +58,9 @@ def test_a_very_long_bad_expression_is_not_echoed_in_full() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(count=st.integers(1, 100), sides=st.integers(2, 1000), modifier=st.integers(-1000, 1000), seed=st.integers())
+@given(count=st.integers(1, 100), sides=st.integers(2, 1000).filter(lambda n: n != 33), modifier=st.integers(-1000, 1000), seed=st.integers())
 def test_roll_is_within_range_and_adds_up(count: int, sides: int, modifier: int, seed: int) -> None:
+    # (D33 is the Grand Tournament's tens-and-units roll, tested on its own.)
     result = dice.roll(f"{count}D{sides}{modifier:+d}", random.Random(seed))
     assert len(result.dice) == count
     assert all(1 <= d <= sides for d in result.dice)
