@@ -83,9 +83,8 @@ class GameService:
             except ActiveGameExists:  # started at the same moment by another process
                 raise ChannelBusy(_BUSY) from None
             self._games.put(record)
-        commitment = Event(f"Every shuffle and roll comes from a secret seed whose SHA-256 is {digest}; "
-                           "the seed is revealed when the game ends.")
-        return ActResult(record.id, outcome.state, outcome.events + (commitment,), record.version)
+        return ActResult(record.id, outcome.state, outcome.events + (_seed_notice(outcome.state, digest),),
+                         record.version)
 
     async def get_state(self, *, channel_id: int | None = None, game_id: int | None = None) -> GameRecord:
         """A game by id (even over), or the game in progress in a channel."""
@@ -249,6 +248,16 @@ class _ActiveGames:
 _NO_GAME = "There is no game in progress here."
 _GONE = "That game no longer exists."
 _BUSY = "This channel already has a game in progress: finish or end it first, or play in a thread."
+
+
+def _seed_notice(state: GameState, digest: str) -> Event:
+    """A bot-made seed is committed to by its hash; a seed a player fixed is public and promises nothing."""
+    fixer = state.setup.seed_fixed_by
+    if fixer is None:
+        return Event(f"Every shuffle and roll comes from a secret seed whose SHA-256 is {digest}; "
+                     "the seed is revealed when the game ends.")
+    return Event(f"Replay: {state.player(fixer).name} fixed the seed {state.setup.seed!r}, so every shuffle "
+                 "and roll of this game can be known in advance; it has no secret shuffles.")
 
 
 def _require_player(record: GameRecord, actor: str) -> None:

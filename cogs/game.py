@@ -41,7 +41,7 @@ class GameCog(commands.GroupCog, name="game", description="Play a Chapter Approv
                            mission="A Tournament Mission Pool mission instead of drawing (Strike Force only)",
                            twist="Draw a Twist card (not in pool missions)",
                            challenger="Use Challenger cards (default: on)",
-                           seed="Fix the shuffles, to replay a game (kept secret until the end)")
+                           seed="Replay a game's shuffles: the seed is shown to everyone, so none is secret")
     @app_commands.choices(mission=LETTERS)
     async def new(self, interaction: discord.Interaction,
                   size: Literal["incursion", "strike-force", "asymmetric-war"], opponent: discord.Member,
@@ -55,14 +55,19 @@ class GameCog(commands.GroupCog, name="game", description="Play a Chapter Approv
             size=size, players=(str(interaction.user.id), str(opponent.id)),
             names=(interaction.user.display_name, opponent.display_name), twist=twist,
             challenger_cards=challenger, mission=mission, seed=seed or new_seed(),
+            seed_fixed_by=str(interaction.user.id) if seed else None,
         )
         result = await self.service.start_game(interaction.guild_id, interaction.channel_id, setup)
         self.desk.note(result.game_id, result.events)
         embeds, files = briefing(self.bot.catalog, result.state, result.events)
         view = view_of(GameButton(result.game_id, result.version, "accept"),
                        GameButton(result.game_id, result.version, "decline"))
+        challenge = f"{opponent.mention}, {interaction.user.mention} challenges you to a game."
+        if seed:  # the opponent accepts knowing that the shuffles are known in advance
+            challenge += (f"\n**Replay:** {interaction.user.mention} fixed the seed `` {seed} ``: anyone who knows it "
+                          "can work out every shuffle and roll in advance. Accept only a replay or practice game.")
         await interaction.response.send_message(
-            f"{opponent.mention}, {interaction.user.mention} challenges you to a game. Accept?",
+            challenge + "\nAccept?",
             embeds=embeds, files=files, view=view,
             allowed_mentions=discord.AllowedMentions(users=[opponent]))
 

@@ -1,7 +1,7 @@
 """The game board: one embed per game, edited in place, showing everything players need at a glance.
 
 Only what both players may see is rendered: a Fixed choice before reveal, deck order and the seed
-never appear (the seed only once the game has ended).
+never appear (a bot-made seed only once the game has ended; a seed a player fixed marks a replay).
 """
 
 from __future__ import annotations
@@ -130,7 +130,7 @@ def waiting_for(catalog: Catalog, state: GameState) -> str | None:
 def board_embed(catalog: Catalog, state: GameState, *, game_id: int, version: int,
                 recent: list[str] | None = None) -> discord.Embed:
     embed = discord.Embed(title=clip(mission_title(catalog, state), 256),
-                          description=status_line(catalog, state), colour=_colour(state))
+                          description=status_line(catalog, state) + replay_mark(state), colour=_colour(state))
     if state.mission.twist:
         embed.add_field(name="Twist", value=title_case(catalog.twist(state.mission.twist).name), inline=True)
     if state.mission.layouts:
@@ -149,6 +149,14 @@ def board_embed(catalog: Catalog, state: GameState, *, game_id: int, version: in
         footer += f" · seed {state.setup.seed}"
     embed.set_footer(text=footer)
     return embed
+
+
+def replay_mark(state: GameState) -> str:
+    """A line marking a game whose seed a player fixed: its shuffles were never secret."""
+    fixer = state.setup.seed_fixed_by
+    if fixer is None:
+        return ""
+    return f"\n🔁 **Replay** of seed `` {state.setup.seed} `` fixed by {state.player(fixer).name}: no secret shuffles."
 
 
 def _colour(state: GameState) -> discord.Colour:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import discord
@@ -30,7 +31,7 @@ def carol(harness: Harness) -> FakeUser:
 # --- /game new: the challenge -------------------------------------------------------------------
 
 async def test_new_posts_a_public_challenge_with_the_briefing_and_the_map(table: Table, harness: Harness, bob) -> None:
-    reply = await table.challenge_only(seed="briefing")
+    reply = await table.challenge_only(seed=None)
     assert not reply.ephemeral
     assert bob.mention in reply.content and "challenges you" in reply.content
     summary, primary = reply.embeds[:2]
@@ -42,9 +43,10 @@ async def test_new_posts_a_public_challenge_with_the_briefing_and_the_map(table:
     assert harness.bot.catalog.deployment(state.mission.deployment).name in summary["fields"][0]["name"]
     assert primary["title"].lower().startswith(harness.bot.catalog.primary(state.mission.primary).name.lower())
     assert sorted(verbs(reply.main.message)) == ["accept", "decline"]
-    # The seed stays secret; its hash is shown.
-    assert "briefing" not in public_text(reply.main.message)
-    assert any(len(w) == 64 for w in summary["description"].replace(";", " ").split())
+    # The bot's seed stays secret; its hash is shown.
+    assert state.setup.seed not in public_text(reply.main.message) and state.setup.seed_fixed_by is None
+    assert hashlib.sha256(state.setup.seed.encode()).hexdigest() in summary["description"]
+    assert "Replay" not in public_text(reply.main.message)
 
 
 async def test_only_the_challenged_player_accepts(table: Table, harness: Harness, alice, bob, carol) -> None:
@@ -197,21 +199,22 @@ async def test_concede_before_and_during_the_battle(table: Table, harness: Harne
 async def test_log_during_and_after_the_game(table: Table, harness: Harness, alice, bob) -> None:
     reply = await harness.slash("game log", user=alice)
     assert reply.ephemeral and "No game" in reply.content
-    await table.start(seed="log-seed")
+    await table.start(seed=None)
     await table.to_battle(first_fixed=("cleanse", "no-prisoners"))
+    seed = (await table.state()).setup.seed
     reply = await table.slash("game log", bob)
     assert not reply.ephemeral
     attachment = reply.main.message["attachments"][0]
     assert attachment["filename"] == f"game-{table.game_id}.json"
     log = json.loads(harness.model.files[int(attachment["id"])])
-    assert log["seed"] is None and "log-seed" not in json.dumps(log)
+    assert log["seed"] is None and seed not in json.dumps(log)
     assert [e["action"]["kind"] for e in log["actions"]] == ["choose_side", "choose_secondaries",
                                                               "choose_secondaries"]
     assert "Alice" in reply.content and "Rnd" in reply.content and log["seed_hash"] in reply.content
     await table.slash("game concede", bob)
     reply = await table.slash("game log", alice)
     log = json.loads(harness.model.files[int(reply.main.message["attachments"][0]["id"])])
-    assert log["seed"] == "log-seed" and log["status"] == "ended"
+    assert log["seed"] == seed and log["status"] == "ended"
     assert log["actions"][-1]["action"]["kind"] == "concede"
 
 
