@@ -1,19 +1,24 @@
 """`python -m bot` (or `mission-deck-bot`): check the settings and the decks, then run the bot.
 
+`python -m bot verify FILE` checks a finished game's `/game log` export against its seed instead.
 Every start-up problem a user can fix ends with one clear line on stderr and exit code 2.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import sys
+from collections.abc import Sequence
+from pathlib import Path
 
 import discord
 from pydantic import ValidationError
 
+from bot import verify
 from bot.client import MissionBot
-from bot.decks import DeckError, load_catalog, pack_dir
+from bot.decks import DeckError, default_catalog, load_catalog, pack_dir
 from bot.engine.catalog import Catalog
 from bot.settings import Settings
 
@@ -37,7 +42,23 @@ async def run(settings: Settings, catalog: Catalog) -> None:
         await client.start(settings.discord_token.get_secret_value())
 
 
-def main() -> int:
+def parser() -> argparse.ArgumentParser:
+    """No command runs the bot; each command is one subparser."""
+    root = argparse.ArgumentParser(prog="python -m bot", description="The Mission Deck Discord bot.")
+    commands = root.add_subparsers(dest="command", metavar="command")
+    check = commands.add_parser("verify", help="check a finished game's /game log export against its seed")
+    check.add_argument("file", type=Path, help="the JSON file /game log posted (game-N.json)")
+    return root
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    if args.command == "verify":
+        return verify.main(args.file, default_catalog())
+    return run_bot()
+
+
+def run_bot() -> int:
     try:
         settings = Settings()
     except ValidationError as exc:

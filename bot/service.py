@@ -22,11 +22,12 @@ from weakref import WeakValueDictionary
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.engine.actions import Abandon, Action, ChooseSecondaries
+from bot.engine.actions import Abandon, Action
 from bot.engine.catalog import Catalog
 from bot.engine.errors import GameError, NotAPlayer
 from bot.engine.game import Event, apply, new_game, replay, seed_hash
-from bot.engine.state import GameSetup, GameState, Source, Status
+from bot.engine.state import GameSetup, GameState, Status
+from bot.game_log import export_game
 from bot.store.models import GameStatus
 from bot.store.repository import ActiveGameExists, GameRecord, GameRepository, StaleVersion
 
@@ -44,7 +45,6 @@ class ChannelBusy(GameError):
 
 
 STALE_MESSAGE = "This board is out of date: the game has moved on since it was drawn. Check the new board."
-SECRET_STATUSES = (Status.SIDES, Status.SECONDARIES)  # Secondary choices are still hidden
 CACHED_GAMES = 512
 
 
@@ -153,32 +153,18 @@ class GameService:
         return ActResult(record.id, state, (event,), saved.version)
 
     async def export_log(self, game_id: int) -> dict[str, Any]:
-        """The game as anyone may see it: the seed only once the game is over, hidden choices redacted."""
+        """The game as anyone may see it (bot/game_log.py): the seed once public, hidden choices redacted."""
         record = await self.repo.get_game(game_id)
         if record is None:
             raise NoGame(_GONE)
         log = await self.repo.list_actions(game_id)
-        over = record.state.status in (Status.ENDED, Status.ABANDONED)
-        setup = record.setup.model_dump(mode="json", exclude=None if over else {"seed"})
-        return {
-            "game_id": record.id,
-            "guild_id": record.guild_id,
-            "channel_id": record.channel_id,
-            "status": record.status.value,
-            "created_at": record.created_at.isoformat(),
-            "updated_at": record.updated_at.isoformat(),
-            "seed_hash": record.seed_hash,
-            "seed": record.setup.seed if over else None,
-            "setup": setup,
-            "mission": record.state.mission.model_dump(mode="json"),
-            "result": record.state.result.model_dump(mode="json") if record.state.result else None,
-            "actions": [
-                {"seq": e.seq, "actor": e.actor, "time": e.created_at.isoformat(),
-                 "action": _public_action(e.action, record.state)}
-                for e in log
-            ],
-            "score_sheet": score_sheet(record.state),
-        }
+        return export_game(
+            self.catalog, record.state,
+            [(e.seq, e.actor, e.created_at.isoformat(), e.action) for e in log],
+            game_id=record.id, guild_id=record.guild_id, channel_id=record.channel_id,
+            status=record.status.value, created_at=record.created_at.isoformat(),
+            updated_at=record.updated_at.isoformat(), seed_hash=record.seed_hash,
+        )
 
     async def _checked(self, record: GameRecord, attempt: Callable[[GameRecord], Awaitable[ActResult]]) -> ActResult:
         """Run `attempt` on the memory copy; if it is refused, retry once if the copy was out of date."""
@@ -279,30 +265,3 @@ def _revealed_hidden(before: GameState, after: GameState) -> bool:
     decks.append((before.challenger_deck, after.challenger_deck))
     revealed = before.status == Status.SECONDARIES and after.status != Status.SECONDARIES
     return revealed or any(old != new for old, new in decks)
-
-
-def _public_action(action: Action, state: GameState) -> dict[str, Any]:
-    if isinstance(action, ChooseSecondaries) and state.status in SECRET_STATUSES:
-        return {"kind": action.kind, "actor": action.actor, "hidden": "until both players have chosen"}
-    return action.model_dump(mode="json")
-
-
-def score_sheet(state: GameState) -> list[dict[str, Any]]:
-    """Each player's VP per battle round and source, from the VP ledger; VP lost to caps shown apart."""
-    sources = (Source.PRIMARY, Source.SECONDARY, Source.CHALLENGER)
-    in_rounds = [e for e in state.vp if e.source != Source.BATTLE_READY]
-    rounds = sorted({1, 2, 3, 4, 5} | {e.round for e in in_rounds})
-    sheet = []
-    for p in state.players:
-        rows = []
-        for r in rounds:
-            entries = [e for e in in_rounds if e.player == p.id and e.round == r]
-            row: dict[str, Any] = {"round": r} | {s.value: sum(e.awarded for e in entries if e.source == s)
-                                                   for s in sources}
-            row["total"] = sum(e.awarded for e in entries)
-            row["lost_to_caps"] = sum(e.lost for e in entries)
-            rows.append(row)
-        battle_ready = sum(e.awarded for e in state.vp if e.player == p.id and e.source == Source.BATTLE_READY)
-        sheet.append({"player": p.id, "name": p.name, "rounds": rows, "battle_ready": battle_ready,
-                      "total": state.total_vp(p.id)})
-    return sheet

@@ -1,4 +1,4 @@
-"""The end of a game: per-round score sheet by source, the victor, and the seed with its hash check."""
+"""The end of a game: per-round score sheet by source, the victor, the seed and how to verify the game."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import discord
 from bot.engine.catalog import Catalog
 from bot.engine.rng import seed_hash
 from bot.engine.state import GameState
-from bot.service import score_sheet
-from bot.ui.board import mission_title, status_line
+from bot.game_log import score_sheet
+from bot.ui.board import mission_title, replay_mark, status_line
 from bot.ui.text import clip, field_value
 
 
@@ -28,14 +28,19 @@ def score_sheet_text(state: GameState) -> dict[str, str]:
     return tables
 
 
+def verify_text(state: GameState, game_id: int) -> str:
+    seed = state.setup.seed
+    return (f"Seed `` {seed} `` — SHA-256 `{seed_hash(seed)}` (the hash shown since the start). Anyone can "
+            f"re-derive every shuffle, draw and roll: `/game log`, then `python -m bot verify game-{game_id}.json` "
+            "(README, \"Verify a game\").")
+
+
 def result_embed(catalog: Catalog, state: GameState, game_id: int) -> discord.Embed:
     embed = discord.Embed(title=clip(f"Result — {mission_title(catalog, state)}", 256),
-                          description=status_line(catalog, state), colour=discord.Colour.dark_gold())
+                          description=status_line(catalog, state) + replay_mark(state),
+                          colour=discord.Colour.dark_gold())
     for name, table in score_sheet_text(state).items():
         embed.add_field(name=name, value=field_value(table), inline=False)
-    seed = state.setup.seed
-    embed.add_field(name="Check the shuffles", value=field_value(
-        f"Seed `{seed}` — SHA-256 `{seed_hash(seed)}` (the hash shown since the start). "
-        "Every shuffle and roll re-derives from it with `bot.engine.rng.derive_rng`."), inline=False)
+    embed.add_field(name="Verify the game", value=field_value(verify_text(state, game_id)), inline=False)
     embed.set_footer(text=f"Game {game_id} · /game log for the full log")
     return embed

@@ -1,0 +1,160 @@
+"""`python -m bot verify FILE`: check a finished game's `/game log` export against its seed.
+
+The seed must hash to the SHA-256 shown at the start; the action log, replayed from the setup with
+that seed (by the setup's own derivation version), must re-derive the mission, every roll-off, shuffle
+and draw the export records, and its result and score sheet. One line per check, `ok` or the first
+mismatch; exit 0 only when every check passes (README, "Verify a game").
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from bot.engine.actions import ACTION_ADAPTER
+from bot.engine.catalog import Catalog
+from bot.engine.errors import GameError
+from bot.engine.game import apply, new_game
+from bot.engine.rng import seed_hash
+from bot.engine.state import GameSetup, GameState
+from bot.game_log import FORMAT, FORMAT_VERSION, OVER, action_facts, public_view, score_sheet
+
+MISMATCH = 1
+UNREADABLE = 2
+
+
+class NotVerifiable(Exception):
+    """The file is not a game log export this bot reads, or its seed is not revealed yet."""
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    problem: str | None  # None: ok
+
+    def line(self) -> str:
+        return f"{self.name}: {self.problem or 'ok'}"
+
+
+def read_export(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise NotVerifiable(f"Cannot read {path}: {exc.strerror or exc}.") from None
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise NotVerifiable(f"{path} is not JSON: export the game with /game log and verify that file.") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise NotVerifiable(f"{path} is not a game log exported by /game log.")
+    if data.get("format_version") != FORMAT_VERSION:
+        raise NotVerifiable(f"{path} is a game log of format version {data.get('format_version')!r}; this bot "
+                            f"verifies version {FORMAT_VERSION}: export it again with /game log.")
+    if data.get("status") not in OVER:
+        raise NotVerifiable(f"Game {data.get('game_id')} is not finished ({data.get('status')}): verify it once it "
+                            "has ended and its seed is revealed, with a new /game log.")
+    if data.get("seed") is None:
+        raise NotVerifiable("The seed of this game is not revealed yet: it is shown when the game ends. "
+                            "Export the log again with /game log once the game is over.")
+    return data
+
+
+def verify(catalog: Catalog, data: dict[str, Any]) -> list[Check]:
+    """Every check of an export read by `read_export`, in order."""
+    try:
+        setup = GameSetup.model_validate({**data["setup"], "seed": data["seed"]})
+    except (KeyError, TypeError, ValidationError) as exc:
+        raise NotVerifiable(f"The export's setup cannot be read: {exc}") from None
+    checks = [Check("seed", None if seed_hash(setup.seed) == data.get("seed_hash") else
+                    f"SHA-256 of the seed is {seed_hash(setup.seed)}, not the hash shown at the start "
+                    f"({data.get('seed_hash')})")]
+    start = "start (mission, roll-offs)"
+    try:
+        state = new_game(catalog, setup).state
+    except GameError as exc:
+        return [*checks, Check(start, f"the setup cannot start a game: {exc.message}")]
+    checks.append(Check(start, _first_difference(data.get("start"), public_view(state), state)))
+    state, problem, count = _replay(catalog, state, data.get("actions"))
+    checks.append(Check(f"actions ({count} replayed: draws, shuffles, roll-offs, CP, VP)", problem))
+    if problem:
+        skipped = "not checked: the replay stopped"
+        return [*checks, Check("mission", skipped), Check("result", skipped), Check("score sheet", skipped)]
+    final = [
+        ("mission", data.get("mission"), state.mission.model_dump(mode="json")),
+        ("result", data.get("result"), state.result.model_dump(mode="json") if state.result else None),
+        ("score sheet", data.get("score_sheet"), score_sheet(state)),
+    ]
+    for name, claimed, derived in final:
+        checks.append(Check(name, None if claimed == derived else
+                            f"the log says {_short(claimed)}, the replay gives {_short(derived)}"))
+    return checks
+
+
+def _replay(catalog: Catalog, state: GameState, entries: Any) -> tuple[GameState, str | None, int]:
+    """Apply the logged actions one by one: the state reached, the first problem, how many were replayed."""
+    if not isinstance(entries, list):
+        return state, "the export has no action list", 0
+    for number, entry in enumerate(entries, start=1):
+        where = f"action {number}"
+        try:
+            if entry["seq"] != number:
+                return state, f"{where}: numbered {entry['seq']} (an action is missing or out of order)", number - 1
+            action = ACTION_ADAPTER.validate_python(entry["action"])
+            where += f" ({action.kind} by {_name(state, action.actor)})"
+            if entry["actor"] != action.actor:
+                return state, f"{where}: logged as made by {_name(state, entry['actor'])}", number - 1
+            after = apply(catalog, state, action).state
+        except (KeyError, TypeError, ValidationError):
+            return state, f"{where} cannot be read (hidden, edited or incomplete)", number - 1
+        except GameError as exc:
+            return state, f"{where} is refused by the rules: {exc.message}", number - 1
+        problem = _first_difference(entry.get("facts"), action_facts(state, after), after)
+        if problem:
+            return state, f"{where}: {problem}", number - 1
+        state = after
+    return state, None, len(entries)
+
+
+def _first_difference(claimed: Any, derived: dict[str, Any], state: GameState) -> str | None:
+    if not isinstance(claimed, dict):
+        return "the export has no facts here"
+    for key in sorted(claimed.keys() | derived.keys()):
+        if claimed.get(key) != derived.get(key):
+            return (f"{_label(key, state)}: the log says {_short(claimed.get(key))}, "
+                    f"the replay gives {_short(derived.get(key))}")
+    return None
+
+
+def _label(key: str, state: GameState) -> str:
+    """'1234.hand' -> "Alice's hand"."""
+    player, _, what = key.partition(".")
+    if what and player in state.setup.players:
+        return f"{_name(state, player)}'s {what}"
+    return key
+
+
+def _name(state: GameState, player_id: str) -> str:
+    return state.player(player_id).name if player_id in state.setup.players else player_id
+
+
+def _short(value: Any, limit: int = 300) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def main(path: Path, catalog: Catalog, out: Callable[[str], None] = print) -> int:
+    try:
+        checks = verify(catalog, read_export(path))
+    except NotVerifiable as exc:
+        print(exc, file=sys.stderr)
+        return UNREADABLE
+    for check in checks:
+        out(check.line())
+    failed = [c for c in checks if c.problem]
+    out(f"{len(checks) - len(failed)} of {len(checks)} checks passed: "
+        + ("the game follows from its seed." if not failed else "this log does not match its seed."))
+    return MISMATCH if failed else 0
