@@ -44,7 +44,8 @@ async def run(settings: Settings, catalog: Catalog) -> None:
 
 def parser() -> argparse.ArgumentParser:
     """No command runs the bot; each command is one subparser."""
-    root = argparse.ArgumentParser(prog="python -m bot", description="The Mission Deck Discord bot.")
+    root = argparse.ArgumentParser(prog="python -m bot", description="The Mission Deck Discord bot: with no "
+                                   "command, run it (settings from the environment or .env).")
     commands = root.add_subparsers(dest="command", metavar="command")
     check = commands.add_parser("verify", help="check a finished game's /game log export against its seed")
     check.add_argument("file", type=Path, help="the JSON file /game log posted (game-N.json)")

@@ -4,7 +4,8 @@ A Hypothesis state machine sets up a game (random size, twist, Challenger cards,
 Fixed/Tactical plans), then each step applies one action built from the full Action union with plausible
 and implausible arguments. A refused action (GameError) must leave the state untouched; any other
 exception is a bug. Invariants on cards, caps, CP, progression, JSON and hidden information are checked
-after every step; replay and undo every few steps and at the end of each game. Progression actions are
+after every step; replay and undo every few steps and at the end of each game, where the game's export
+must also verify (`python -m bot verify`) once it is over. Progression actions are
 weighted so most runs play a battle to the end of round 5.
 """
 
@@ -22,7 +23,10 @@ from bot.decks import default_catalog
 from bot.engine import actions as a
 from bot.engine.errors import GameError
 from bot.engine.game import Event, Outcome, apply, new_game, replay
+from bot.engine.rng import seed_hash
 from bot.engine.state import GameSetup, GameState, Phase, PromptKind, Source, Status
+from bot.game_log import export_game
+from bot.verify import verify
 
 CATALOG = default_catalog()
 RULES = CATALOG.rules
@@ -547,7 +551,18 @@ class GameMachine(RuleBasedStateMachine):
     def teardown(self) -> None:
         if self.state is not None:
             self._check_replay()
+            self._check_export()
             event(f"finished with status {self.state.status.value}, round {self.state.round}")
+
+
+    def _check_export(self) -> None:
+        """A finished game's /game log export verifies; a running one shows no seed (bot/game_log.py)."""
+        log = [(seq, action.actor, "", action) for seq, action in enumerate(self.log, start=1)]
+        data = export_game(CATALOG, self.state, log, seed_hash=seed_hash(self.setup.seed))
+        if self.state.status in (Status.ENDED, Status.ABANDONED):
+            assert [c.line() for c in verify(CATALOG, data) if c.problem] == []
+        else:
+            assert data["seed"] is None and "seed" not in data["setup"]
 
 
 def test_random_actions_cover_the_whole_action_union() -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 import json
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -59,6 +61,15 @@ async def test_an_honest_export_passes_every_check(honest, tmp_path, capsys) -> 
     # The export really records the draws it checks: each Tactical player's first two cards.
     for player in honest["setup"]["players"]:
         assert sum(len(e["facts"].get(f"{player}.drawn", [])) for e in honest["actions"]) >= 2
+
+
+def test_python_m_bot_verify_is_the_command_line(honest, tmp_path) -> None:
+    path = tmp_path / "game-1.json"
+    path.write_text(json.dumps(honest), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "bot", "verify", str(path)], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "6 of 6 checks passed: the game follows from its seed."
 
 
 def first_draw(data: dict) -> tuple[dict, str]:
