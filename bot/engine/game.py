@@ -14,7 +14,7 @@ from bot.engine import actions as a
 from bot.engine.catalog import Catalog, ScoringOption, WhenDrawnKind, Window
 from bot.engine.errors import GameError, InvalidValue, NotAPlayer, NotYourTurn, WrongPhase
 from bot.engine.geometry import OPPOSITE_CORNER, corner_areas
-from bot.engine.objectives import objective_name, table_objectives
+from bot.engine.objectives import objective_name, removable_objectives, table_objectives
 from bot.engine.rng import roll_off, seed_hash, shuffled, stream
 from bot.engine.scoring import award, check_repeat, option_vp, window_refusal
 from bot.engine.state import (
@@ -852,9 +852,7 @@ class _Game:
             return None
         if objective is None and self.state.setup.legacy:
             return None  # version-1 logs scored these without naming the marker
-        side = {"own_zone": scorer, "opponent_zone": self.state.opponent(scorer).id}.get(area)
-        wanted = "no_mans_land" if side is None else ("attacker" if side == self.state.attacker else "defender")
-        markers = [m for m in table_objectives(self.catalog, self.state) if m.area == wanted]
+        markers = removable_objectives(self.catalog, self.state, scorer, area)
         if objective not in {m.id for m in markers}:
             where = {"own_zone": "your deployment zone", "opponent_zone": "your opponent's deployment zone",
                      "no_mans_land": "No Man's Land"}[area]

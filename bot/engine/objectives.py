@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.engine.catalog import Catalog, Point
+from bot.engine.catalog import Catalog, Deployment, Point
 from bot.engine.geometry import OPPOSITE_CORNER, Area, area_of, towards_corner
 from bot.engine.state import GameState
 
@@ -26,40 +26,53 @@ class Marker:
     at: Point | None  # None: set up by the players where the card allows, position not recorded
 
 
+def table_markers(deployment: Deployment) -> tuple[Marker, ...]:
+    """The deployment card's own markers, as printed."""
+    return tuple(Marker(o.id, o.name, o.area, o.at) for o in deployment.objectives)
+
+
 def table_objectives(catalog: Catalog, state: GameState, *, removed: bool = False) -> tuple[Marker, ...]:
     """Every objective marker of the game, in map order; removed ones only when `removed` is set."""
     mission = state.mission
     deployment = catalog.deployment(mission.deployment)
     hidden_supplies = catalog.primary(mission.primary).random_setup == "hidden_supplies"
     corner = mission.hidden_supplies_corner
-    markers = []
-    for o in deployment.objectives:
-        if hidden_supplies and o.centre:
-            markers.append(_moved_centre(deployment, o.id, o.at, corner))
-        else:
-            markers.append(Marker(o.id, o.name, o.area, o.at))
+    markers = list(table_markers(deployment))
     if hidden_supplies:
-        markers.append(_hidden_supplies(deployment, corner))
+        centres = {o.id for o in deployment.objectives if o.centre}
+        markers = [_moved_centre(deployment, m.id, m.at, corner) if m.id in centres else m for m in markers]
+        markers.append(_hidden_supplies(corner))
     for number, ritual in enumerate(state.ritual_markers, start=1):
         markers.append(Marker(ritual.id, f"Ritual marker {number} ({state.player(ritual.player).name}, "
                                          f"battle round {ritual.round})", "no_mans_land", None))
     return tuple(m for m in markers if removed or m.id not in state.removed_objectives)
 
 
+def removable_objectives(catalog: Catalog, state: GameState, scorer: str, area: str) -> tuple[Marker, ...]:
+    """The markers on the table a burn or deny may remove: in `area` ('own_zone', 'no_mans_land' or
+    'opponent_zone') as seen from the scorer."""
+    if area == "no_mans_land":
+        wanted = "no_mans_land"
+    else:
+        side = scorer if area == "own_zone" else state.opponent(scorer).id
+        wanted = "attacker" if side == state.attacker else "defender"
+    return tuple(m for m in table_objectives(catalog, state) if m.area == wanted)
+
+
 def objective_name(catalog: Catalog, state: GameState, objective_id: str) -> str:
     return next(m.name for m in table_objectives(catalog, state, removed=True) if m.id == objective_id)
 
 
-def _moved_centre(deployment, objective_id: str, at: Point, corner: str | None) -> Marker:
-    if corner is None:
-        return Marker(objective_id, 'Centre marker, moved 6" towards a corner (not recorded yet)', "no_mans_land",
-                      None)
+def _moved_centre(deployment: Deployment, objective_id: str, at: Point, corner: str | None) -> Marker:
+    if corner is None:  # still where the deployment map puts it until the players record the corner
+        return Marker(objective_id, 'Centre marker, to move 6" towards a corner (not recorded yet)',
+                      area_of(deployment, at), at)
     moved = towards_corner(at, corner, HIDDEN_SUPPLIES_MOVE)
     return Marker(objective_id, f'Centre marker, moved 6" towards the {corner} corner', area_of(deployment, moved),
                   moved)
 
 
-def _hidden_supplies(deployment, corner: str | None) -> Marker:
+def _hidden_supplies(corner: str | None) -> Marker:
     # The card sets it up in No Man's Land whichever corner the centre marker moved towards.
     if corner is None:
         return Marker(HIDDEN_SUPPLIES_ID, 'Hidden Supplies marker, 6" from the centre (corner not recorded yet)',
