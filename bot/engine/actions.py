@@ -74,6 +74,20 @@ class Score(_Action):
     option: str | None = None
     count: int | None = Field(None, description="How many counted items, for 'per' options")
     vp: int | None = Field(None, description="VP to record when no option is given")
+    objective: str | None = Field(None, description="The objective marker a burn or deny option removes")
+
+
+class HiddenSuppliesCorner(_Action):
+    """Hidden Supplies: the corner the players moved the centre marker towards."""
+
+    kind: Literal["hidden_supplies_corner"] = "hidden_supplies_corner"
+    corner: str
+
+
+class CompleteRitual(_Action):
+    """The Ritual: the actor's Action completed at the end of their turn and set up a marker in No Man's Land."""
+
+    kind: Literal["complete_ritual"] = "complete_ritual"
 
 
 class SpendCp(_Action):
@@ -120,7 +134,7 @@ Action = Annotated[
     Union[
         ChooseSide, DeclareBattleReady, ChooseSecondaries, AnswerPrompt, NewOrders, EndCommandPhase,
         EndTurn, DoneScoring, Discard, Score, SpendCp, GainCp, UseChallenger, AdaptOrDieDraw,
-        AdaptOrDieSwap, Concede, Abandon,
+        AdaptOrDieSwap, Concede, Abandon, HiddenSuppliesCorner, CompleteRitual,
     ],
     Field(discriminator="kind"),
 ]

@@ -62,13 +62,34 @@ class ScoringOption(Frozen):
     cap_group: str | None = Field(None, description="Options sharing one '(up to NVP per turn)' limit")
     drains_opponent: bool = Field(False, description="The opponent loses the VP scored (to a minimum of 0)")
     group: str | None = Field(None, description="Options sharing a group are alternatives (OR): one per window")
-    cumulative: bool = Field(False, description="'+NVP (CUMULATIVE)': adds to another option")
+    cumulative: bool = Field(
+        False, description="'+NVP (CUMULATIVE)': adds to the option printed just before it, in the same window")
+    removes_objective: Literal["own_zone", "no_mans_land", "opponent_zone"] | None = Field(
+        None, description="Scoring it burns or denies one objective marker in this area of the scorer's: "
+                          "the Score names the marker, which is removed")
     fifth_round_going_second: bool = Field(
         False,
         description="Also scorable at the end of your turn in the fifth round if you go second",
     )
     or_end_of_battle: bool = Field(False, description="'... or the end of the battle (whichever comes first)'")
     by_round: dict[int, int] | None = Field(None, description="VP per item by battle round (Supply Drop)")
+
+
+def cumulative_base(options: tuple[ScoringOption, ...], option: ScoringOption) -> ScoringOption | None:
+    """The option a cumulative add-on adds to: the one printed just before it (None for others)."""
+    if not option.cumulative:
+        return None
+    index = options.index(option)
+    return options[index - 1] if index else None
+
+
+def _check_cumulative(options: tuple[ScoringOption, ...]) -> None:
+    for option in options:
+        if option.cumulative and cumulative_base(options, option) is None:
+            raise ValueError(f"cumulative option {option.id!r} has no option before it to add to")
+        base = cumulative_base(options, option)
+        if base is not None and (base.window, base.group, base.mode) != (option.window, option.group, option.mode):
+            raise ValueError(f"cumulative option {option.id!r} differs from {base.id!r} in window, group or mode")
 
 
 class WhenDrawnKind(StrEnum):
@@ -109,6 +130,7 @@ class SecondaryCard(Frozen):
         if not self.fixed and any(o.mode == "fixed" for o in self.scoring):
             raise ValueError("a card without the Fixed symbol has Fixed-only scoring")
         _unique(o.id for o in self.scoring)
+        _check_cumulative(self.scoring)
         return self
 
 
@@ -123,11 +145,13 @@ class PrimaryMission(Frozen):
     random_setup: Literal["supply_drop", "hidden_supplies"] | None = Field(
         None, description="A random choice the engine makes when the mission is set"
     )
+    sets_up_objectives: bool = Field(False, description="Its Action sets up new objective markers (The Ritual)")
     designer_note: str | None = None
 
     @model_validator(mode="after")
     def _check(self) -> PrimaryMission:
         _unique(o.id for o in self.scoring)
+        _check_cumulative(self.scoring)
         return self
 
 
@@ -271,6 +295,8 @@ class FaqEntry(Frozen):
     question: str
     answer: str
     cards: tuple[str, ...] = ()
+    deployments: tuple[str, ...] = Field(
+        (), description="Deployment names the ruling is about: it applies to that deployment at every game size")
 
 
 class Catalog(Frozen):
@@ -298,6 +324,11 @@ class Catalog(Frozen):
             )
         )
         _unique(m.letter for m in self.pool)
+        names = {d.name.casefold() for d in self.deployments}
+        for entry in self.faq:
+            for name in entry.deployments:
+                if name.casefold() not in names:
+                    raise ValueError(f"FAQ {entry.id}: no deployment is called {name!r}")
         primaries = {p.id for p in self.primaries if not p.asymmetric}
         deployments = {d.id for d in self.deployments if d.size == "strike-force"}
         layouts = {layout.id for layout in self.layouts}
@@ -342,6 +373,15 @@ class Catalog(Frozen):
 
     def deployments_for(self, size: GameSize) -> tuple[Deployment, ...]:
         return tuple(d for d in self.deployments if d.size == size)
+
+    def faq_cards(self, entry: FaqEntry) -> tuple[str, ...]:
+        """The ids of every card a ruling is about: its cards, and each size of its deployments."""
+        names = {name.casefold() for name in entry.deployments}
+        return entry.cards + tuple(d.id for d in self.deployments if d.name.casefold() in names
+                                   and d.id not in entry.cards)
+
+    def rulings_for(self, card_id: str) -> tuple[FaqEntry, ...]:
+        return tuple(entry for entry in self.faq if card_id in self.faq_cards(entry))
 
 
 def _unique(ids) -> None:

@@ -64,7 +64,7 @@ def search_faq(catalog: Catalog, query: str, limit: int = 3) -> list[FaqMatch]:
         return []
     names = _card_names(catalog)
     named_cards = {card_id for card_id, name in names.items() if name and name <= wanted}
-    documents = [_document(entry, names) for entry in catalog.faq]
+    documents = [_document(catalog.faq_cards(entry), entry, names) for entry in catalog.faq]
     idf = _idf(documents, len(documents))
 
     matches = []
@@ -78,7 +78,7 @@ def search_faq(catalog: Catalog, query: str, limit: int = 3) -> list[FaqMatch]:
             )
             for word in wanted
         )
-        if score > 0 and named_cards.intersection(entry.cards):
+        if score > 0 and named_cards.intersection(catalog.faq_cards(entry)):
             score += NAMED_CARD_BONUS
         if score > 0:
             matches.append(FaqMatch(entry=entry, score=round(score, 3)))
@@ -97,9 +97,10 @@ def _card_names(catalog: Catalog) -> dict[str, frozenset[str]]:
     return {card.id: frozenset(tokens(card.name)) for card in cards}
 
 
-def _document(entry: FaqEntry, names: dict[str, frozenset[str]]) -> tuple[set[str], set[str], set[str]]:
+def _document(cards: tuple[str, ...], entry: FaqEntry, names: dict[str, frozenset[str]]
+              ) -> tuple[set[str], set[str], set[str]]:
     card_words: set[str] = set()
-    for card_id in entry.cards:
+    for card_id in cards:
         card_words |= names.get(card_id, frozenset())
     return set(tokens(entry.question)), set(tokens(entry.answer)), card_words
 

@@ -13,12 +13,13 @@ from typing import Sequence
 from bot.engine import actions as a
 from bot.engine.catalog import Catalog, ScoringOption, WhenDrawnKind, Window
 from bot.engine.errors import GameError, InvalidValue, NotAPlayer, NotYourTurn, WrongPhase
-from bot.engine.geometry import corner_areas
+from bot.engine.geometry import OPPOSITE_CORNER, corner_areas
+from bot.engine.objectives import objective_name, removable_objectives, table_objectives
 from bot.engine.rng import roll_off, seed_hash, shuffled, stream
 from bot.engine.scoring import award, check_repeat, option_vp, window_refusal
 from bot.engine.state import (
-    GameSetup, GameState, Mission, Phase, PlayerState, Prompt, PromptKind, Result, SecondaryChoice, Source,
-    Status, Targets, VpEntry,
+    GameSetup, GameState, Mission, Phase, PlayerState, Prompt, PromptKind, Result, RitualMarker, SecondaryChoice,
+    Source, Status, Targets, VpEntry,
 )
 
 __all__ = ["Event", "Outcome", "new_game", "apply", "replay", "seed_hash"]
@@ -618,13 +619,43 @@ class _Game:
         self.say(f"A Tempting Target: {choices[objective].name}.", owner)
 
     def _no_mans_land_objectives(self):
-        deployment = self.catalog.deployment(self.state.mission.deployment)
-        return [o for o in deployment.objectives
-                if o.area == "no_mans_land" and o.id not in self.state.removed_objectives]
+        return [o for o in table_objectives(self.catalog, self.state) if o.area == "no_mans_land"]
 
     def _objective_name(self, objective_id: str) -> str:
-        deployment = self.catalog.deployment(self.state.mission.deployment)
-        return next(o.name for o in deployment.objectives if o.id == objective_id)
+        return objective_name(self.catalog, self.state, objective_id)
+
+    # ---- objective markers the players set up --------------------------------------------------
+
+    def _do_hidden_supplies_corner(self, action: a.HiddenSuppliesCorner) -> None:
+        mission = self.state.mission
+        if self.catalog.primary(mission.primary).random_setup != "hidden_supplies":
+            raise GameError("Only the Hidden Supplies Primary Mission moves the centre objective marker.")
+        if mission.hidden_supplies_corner is not None:
+            raise GameError(f"The centre marker already moved towards the {mission.hidden_supplies_corner} corner "
+                            "(use /game undo to correct it).")
+        rolloff = mission.hidden_supplies_rolloff
+        if rolloff is not None and action.actor != rolloff.winner:
+            raise NotYourTurn(f"{self.name(rolloff.winner)} won the Hidden Supplies roll-off and selects the corner.")
+        if action.corner not in mission.hidden_supplies_corners:
+            raise InvalidValue("The centre marker moves towards one of these corners: "
+                               + ", ".join(mission.hidden_supplies_corners) + ".")
+        self.update(mission=mission.model_copy(update={"hidden_supplies_corner": action.corner}))
+        self.say(f"Hidden Supplies: {self.name(action.actor)} moves the centre marker 6\" towards the {action.corner} "
+                 f"corner; the new marker is set up 6\" from the centre towards the "
+                 f"{OPPOSITE_CORNER[action.corner]} corner.")
+
+    def _do_complete_ritual(self, action: a.CompleteRitual) -> None:
+        if not self.catalog.primary(self.state.mission.primary).sets_up_objectives:
+            raise GameError("Only The Ritual Primary Mission sets up objective markers with its Action.")
+        self.require_active(action.actor, "complete The Ritual in their turn")
+        self.require_phase(Phase.END_OF_TURN, "complete The Ritual (it completes at the end of your turn)")
+        if any(m.player == action.actor and m.round == self.state.round for m in self.state.ritual_markers):
+            raise GameError("One unit performs The Ritual, so it sets up one marker per turn: yours is set up.")
+        number = len(self.state.ritual_markers) + 1
+        marker = RitualMarker(id=f"ritual-{number}", player=action.actor, round=self.state.round)
+        self.update(ritual_markers=self.state.ritual_markers + (marker,))
+        self.say(f"The Ritual: {self.name(action.actor)} sets up {self._objective_name(marker.id)} in No Man's Land.",
+                 action.actor)
 
     # ---- Adapt or Die --------------------------------------------------------------------------
 
@@ -806,7 +837,28 @@ class _Game:
             claimed = option_vp(self.state, option, action.count)
             if action.vp is not None and action.vp != claimed:
                 raise InvalidValue(f"“{option.label}” is worth {claimed}VP here, not {action.vp}VP.")
+        removed = self._removed_by(scorer, option, action.objective)
         self._record(source, scorer, card, option, claimed, fixed_card=fixed_card)
+        if removed is not None:
+            self.update(removed_objectives=self.state.removed_objectives + (removed,))
+            self.say(f"{self._objective_name(removed)} is removed from the battlefield.", scorer)
+
+    def _removed_by(self, scorer: str, option: ScoringOption | None, objective: str | None) -> str | None:
+        """The objective marker a burn or deny option removes: named, on the table, in the option's area."""
+        area = option.removes_objective if option is not None else None
+        if area is None:
+            if objective is not None:
+                raise InvalidValue("Name an objective marker only when you score burning or denying one.")
+            return None
+        if objective is None and self.state.setup.legacy:
+            return None  # version-1 logs scored these without naming the marker
+        markers = removable_objectives(self.catalog, self.state, scorer, area)
+        if objective not in {m.id for m in markers}:
+            where = {"own_zone": "your deployment zone", "opponent_zone": "your opponent's deployment zone",
+                     "no_mans_land": "No Man's Land"}[area]
+            names = ", ".join(m.name for m in markers) or "none is left"
+            raise InvalidValue(f"“{option.label}”: name the objective marker in {where} it removes ({names}).")
+        return objective
 
     def _record(self, source: Source, scorer: str, card: str | None, option: ScoringOption | None,
                 claimed: int, *, fixed_card: bool = False, note: str | None = None) -> None:

@@ -78,3 +78,23 @@ CORNERS: dict[str, Point] = {
 def corner_areas(deployment: Deployment) -> dict[str, Area]:
     """Which area touches each corner of the battlefield (Hidden Supplies moves the centre marker to one)."""
     return {name: area_of(deployment, point) for name, point in CORNERS.items()}
+
+
+# The battlefield's corners themselves: Hidden Supplies moves markers "directly towards" one.
+CORNER_POINTS: dict[str, Point] = {
+    "top left": Point(x=0, y=0),
+    "top right": Point(x=60, y=0),
+    "bottom left": Point(x=0, y=44),
+    "bottom right": Point(x=60, y=44),
+}
+OPPOSITE_CORNER = {
+    "top left": "bottom right", "bottom right": "top left", "top right": "bottom left", "bottom left": "top right",
+}
+
+
+def towards_corner(start: Point, corner: str, inches: float) -> Point:
+    """The point `inches` from `start` in a straight line towards a corner of the battlefield."""
+    end = CORNER_POINTS[corner]
+    length = math.dist((start.x, start.y), (end.x, end.y))
+    step = inches / length
+    return Point(x=round(start.x + (end.x - start.x) * step, 1), y=round(start.y + (end.y - start.y) * step, 1))

@@ -5,7 +5,7 @@ VP above a cap are kept in the ledger as lost (claimed minus awarded), never sil
 
 from __future__ import annotations
 
-from bot.engine.catalog import Catalog, ScoringOption, Scorer, Window
+from bot.engine.catalog import Catalog, ScoringOption, Scorer, Window, cumulative_base
 from bot.engine.errors import GameError, InvalidValue, WrongPhase
 from bot.engine.state import GameState, Phase, Source, VpEntry
 
@@ -88,7 +88,8 @@ def option_vp(state: GameState, option: ScoringOption, count: int | None) -> int
 
 def check_repeat(state: GameState, scorer: str, source: Source, card: str | None, option: ScoringOption,
                  options: tuple[ScoringOption, ...]) -> None:
-    """An option scores once per turn unless it is an 'each time' rule; OR alternatives exclude each other."""
+    """An option scores once per turn unless it is an 'each time' rule; OR alternatives exclude each other;
+    a cumulative add-on needs its base scored in the same window, once for each time it adds to it."""
     this_turn = [
         e for e in state.vp
         if e.player == scorer and e.source == source and e.card == card
@@ -102,16 +103,16 @@ def check_repeat(state: GameState, scorer: str, source: Source, card: str | None
         taken = next((others[e.option] for e in this_turn if e.option in others), None)
         if taken is not None:
             raise GameError(f"You already scored “{taken.label}” this turn: it is one or the other.")
-    if option.group and option.cumulative:
-        # An add-on belongs to the alternative printed just before it (Linchpin's "and 5VP for each other").
-        base = next((o for o in reversed(options[:options.index(option)])
-                     if o.group == option.group and not o.cumulative), None)
-        if base is not None and not any(e.option == base.id for e in this_turn):
-            rival = next((o for o in options if o.group == option.group and not o.cumulative
+    base = cumulative_base(options, option)
+    # Version-1 games were only checked for add-ons within an OR group (Linchpin): their logs replay as played.
+    if base is not None and (option.group or not state.setup.legacy):
+        bases = sum(1 for e in this_turn if e.option == base.id)
+        if bases <= sum(1 for e in this_turn if e.option == option.id):
+            rival = next((o for o in options if option.group and o.group == option.group and not o.cumulative
                           and any(e.option == o.id for e in this_turn)), None)
-            if rival is not None:
+            if rival is not None and not bases:
                 raise GameError(f"You already scored “{rival.label}” this turn: it is one or the other.")
-            raise GameError(f"“{option.label}” adds to “{base.label}”: score that first.")
+            raise GameError(f"“{option.label}” adds to “{base.label}”: score that first, in the same window.")
 
 
 def award(catalog: Catalog, state: GameState, entry: VpEntry, option: ScoringOption | None,

@@ -60,6 +60,11 @@ class GameSetup(Frozen):
         "creation, one Done scoring closes the end of a turn); 2: SHA-256 streams (README, 'Verify a game') "
         "and the battle sequence's timing"))
 
+    @property
+    def legacy(self) -> bool:
+        """Stored before version 2: its log replays under the checks it was played with."""
+        return self.version < 2
+
 
 class RollOff(Frozen):
     """A roll-off as the core rules play it: ties are rolled again."""
@@ -78,6 +83,8 @@ class Mission(Frozen):
     omega_objective: str | None = Field(None, description="Supply Drop: removed at the start of round 5")
     hidden_supplies_corners: tuple[str, ...] = Field((), description="Corners the centre marker may move to")
     hidden_supplies_rolloff: RollOff | None = None
+    hidden_supplies_corner: str | None = Field(
+        None, description="The corner the players moved the centre marker towards (None: not recorded)")
 
 
 class SecondaryChoice(Frozen):
@@ -156,6 +163,14 @@ class Result(Frozen):
     vp: dict[str, int]
 
 
+class RitualMarker(Frozen):
+    """An objective marker a completed The Ritual Action set up in No Man's Land."""
+
+    id: str
+    player: str
+    round: int
+
+
 class GameState(Frozen):
     schema_version: int = SCHEMA_VERSION
     setup: GameSetup
@@ -174,7 +189,8 @@ class GameState(Frozen):
     challenger_discard: tuple[str, ...] = ()
     prompts: tuple[Prompt, ...] = ()
     discard_queue: tuple[str, ...] = ()
-    removed_objectives: tuple[str, ...] = ()
+    removed_objectives: tuple[str, ...] = Field((), description="Removed, burned or denied objective markers")
+    ritual_markers: tuple[RitualMarker, ...] = ()
     vp: tuple[VpEntry, ...] = ()
     shuffles: int = Field(0, description="Counter that names each reshuffle's random stream")
     result: Result | None = None

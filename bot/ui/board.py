@@ -11,6 +11,7 @@ from collections import defaultdict
 import discord
 
 from bot.engine.catalog import Catalog
+from bot.engine.objectives import table_markers, table_objectives
 from bot.engine.rng import seed_hash
 from bot.engine.state import GameState, Phase, PlayerState, PromptKind, Source, Status
 from bot.ui.text import clip, field_value, title_case
@@ -93,7 +94,7 @@ def player_field(catalog: Catalog, state: GameState, player: PlayerState) -> tup
     if player.mode:
         mode = "Fixed" if player.mode == "fixed" else f"Tactical · deck {len(player.deck)}"
         lines.append(f"__{mode}__")
-        objectives = {o.id: o.name for o in catalog.deployment(state.mission.deployment).objectives}
+        objectives = {m.id: m.name for m in table_objectives(catalog, state, removed=True)}
         for card_id in player.hand:
             lines.append(_card_line(catalog, player, card_id, objectives))
         if not player.hand:
@@ -116,6 +117,18 @@ def _card_line(catalog: Catalog, player: PlayerState, card_id: str, objectives: 
     return line
 
 
+def objectives_line(catalog: Catalog, state: GameState) -> str | None:
+    """The markers the mission set up, moved or removed: the deployment card shows the others."""
+    printed = {m.id: m.name for m in table_markers(catalog.deployment(state.mission.deployment))}
+    lines = []
+    for marker in table_objectives(catalog, state, removed=True):
+        if marker.id in state.removed_objectives:
+            lines.append(f"• ~~{marker.name}~~ removed")
+        elif printed.get(marker.id) != marker.name:
+            lines.append(f"• {marker.name}")
+    return "\n".join(lines) or None
+
+
 def waiting_for(catalog: Catalog, state: GameState) -> str | None:
     lines = []
     for prompt in state.prompts:
@@ -136,6 +149,9 @@ def board_embed(catalog: Catalog, state: GameState, *, game_id: int, version: in
     if state.mission.layouts:
         embed.add_field(name="Terrain layouts", value=", ".join(
             catalog.layout(layout).name for layout in state.mission.layouts), inline=True)
+    objectives = objectives_line(catalog, state)
+    if objectives:
+        embed.add_field(name="Objective markers", value=field_value(objectives), inline=False)
     for player in state.players:
         name, value = player_field(catalog, state, player)
         embed.add_field(name=name, value=value, inline=False)

@@ -8,41 +8,58 @@ import discord
 
 from bot.engine.catalog import Catalog
 from bot.engine.game import Event
+from bot.engine.objectives import table_objectives
 from bot.engine.state import GameState
 from bot.ui.board import mission_title
-from bot.ui.card_embeds import card_embed
+from bot.ui.card_embeds import card_embed, rulings_sections
 from bot.ui.map_image import render_deployment
-from bot.ui.text import field_value
+from bot.ui.text import clip, field_value
+
+MAP_FILE = "deployment.png"
 
 
 def briefing(catalog: Catalog, state: GameState, events: tuple[Event, ...]
              ) -> tuple[list[discord.Embed], list[discord.File]]:
     mission = state.mission
     deployment = catalog.deployment(mission.deployment)
-    numbers = {o.id: str(i) for i, o in enumerate(deployment.objectives, start=1)}
-    highlight = dict(numbers)
-    if mission.alpha_objective:
-        highlight[mission.alpha_objective] += " α"
-        highlight[mission.omega_objective] += " Ω"
+    markers = table_objectives(catalog, state, removed=True)
+    numbers = _numbers(markers)
 
     summary = discord.Embed(title=mission_title(catalog, state), colour=discord.Colour.gold())
     summary.description = field_value("\n".join(e.text for e in events if e.private_to is None))
     summary.add_field(name=f"Deployment: {deployment.name}", value=field_value("\n".join(
-        f"{numbers[o.id]}. {o.name}" for o in deployment.objectives)), inline=False)
+        f"{numbers[m.id]}. {m.name}" for m in markers)), inline=False)
     random_choices = _random_choices(catalog, state)
     if random_choices:
         summary.add_field(name="Random choices", value=field_value(random_choices), inline=False)
     if mission.layouts:
         summary.add_field(name="Terrain layouts (pick one)", value=", ".join(
             catalog.layout(layout).name for layout in mission.layouts), inline=False)
-    summary.set_image(url="attachment://deployment.png")
-    picture = discord.File(
-        io.BytesIO(render_deployment(deployment, highlight=highlight)), filename="deployment.png")
+    for section in rulings_sections(catalog.rulings_for(deployment.id)):  # the Primary's are on its card below
+        summary.add_field(name=clip(section.name, 256), value=field_value(section.value), inline=False)
+    summary.set_image(url=f"attachment://{MAP_FILE}")
 
     embeds = [summary, card_embed(catalog.primary(mission.primary), catalog)]
     if mission.twist:
         embeds.append(card_embed(catalog.twist(mission.twist), catalog))
-    return embeds, [picture]
+    return embeds, [table_map(catalog, state)]
+
+
+def table_map(catalog: Catalog, state: GameState) -> discord.File:
+    """The deployment map with the objective markers of this game, numbered as the briefing lists them."""
+    mission = state.mission
+    markers = table_objectives(catalog, state, removed=True)
+    highlight = _numbers(markers)
+    if mission.alpha_objective:
+        highlight[mission.alpha_objective] += " α"
+        highlight[mission.omega_objective] += " Ω"
+    picture = render_deployment(catalog.deployment(mission.deployment), highlight=highlight,
+                                removed=state.removed_objectives, markers=markers)
+    return discord.File(io.BytesIO(picture), filename=MAP_FILE)
+
+
+def _numbers(markers) -> dict[str, str]:
+    return {m.id: str(i) for i, m in enumerate(markers, start=1)}
 
 
 def _random_choices(catalog: Catalog, state: GameState) -> str:

@@ -102,6 +102,8 @@ class Section:
 
 def card_embed(card: Card, catalog: c.Catalog) -> discord.Embed:
     description, sections = _content(card, catalog)
+    if not isinstance(card, c.PoolMission):
+        sections += rulings_sections(catalog.rulings_for(card.id))
     return build_embed(
         title=card_title(card, catalog),
         description=description,
@@ -268,6 +270,11 @@ def _option(o: c.ScoringOption, *, primary: bool) -> str:
         details.append(f"scored by {SCORERS[o.scorer]}")
     mode = {"fixed": " (Fixed)", "tactical": " (Tactical)"}.get(o.mode, "")
     return f"• **{o.label}**{mode}: {vp}; {', '.join(details)}"
+
+
+def rulings_sections(rulings: Iterable[c.FaqEntry]) -> list[Section]:
+    """The FAQ rulings about a card, last: when space runs out they are cut before the card itself."""
+    return [Section(f"FAQ: {entry.question}", entry.answer) for entry in rulings]
 
 
 def _note(note: str | None) -> list[Section]:

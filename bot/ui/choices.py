@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.engine.catalog import Catalog, ScoringOption
+from bot.engine.objectives import removable_objectives, table_objectives
 from bot.engine.scoring import window_refusal
 from bot.engine.state import GameState, Source
 from bot.ui.text import clip, title_case
@@ -22,6 +23,7 @@ class ScoreChoice:
     card: str | None
     option: str
     count: int | None
+    objective: str | None = None
 
 
 def score_choices(catalog: Catalog, state: GameState, player_id: str) -> list[tuple[str, str]]:
@@ -44,6 +46,11 @@ def score_choices(catalog: Catalog, state: GameState, player_id: str) -> list[tu
             if window_refusal(state, option, player_id, catalog.rules.battle_rounds) is not None:
                 continue
             base = option.by_round.get(state.round, option.vp) if option.by_round else option.vp
+            if option.removes_objective:  # one choice per marker it may burn or deny
+                for marker in removable_objectives(catalog, state, player_id, option.removes_objective):
+                    choices.append((f"{what}: {option.label} — {marker.name} — {base}VP",
+                                    _value(source, card_id, option.id, None, marker.id)))
+                continue
             if option.per is None:
                 choices.append((f"{what}: {option.label} — {base}VP", _value(source, card_id, option.id, None)))
                 continue
@@ -59,13 +66,14 @@ def _max_count(option: ScoringOption, base: int) -> int:
     return DEFAULT_MAX_COUNT
 
 
-def _value(source: Source, card: str | None, option: str, count: int | None) -> str:
-    return "|".join((source.value, card or "", option, str(count or "")))
+def _value(source: Source, card: str | None, option: str, count: int | None, objective: str | None = None) -> str:
+    return "|".join((source.value, card or "", option, str(count or ""), objective or ""))
 
 
 def parse_score_value(value: str) -> ScoreChoice:
-    source, card, option, count = value.split("|")
-    return ScoreChoice(Source(source), card or None, option, int(count) if count else None)
+    source, card, option, count, *objective = value.split("|")  # menus drawn before objectives had 4 parts
+    return ScoreChoice(Source(source), card or None, option, int(count) if count else None,
+                       objective[0] or None if objective else None)
 
 
 def hand_choices(catalog: Catalog, state: GameState, player_id: str) -> list[tuple[str, str]]:
@@ -82,11 +90,12 @@ def fixed_choices(catalog: Catalog, state: GameState) -> list[tuple[str, str]]:
 
 
 def objective_choices(catalog: Catalog, state: GameState) -> list[tuple[str, str]]:
-    deployment = catalog.deployment(state.mission.deployment)
-    return [
-        (o.name, o.id) for o in deployment.objectives
-        if o.area == "no_mans_land" and o.id not in state.removed_objectives
-    ]
+    """The objective markers in No Man's Land still on the table (A Tempting Target)."""
+    return [(clip(m.name, 100), m.id) for m in table_objectives(catalog, state) if m.area == "no_mans_land"]
+
+
+def corner_choices(state: GameState) -> list[tuple[str, str]]:
+    return [(f"Towards the {corner} corner", corner) for corner in state.mission.hidden_supplies_corners]
 
 
 def adapt_draw_choices(catalog: Catalog, state: GameState, player_id: str) -> list[tuple[str, str]]:

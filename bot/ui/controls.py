@@ -32,6 +32,8 @@ BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "answer": ("Answer", discord.ButtonStyle.danger),
     "challenger": ("Challenger card", discord.ButtonStyle.secondary),
     "adapt": ("Adapt or Die", discord.ButtonStyle.secondary),
+    "corner": ("Hidden Supplies corner", discord.ButtonStyle.secondary),
+    "ritual": ("Ritual marker set up", discord.ButtonStyle.secondary),
     "undo": ("Undo", discord.ButtonStyle.secondary),
     "tactical": ("Use Tactical Missions", discord.ButtonStyle.primary),
     "keep": ("Keep all", discord.ButtonStyle.secondary),

@@ -22,6 +22,7 @@ from bot.store.models import GameStatus
 from bot.store.repository import GameRecord
 from bot.ui import choices
 from bot.ui.board import board_embed
+from bot.ui.briefing import table_map
 from bot.ui.controls import GameButton, GameSelect, view_of
 from bot.ui.errors import send_error
 from bot.ui.result_card import result_embed
@@ -54,7 +55,10 @@ class GameDesk:
     def board_view(self, record_id: int, state: GameState, version: int) -> discord.ui.View:
         twist = state.mission.twist
         adapt_or_die = twist is not None and self.catalog.twist(twist).adapt_or_die
-        return view_of(*board_buttons(record_id, state, version, adapt_or_die=adapt_or_die))
+        primary = self.catalog.primary(state.mission.primary)
+        return view_of(*board_buttons(
+            record_id, state, version, adapt_or_die=adapt_or_die, ritual=primary.sets_up_objectives,
+            corner=primary.random_setup == "hidden_supplies" and state.mission.hidden_supplies_corner is None))
 
     def render(self, game_id: int, state: GameState, version: int) -> tuple[discord.Embed, discord.ui.View]:
         embed = board_embed(self.catalog, state, game_id=game_id, version=version,
@@ -217,6 +221,7 @@ class GameDesk:
             "nogamma": a.AnswerPrompt(actor=me, units=()),
             "stratagem": a.UseChallenger(actor=me, use="stratagem"),
             "mission": a.UseChallenger(actor=me, use="mission"),
+            "ritual": a.CompleteRitual(actor=me),
         }
         if verb in simple:
             await self.perform(interaction, simple[verb], game_id=game_id, version=version)
@@ -291,6 +296,11 @@ class GameDesk:
             content, items = self._prompt_menu(state, me, game, version)
         elif verb == "adapt":
             content, items = self._adapt_menu(state, me, game, version)
+        elif verb == "corner":
+            rolloff = state.mission.hidden_supplies_rolloff
+            who = f" ({state.player(rolloff.winner).name} won the roll-off and selects)" if rolloff else ""
+            content = f"Hidden Supplies: which corner did the centre marker move 6\" towards?{who}"
+            items = [GameSelect(game, version, "corner", options=choices.corner_choices(state))]
         else:
             raise GameError("That button is not available here.")
         await interaction.response.send_message(content, view=view_of(*items), ephemeral=True)
@@ -356,7 +366,8 @@ class GameDesk:
             action = a.ChooseSecondaries(actor=me, mode="fixed", cards=tuple(values))
         elif verb == "score":
             pick = choices.parse_score_value(values[0])
-            action = a.Score(actor=me, source=pick.source, card=pick.card, option=pick.option, count=pick.count)
+            action = a.Score(actor=me, source=pick.source, card=pick.card, option=pick.option, count=pick.count,
+                             objective=pick.objective)
         elif verb == "neworders":
             action = a.NewOrders(actor=me, card=values[0])
         elif verb == "discard":
@@ -370,9 +381,14 @@ class GameDesk:
         elif verb == "adaptswap":
             card, replacement = values[0].split("|")
             action = a.AdaptOrDieSwap(actor=me, card=card, replacement=replacement)
+        elif verb == "corner":
+            action = a.HiddenSuppliesCorner(actor=me, corner=values[0])
         else:
             raise GameError("That menu is not available here.")
-        await self.perform(interaction, action, game_id=game_id, version=version)
+        result = await self.perform(interaction, action, game_id=game_id, version=version)
+        if result is not None and verb == "corner" and interaction.channel is not None:
+            # The briefing's map was drawn before the markers were placed: show where they are now.
+            await interaction.channel.send(file=table_map(self.catalog, result.state))
 
     async def _accept_or_decline(self, interaction: discord.Interaction, game_id: int, verb: str) -> None:
         record = await self.service.get_state(game_id=game_id)
@@ -403,9 +419,10 @@ class GameDesk:
             self._accepting.discard(game_id)
 
 
-def board_buttons(game_id: int, state: GameState, version: int, *,
-                  adapt_or_die: bool = False) -> list[discord.ui.Item]:
-    """The buttons of the common moves for the current step of the game."""
+def board_buttons(game_id: int, state: GameState, version: int, *, adapt_or_die: bool = False,
+                  ritual: bool = False, corner: bool = False) -> list[discord.ui.Item]:
+    """The buttons of the common moves for the current step of the game; `ritual`: The Ritual is the
+    Primary Mission; `corner`: the Hidden Supplies corner is still to be recorded."""
     verbs: list[str] = []
     if state.status == Status.SIDES:
         verbs = ["attacker", "defender", "ready"]
@@ -424,7 +441,11 @@ def board_buttons(game_id: int, state: GameState, version: int, *,
             verbs.append("challenger")
         if adapt_or_die and state.phase in (Phase.COMMAND, Phase.END_OF_TURN):
             verbs.append("adapt")  # Tactical: after a draw in the Command phase; Fixed: end of own turn
+        if ritual and state.phase == Phase.END_OF_TURN:
+            verbs.append("ritual")  # The Ritual's Action completes at the end of the turn
         verbs.append("undo")
+    if corner and state.status in (Status.SIDES, Status.SECONDARIES, Status.BATTLE):
+        verbs.insert(0, "corner")
     return [GameButton(game_id, version, verb) for verb in verbs]
 
 

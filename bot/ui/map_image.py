@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Iterable
 
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.engine.catalog import Deployment, Shape, TerrainLayout
+from bot.engine.objectives import Marker, table_markers
 
 SCALE = 12  # pixels per inch: 60" x 44" -> 720 x 528
 MARGIN_X, MARGIN_Y = 72, 28  # room for the edge labels
@@ -37,8 +39,12 @@ def _draw_shape(draw: ImageDraw.ImageDraw, shape: Shape, fill) -> None:
 
 
 def render_deployment(deployment: Deployment, *, highlight: dict[str, str] | None = None,
-                      removed: tuple[str, ...] = (), layout: TerrainLayout | None = None) -> bytes:
-    """PNG bytes of the map; `highlight` labels objectives (e.g. {'nml-1': 'α'}), `removed` greys them."""
+                      removed: tuple[str, ...] = (), layout: TerrainLayout | None = None,
+                      markers: Iterable[Marker] | None = None) -> bytes:
+    """PNG bytes of the map; `highlight` labels objectives (e.g. {'nml-1': 'α'}), `removed` greys them.
+
+    `markers`: the game's objective markers (the mission may move or add some) instead of the card's;
+    those set up where the players chose (The Ritual) have no recorded position and are not drawn."""
     image = Image.new("RGBA", (WIDTH, HEIGHT), (255, 255, 255, 255))
     font = ImageFont.load_default(size=13)
     board = ImageDraw.Draw(image)
@@ -67,7 +73,11 @@ def render_deployment(deployment: Deployment, *, highlight: dict[str, str] | Non
     draw.line((cx - 8, cy, cx + 8, cy), fill=OBJECTIVE, width=2)
     draw.line((cx, cy - 8, cx, cy + 8), fill=OBJECTIVE, width=2)
 
-    for objective in deployment.objectives:
+    if markers is None:
+        markers = table_markers(deployment)
+    for objective in markers:
+        if objective.at is None:
+            continue
         ox, oy = _xy(objective.at.x, objective.at.y)
         r = 0.8 * SCALE  # a 40mm marker
         colour = REMOVED if objective.id in removed else OBJECTIVE

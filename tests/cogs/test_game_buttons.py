@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 from bot.engine.catalog import Window
+from bot.engine.objectives import table_objectives
 from bot.engine.state import GameState, Phase, PromptKind, Source, Status
 from bot.ui.text import title_case
 from tests.cogs.game_table import Table, battle_steps, find_seed, menu_values, public_text, said, verbs
@@ -326,13 +327,13 @@ async def test_tempting_target_objective_select(table: Table, harness: Harness, 
     prompt = state.prompts[0]
     opponent = table.user(prompt.player)
     menu = await table.press("answer", opponent)
-    deployment = catalog.deployment(state.mission.deployment)
+    markers = table_objectives(catalog, state)
     offered = menu_values(menu)
-    assert offered == [o.id for o in deployment.objectives if o.area == "no_mans_land"]
+    assert offered == [o.id for o in markers if o.area == "no_mans_land"]
     await table.pick(menu, "objective", [offered[-1]], opponent)
     state = await table.state()
     assert state.player(prompt.owner).targets[prompt.card].objective == offered[-1]
-    name = next(o.name for o in deployment.objectives if o.id == offered[-1])
+    name = next(o.name for o in markers if o.id == offered[-1])
     assert f"objective: {name}" in public_text(await table.board())
 
 

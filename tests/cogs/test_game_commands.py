@@ -59,7 +59,9 @@ async def test_only_the_challenged_player_accepts(table: Table, harness: Harness
     reply = await harness.press(accept, user=bob)
     await table.settle()
     board = await table.board()
-    assert board["pinned"] and sorted(verbs(board)) == ["attacker", "defender", "ready"]
+    state = await table.state()
+    assert state.mission.primary == "hidden-supplies"  # this seed's mission: its corner is still to record
+    assert board["pinned"] and sorted(verbs(board)) == ["attacker", "corner", "defender", "ready"]
     assert not said(reply, "accepts").ephemeral
     # The challenge keeps its briefing and map but loses its buttons.
     kept = harness.message(challenge.main.message["id"])
@@ -129,7 +131,7 @@ async def test_a_deleted_board_does_not_stop_the_others(table: Table, harness: H
     harness.model.delete_message(harness.default_channel.id, first)
     state = await table.state()
     await table.press("attacker", table.user(state.sides_rolloff.winner))
-    assert sorted(verbs(harness.message(second))) == ["choose", "ready", "undo"]
+    assert sorted(verbs(harness.message(second))) == ["choose", "corner", "ready", "undo"]
 
 
 # --- /game status, end, concede, log --------------------------------------------------------------
@@ -146,7 +148,7 @@ async def test_status_posts_a_fresh_board_that_is_kept_current(table: Table, har
     state = await table.state()
     await table.press("attacker", table.user(state.sides_rolloff.winner))
     for message_id in await table.board_ids():
-        assert sorted(verbs(harness.message(message_id))) == ["choose", "ready", "undo"]
+        assert sorted(verbs(harness.message(message_id))) == ["choose", "corner", "ready", "undo"]
 
 
 async def test_a_moderator_ends_the_game_at_once(table: Table, harness: Harness, carol) -> None:
@@ -229,7 +231,7 @@ async def test_undo_command_and_its_refusals(table: Table, harness: Harness, ali
     reply = await table.slash("game undo", alice)
     assert any(s.ephemeral and "Undone" in s.content for s in reply)
     assert (await table.state()).status == Status.SIDES
-    assert sorted(await table.board_verbs()) == ["attacker", "defender", "ready"]
+    assert sorted(await table.board_verbs()) == ["attacker", "corner", "defender", "ready"]
 
 
 # --- in-game commands -------------------------------------------------------------------------------

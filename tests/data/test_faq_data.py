@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.decks import default_catalog
-from bot.engine.catalog import FaqEntry
+from bot.engine.catalog import Catalog, FaqEntry
 
 SEED = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "002_353b4d3c445720da.txt"
 
@@ -107,6 +107,37 @@ def test_card_references_match_the_question(faq):
     assert by_id["marked-for-death-leader"].cards == ("marked-for-death",)
     assert by_id["terraform-opponent-objective"].cards == ("terraform",)
     assert by_id["sabotage-deployment-zone"].cards == ("sabotage",)
-    assert {"the-ritual", "search-and-destroy-strike-force"} <= set(by_id["objective-marker-measuring"].cards)
+    assert by_id["objective-marker-measuring"].cards == ("the-ritual",)
+    assert by_id["objective-marker-measuring"].deployments == ("Search and Destroy",)
     for entry_id in ("burden-of-trust-guarding-turns", "burden-of-trust-own-deployment-zone"):
         assert by_id[entry_id].cards == ("burden-of-trust",)
+
+
+def test_a_deployment_ruling_applies_at_every_game_size():
+    """The measuring ruling names 'the Search and Destroy deployment map': every size of it gets the ruling."""
+    catalog = default_catalog()
+    ruling = next(e for e in catalog.faq if e.id == "objective-marker-measuring")
+    sizes = {d.size for d in catalog.deployments if d.name == "Search and Destroy"}
+    assert sizes == {"strike-force", "incursion"}
+    for deployment in catalog.deployments:
+        linked = ruling in catalog.rulings_for(deployment.id)
+        assert linked == (deployment.name == "Search and Destroy"), deployment.id
+        mentioned = deployment.name.casefold() in (ruling.question + ruling.answer).casefold()
+        assert linked == mentioned
+
+
+def test_every_ruling_naming_a_deployment_links_it():
+    """A ruling that names a deployment in its text is linked to it by name, so no game size misses it."""
+    catalog = default_catalog()
+    for entry in catalog.faq:
+        text = (entry.question + " " + entry.answer).casefold()
+        named = {d.name for d in catalog.deployments if d.name.casefold() in text}
+        assert set(entry.deployments) == named, entry.id
+        assert not any(card in {d.id for d in catalog.deployments} for card in entry.cards), entry.id
+
+
+def test_an_unknown_deployment_name_stops_the_catalog():
+    catalog = default_catalog()
+    entry = catalog.faq[0].model_copy(update={"deployments": ("Nowhere Fast",)})
+    with pytest.raises(ValueError, match="no deployment is called 'Nowhere Fast'"):
+        Catalog.model_validate({**catalog.model_dump(), "faq": [entry.model_dump()]})

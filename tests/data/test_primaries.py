@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.decks import default_catalog
-from bot.engine.catalog import PrimaryMission, ScoringOption, Scorer, Window
+from bot.engine.catalog import PrimaryMission, ScoringOption, Scorer, Window, cumulative_base
 
 SEED = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "002_353b4d3c445720da.txt"
 SEED_LINES = SEED.read_text(encoding="utf-8").splitlines()
@@ -252,8 +252,31 @@ def test_alternatives_share_a_group_and_additions_are_cumulative(card: PrimaryMi
             assert all(o.group is None for o in in_block)
         cumulative_bullets = any("(these are cumulative)" in line for line in block.body)
         for index, option in enumerate(in_block):
-            expected = option.text.startswith("and ") or (cumulative_bullets and index > 0)
-            assert option.cumulative == expected, f"{card.id}/{option.id}"
+            # An add-on: "and ..." continuing the sentence before, or a cumulative bullet raising the count of
+            # the bullet before ("two objective markers" after "one objective marker"); other bullets add up
+            # without needing one another.
+            raises_count = cumulative_bullets and index > 0 and option.text == in_block[index - 1].text.replace(
+                "one objective marker", "two objective markers")
+            assert option.cumulative == (option.text.startswith("and ") or raises_count), f"{card.id}/{option.id}"
+
+
+def test_every_cumulative_add_on_and_its_base():
+    """The audit of every cumulative option of the pack: the option it adds to (printed just before it)."""
+    catalog = default_catalog()
+    cards = [*catalog.primaries, *catalog.secondaries]
+    found = {
+        (card.id, option.id): cumulative_base(card.scoring, option).id
+        for card in cards for option in card.scoring if option.cumulative
+    }
+    assert found == {
+        ("linchpin", "home-others"): "home",
+        ("purge-the-foe", "control-more"): "control-one",
+        ("hidden-supplies", "two-outside"): "one-outside",
+        ("establish-control", "zone-others"): "zone",
+        ("bring-it-down", "wounds-15-plus"): "monster-vehicle-destroyed",
+        ("bring-it-down", "wounds-20-plus"): "wounds-15-plus",
+    }
+    assert not any(o.cumulative for c in catalog.challengers for o in c.mission.scoring)
 
 
 def test_supply_drop_vp_by_round_is_the_printed_table():
@@ -274,3 +297,17 @@ def test_supply_drop_vp_by_round_is_the_printed_table():
 def test_syphoned_power_gives_the_defender_50vp_at_the_start():
     (start,) = [o for o in default_catalog().primary("syphoned-power").scoring if o.window == Window.START_OF_BATTLE]
     assert (start.vp, start.scorer) == (50, Scorer.DEFENDER)
+
+
+def test_burn_and_deny_options_name_the_area_of_the_marker_they_remove():
+    """Scorched Earth burns and Denied Resources denies a marker: scoring names it, and it leaves the table."""
+    catalog = default_catalog()
+    removing = {(p.id, o.id): o.removes_objective for p in catalog.primaries for o in p.scoring if o.removes_objective}
+    assert removing == {
+        ("scorched-earth", "burn-nml"): "no_mans_land",
+        ("scorched-earth", "burn-enemy-zone"): "opponent_zone",
+        ("denied-resources", "deny-own-zone"): "own_zone",
+        ("denied-resources", "deny-nml"): "no_mans_land",
+        ("denied-resources", "deny-enemy-zone"): "opponent_zone",
+    }
+    assert [p.id for p in catalog.primaries if p.sets_up_objectives] == ["the-ritual"]

@@ -19,6 +19,7 @@ from bot.engine import actions as a
 from bot.engine.catalog import Catalog, WhenDrawnKind
 from bot.engine.errors import GameError
 from bot.engine.game import Event, apply, new_game
+from bot.engine.objectives import table_objectives
 from bot.engine.rng import stream_of
 from bot.engine.state import GameSetup, GameState, Phase, PlayerState, PromptKind, Status
 
@@ -251,8 +252,13 @@ class Table:
         return CATALOG.deployment(self.state.mission.deployment).objectives
 
     def no_mans_land(self) -> list[str]:
-        return [o.id for o in self.objectives()
-                if o.area == "no_mans_land" and o.id not in self.state.removed_objectives]
+        """The objective markers in No Man's Land still on the table."""
+        return [o.id for o in table_objectives(CATALOG, self.state) if o.area == "no_mans_land"]
+
+    def home(self, player: str) -> str:
+        """The objective marker in that player's deployment zone."""
+        side = "attacker" if player == self.state.attacker else "defender"
+        return next(o.id for o in self.objectives() if o.area == side)
 
 
 @pytest.fixture

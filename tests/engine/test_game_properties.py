@@ -23,6 +23,8 @@ from bot.decks import default_catalog
 from bot.engine import actions as a
 from bot.engine.errors import GameError
 from bot.engine.game import Event, Outcome, apply, new_game, replay
+from bot.engine.geometry import CORNERS
+from bot.engine.objectives import HIDDEN_SUPPLIES_ID, table_objectives
 from bot.engine.rng import seed_hash
 from bot.engine.state import GameSetup, GameState, Phase, PromptKind, Source, Status
 from bot.game_log import export_game
@@ -50,7 +52,9 @@ EVERY_OPTION_ID = tuple(sorted(
     | {o.id for p in CATALOG.primaries for o in p.scoring}
     | {o.id for c in CATALOG.challengers for o in c.mission.scoring}
 )) + JUNK_IDS
-EVERY_OBJECTIVE_ID = tuple(sorted({o.id for d in CATALOG.deployments for o in d.objectives})) + JUNK_IDS
+EVERY_OBJECTIVE_ID = tuple(sorted({o.id for d in CATALOG.deployments for o in d.objectives})) + (
+    HIDDEN_SUPPLIES_ID, "ritual-1", "ritual-2") + JUNK_IDS
+CORNER_NAMES = tuple(CORNERS) + ("centre", "TOP LEFT", "")
 UNIT_NAMES = ("Boyz", "Nobz", "Warboss", "Gretchin", "", "   ", "x" * 81)
 REASONS = ("", "Grenade", "  ", "r" * 201)
 
@@ -63,7 +67,7 @@ STATUS_RANK = {Status.SIDES: 0, Status.SECONDARIES: 1, Status.BATTLE: 2, Status.
 RANDOM_KINDS = (
     "choose_side", "battle_ready", "choose_secondaries", "answer", "new_orders", "end_command_phase",
     "end_turn", "done_scoring", "discard", "score", "spend_cp", "gain_cp", "use_challenger",
-    "adapt_draw", "adapt_swap",
+    "adapt_draw", "adapt_swap", "hidden_supplies_corner", "complete_ritual",
 ) * 8 + ("concede", "abandon")
 
 
@@ -262,9 +266,7 @@ class GameMachine(RuleBasedStateMachine):
                 units = data.draw(st.lists(st.sampled_from(UNIT_NAMES[:4]), max_size=at_most), label="units")
                 return a.AnswerPrompt(actor=player, units=tuple(units))
             case PromptKind.TEMPTING_OBJECTIVE:
-                deployment = CATALOG.deployment(self.state.mission.deployment)
-                choices = [o.id for o in deployment.objectives
-                           if o.area == "no_mans_land" and o.id not in self.state.removed_objectives]
+                choices = [o.id for o in table_objectives(CATALOG, self.state) if o.area == "no_mans_land"]
                 return a.AnswerPrompt(actor=player, objective=data.draw(st.sampled_from(choices), label="objective"))
             case PromptKind.ADAPT_KEEP:
                 keep = data.draw(st.sampled_from((prompt.card, prompt.other_card)), label="keep")
@@ -292,7 +294,8 @@ class GameMachine(RuleBasedStateMachine):
         if how == "option" and options:
             option = data.draw(st.sampled_from(options), label="option")
             count = data.draw(st.integers(0, 4), label="count") if option.per else None
-            return a.Score(actor=actor, source=source, card=card, option=option.id, count=count)
+            objective = self._objective(data) if option.removes_objective else None
+            return a.Score(actor=actor, source=source, card=card, option=option.id, count=count, objective=objective)
         if how == "manual":  # no option: the VP as given, within or outside 1..50
             vp = data.draw(st.one_of(st.integers(1, 50), st.integers(-2, 60)), label="vp")
             return a.Score(actor=actor, source=source, card=card, vp=vp)
@@ -300,7 +303,15 @@ class GameMachine(RuleBasedStateMachine):
         option_id = data.draw(st.one_of(st.none(), st.sampled_from(option_ids)), label="option")
         count = data.draw(st.one_of(st.none(), st.integers(-2, 25)), label="count")
         vp = data.draw(st.one_of(st.none(), st.integers(-2, 60)), label="vp")
-        return a.Score(actor=actor, source=source, card=card, option=option_id, count=count, vp=vp)
+        objective = data.draw(st.one_of(st.none(), st.sampled_from(EVERY_OBJECTIVE_ID)), label="objective")
+        return a.Score(actor=actor, source=source, card=card, option=option_id, count=count, vp=vp,
+                       objective=objective)
+
+    def _objective(self, data: st.DataObject) -> str:
+        """Mostly a marker on the table (any area), sometimes a removed or made-up one."""
+        on_table = tuple(o.id for o in table_objectives(CATALOG, self.state))
+        pool = on_table * 3 + self.state.removed_objectives + EVERY_OBJECTIVE_ID[:3]
+        return data.draw(st.sampled_from(pool), label="objective")
 
     def _build_cp(self, data: st.DataObject) -> a.Action:
         kind = data.draw(st.sampled_from((a.SpendCp, a.GainCp)), label="cp kind")
@@ -366,6 +377,11 @@ class GameMachine(RuleBasedStateMachine):
                 return a.UseChallenger(actor=actor, use=data.draw(st.sampled_from(("stratagem", "mission"))))
             case "battle_ready":
                 return a.DeclareBattleReady(actor=actor, ready=data.draw(st.booleans()))
+            case "hidden_supplies_corner":
+                return a.HiddenSuppliesCorner(actor=actor, corner=data.draw(st.sampled_from(
+                    self.state.mission.hidden_supplies_corners * 3 + CORNER_NAMES), label="corner"))
+            case "complete_ritual":
+                return a.CompleteRitual(actor=actor)
         simple = {
             "end_command_phase": a.EndCommandPhase, "end_turn": a.EndTurn, "done_scoring": a.DoneScoring,
             "concede": a.Concede, "abandon": a.Abandon,
@@ -494,6 +510,14 @@ class GameMachine(RuleBasedStateMachine):
                     if e.source == Source.SECONDARY:
                         per_card[e.card] += e.awarded
                 assert all(v <= CAPS.fixed_card for v in per_card.values()), per_card
+
+    @invariant()
+    def removed_objectives_are_never_offered(self) -> None:
+        s = self.state
+        on_table = {o.id for o in table_objectives(CATALOG, s)}
+        everything = {o.id for o in table_objectives(CATALOG, s, removed=True)}
+        assert len(set(s.removed_objectives)) == len(s.removed_objectives), "an objective removed twice"
+        assert set(s.removed_objectives) <= everything and not on_table & set(s.removed_objectives)
 
     @invariant()
     def battle_ready_vp_only_at_the_end_of_the_battle(self) -> None:

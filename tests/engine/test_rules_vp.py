@@ -268,9 +268,9 @@ def test_any_time_window_from_round_2(make_table):
              option="burn-nml")
     t.to_round(2)
     t.act("end_command_phase")
-    t.score("primary", t.second, option="burn-enemy-zone")
-    t.score("primary", t.first, option="burn-nml")
-    t.score("primary", t.first, option="burn-nml")  # 'each time': a second burn in the same turn
+    t.score("primary", t.second, option="burn-enemy-zone", objective=t.home(t.first))
+    t.score("primary", t.first, option="burn-nml", objective="nml-1")
+    t.score("primary", t.first, option="burn-nml", objective="nml-2")  # 'each time': a second burn in the same turn
     assert [e.awarded for e in t.state.vp] == [10, 5, 5]
 
 
@@ -291,7 +291,7 @@ def test_attacker_only_and_defender_only_options(make_table):
     d.to_round(2)
     d.refuse("score", d.state.attacker, error=WrongPhase, match="Only the Defender scores this", source="primary",
              option="deny-nml")
-    d.score("primary", d.state.defender, option="deny-nml")
+    d.score("primary", d.state.defender, option="deny-nml", objective=d.no_mans_land()[0])
     assert d.last_vp().awarded == 10
 
 

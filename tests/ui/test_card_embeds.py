@@ -9,6 +9,9 @@ from hypothesis import strategies as st
 from bot.decks import default_catalog
 from bot.engine import catalog as c
 from bot.engine.faq_search import search_faq
+from bot.engine.game import new_game
+from bot.engine.state import GameSetup
+from bot.ui.briefing import briefing
 from bot.ui.text import title_case
 from bot.ui.card_embeds import (
     DESCRIPTION_LIMIT,
@@ -249,3 +252,24 @@ def test_faq_embed_fits(catalog: c.Catalog) -> None:
     assert embed["title"] == f"FAQ: {query}"
     assert embed["fields"][0]["name"].startswith("Q: ")
     assert matches[0].entry.answer.split("\n")[0][:200] in embed["fields"][0]["value"]
+
+
+@pytest.mark.parametrize("deployment_id", ["search-and-destroy-strike-force", "search-and-destroy-incursion"])
+def test_a_deployment_ruling_shows_on_every_size_of_the_card(deployment_id) -> None:
+    """The measuring ruling is about the Search and Destroy map, whatever the game size."""
+    embed = card_embed(CATALOG.deployment(deployment_id), CATALOG).to_dict()
+    ruling = field(embed, "FAQ: When setting up objective markers")
+    assert "central objective marker in the Search and Destroy deployment map" in ruling
+    other = card_embed(CATALOG.deployment("tipping-point-incursion"), CATALOG).to_dict()
+    assert not any(f["name"].startswith("FAQ:") for f in other.get("fields", []))
+
+
+def test_the_briefing_shows_the_deployment_ruling_and_the_game_markers() -> None:
+    setup = GameSetup(size="strike-force", players=("1", "2"), names=("Alice", "Bob"), mission="I", seed="s")
+    out = new_game(CATALOG, setup)
+    embeds, files = briefing(CATALOG, out.state, out.events)
+    summary = embeds[0].to_dict()
+    assert "Search and Destroy deployment map" in field(summary, "FAQ: When setting up objective markers")
+    markers = field(summary, "Deployment: Search and Destroy")
+    assert "Hidden Supplies marker" in markers and "\n1. Centre\n" not in f"\n{markers}\n"
+    assert files[0].filename == "deployment.png"
