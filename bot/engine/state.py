@@ -24,6 +24,7 @@ class Frozen(BaseModel):
 class Status(StrEnum):
     SIDES = "sides"  # the Attacker/Defender roll-off winner chooses a side
     SECONDARIES = "secondaries"  # both players secretly choose Fixed or Tactical
+    DEPLOYMENT = "deployment"  # version 2: armies are set up; each player confirms, then the first turn
     BATTLE = "battle"
     ENDED = "ended"
     ABANDONED = "abandoned"
@@ -59,6 +60,13 @@ class GameSetup(Frozen):
         "1: games stored before version 2 (Mersenne Twister streams, roll-offs and Supply Drop drawn at "
         "creation, one Done scoring closes the end of a turn); 2: SHA-256 streams (README, 'Verify a game') "
         "and the battle sequence's timing"))
+
+    @property
+    def sequence_timing(self) -> bool:
+        """The one switch between the two timings (version 2 on): the first-turn roll-off after a confirmed
+        deployment, Supply Drop drawn at the start of the battle, both players finishing the end-of-turn
+        scoring, and an Adapt or Die swap once that scoring is over. Version 1 games replay as played."""
+        return self.version >= 2
 
 
 class RollOff(Frozen):
@@ -161,7 +169,8 @@ class GameState(Frozen):
     setup: GameSetup
     mission: Mission
     sides_rolloff: RollOff
-    first_turn_rolloff: RollOff
+    first_turn_rolloff: RollOff | None = Field(
+        None, description="Made once both armies are deployed (version 1: when the game was created)")
     attacker: str | None = None
     first: str | None = None
     players: tuple[PlayerState, PlayerState]
@@ -175,6 +184,9 @@ class GameState(Frozen):
     prompts: tuple[Prompt, ...] = ()
     discard_queue: tuple[str, ...] = ()
     removed_objectives: tuple[str, ...] = ()
+    deployed: tuple[str, ...] = Field((), description="Players who confirmed their deployment (version 2)")
+    scoring_done: tuple[str, ...] = Field(
+        (), description="Players who finished the end-of-turn scoring of this turn (version 2)")
     vp: tuple[VpEntry, ...] = ()
     shuffles: int = Field(0, description="Counter that names each reshuffle's random stream")
     result: Result | None = None
@@ -197,6 +209,13 @@ class GameState(Frozen):
         if self.attacker is None:
             return None
         return self.opponent(self.attacker).id
+
+    @property
+    def deploys_first(self) -> str | None:
+        """The Defender sets up first; in Asymmetric War the Attacker sets up their whole army first."""
+        if self.attacker is None:
+            return None
+        return self.attacker if self.setup.size == "asymmetric-war" else self.defender
 
     @property
     def active(self) -> str | None:

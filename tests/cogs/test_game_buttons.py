@@ -85,14 +85,16 @@ async def test_a_stranger_is_told_off_by_every_button(table: Table, harness: Har
     await stranger_presses_everything()  # secret choices
     await table.choose(table.first, None)
     await table.choose(table.second, None)
+    await stranger_presses_everything()  # deployment
+    await table.deploy()
     await stranger_presses_everything()  # battle, with a question open
     prompt = (await table.state()).prompts[0]
     answer = await table.press("answer", table.user(prompt.player))
     await table.pick(answer, "objective", [menu_values(answer)[0]], table.user(prompt.player))
     await table.press("endcmd", await table.active_user())
     await stranger_presses_everything()  # movement to fight
-    assert seen == {"attacker", "defender", "ready", "choose", "undo", "answer", "endcmd", "score", "neworders",
-                    "endturn"}
+    assert seen == {"attacker", "defender", "ready", "choose", "deployed", "undo", "answer", "endcmd", "score",
+                    "neworders", "endturn"}
 
 
 async def test_an_outdated_board_is_refused_and_refreshed(table: Table, harness: Harness) -> None:
@@ -146,7 +148,7 @@ async def test_fixed_choices_stay_hidden_until_both_have_chosen(table: Table, ha
     await table.press_on(bobs_menu, "tactical", bob)
     board = public_text(await table.board())
     assert all(title_case(catalog.secondary(c).name) in board for c in FIXED)
-    assert (await table.state()).status == Status.BATTLE
+    assert (await table.state()).status == Status.DEPLOYMENT
 
 
 async def test_a_choice_is_refused_in_the_wrong_state(table: Table, harness: Harness, alice, bob) -> None:
@@ -206,7 +208,9 @@ async def test_a_turn_command_phase_score_done_and_discards(table: Table, harnes
     scored_card = card_option["value"].split("|")[1]
     state = await table.state()
     assert [e.card for e in state.vp if e.player == bob_id and e.source == Source.SECONDARY] == [scored_card]
-    refusal(await table.press("done", alice), "only they can close")
+    await table.press("done", alice)  # Alice has nothing to score at the end of Bob's turn
+    refusal(await table.press("done", alice), "already finished scoring this turn: waiting for Bob")
+    assert "**Bob** is still scoring" in public_text(await table.board())
     await table.press("done", bob)
     state = await table.state()
     # The achieved card is gone; Bob decides his discards first (his turn), Alice is Fixed.
@@ -230,7 +234,10 @@ async def test_keep_all_and_the_discard_notice(table: Table, harness: Harness, c
     await seeded(table, catalog, lambda s: s.active == str(bob.id) and not s.prompts, first_fixed=FIXED)
     await table.press("endcmd", bob)
     await table.press("endturn", bob)
-    reply = await table.press("done", bob)
+    waiting = said(await table.press("done", bob), "needs your decision")  # Alice still scores
+    assert alice.mention in waiting.content and "done" in verbs(waiting.message)
+    reply = await harness.press(verbs(waiting.message)["done"], user=alice, message_id=int(waiting.message["id"]))
+    await table.settle()
     notice = said(reply, "needs your decision")
     assert bob.mention in notice.content and not notice.ephemeral
     before = (await table.state()).player(str(bob.id))
@@ -251,9 +258,12 @@ async def test_optional_reshuffle_yes_and_no(table: Table, harness: Harness, cat
     refusal(await table.press("endcmd", drawer), "Waiting for")
     refusal(await table.press("answer", table.other(drawer)), "Nothing is waiting for your answer")
     # The question was announced once; the opponent acting meanwhile does not announce it again.
-    assert len([m for m in harness.messages() if "needs your decision" in m["content"]]) == 1
+    def notices() -> int:
+        return len([m for m in harness.messages() if "needs your decision" in m["content"]
+                    and verbs(m).keys() == {"answer"}])
+    assert notices() == 1
     await table.slash("cp spend", table.other(drawer), amount=1)
-    assert len([m for m in harness.messages() if "needs your decision" in m["content"]]) == 1
+    assert notices() == 1
     menu = await table.press("answer", drawer)
     assert menu.ephemeral and sorted(verbs(menu.main.message)) == ["no", "yes"]
     await table.press_on(menu, "yes", drawer)
