@@ -64,6 +64,40 @@ async def test_sides_and_battle_ready(table: Table, harness: Harness) -> None:
     assert f"{winner.name.title()} (Defender)" in public_text(await table.board())
 
 
+async def test_the_first_turn_and_supply_drop_wait_for_both_players_to_deploy(table: Table, harness: Harness,
+                                                                               alice, bob) -> None:
+    reply = await table.challenge_only(mission="B")  # Supply Drop
+    briefing = public_text(reply.main.message)
+    assert "drawn at random at the start of the battle" in briefing and "Alpha objective:" not in briefing
+    await table.accept()
+    state = await table.state()
+    await table.press("attacker", table.user(state.sides_rolloff.winner))
+    await table.choose(alice, None)
+    await table.choose(bob, FIXED)
+    state = await table.state()
+    assert state.status == Status.DEPLOYMENT and state.first is None
+    defender = table.user(state.defender)
+    board = await table.board()
+    assert f"Deploy armies: **{defender.name.title()}** sets up first" in board["embeds"][0]["description"]
+    assert "Alice ⏳ deploying, Bob ⏳ deploying" in board["embeds"][0]["description"]
+    assert sorted(verbs(board)) == ["deployed", "ready", "undo"]
+    assert "first turn roll-off" not in "\n".join(public_text(m).lower() for m in harness.messages())
+
+    pressed = await table.press("deployed", alice)
+    notice = said(pressed, "needs your decision")  # Bob is the one the game waits for now
+    assert bob.mention in notice.content and "deployed" in verbs(notice.message)
+    assert "Alice ✅ deployed, Bob ⏳ deploying" in (await table.board())["embeds"][0]["description"]
+    refusal(await table.press("deployed", alice), "already confirmed your deployment")
+    await harness.press(verbs(notice.message)["deployed"], user=bob, message_id=int(notice.message["id"]))
+    await table.settle()
+    state = await table.state()
+    assert state.status == Status.BATTLE and state.first == state.first_turn_rolloff.winner
+    board = public_text(await table.board())
+    assert f"{state.player(state.first).name} takes the first turn" in board
+    assert "Supply Drop" in board and "Alpha objective:" in board
+    refusal(await table.slash("game undo", bob), "cannot be undone")  # the roll-off is out
+
+
 async def test_a_stranger_is_told_off_by_every_button(table: Table, harness: Harness, catalog) -> None:
     carol = harness.user("carol")
     first, second = str(table.first.id), str(table.second.id)
