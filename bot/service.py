@@ -142,7 +142,8 @@ class GameService:
                 raise GameError("There is nothing to undo.")
             state = replay(self.catalog, record.setup, [entry.action for entry in log[:-1]])
             if _revealed_hidden(state, record.state):
-                raise GameError("The last action drew, shuffled or revealed cards, so it cannot be undone.")
+                raise GameError("The last action drew, shuffled or revealed cards or made a roll, so it cannot be "
+                                "undone.")
             if log[-1].actor != actor:
                 # Otherwise a player could wipe the opponent's moves, such as their secret choice.
                 raise GameError(f"The last action was {record.state.player(log[-1].actor).name}'s: "
@@ -257,11 +258,12 @@ def _require_version(record: GameRecord, expected_version: int | None) -> None:
 
 
 def _revealed_hidden(before: GameState, after: GameState) -> bool:
-    """Did the step from `before` to `after` show someone a card (a draw, a shuffle, a reveal)?
+    """Did the step from `before` to `after` show someone a card or a roll (a draw, a shuffle, a reveal,
+    the first turn and the start of the battle)?
 
-    Undoing it would let a player see what comes and choose again.
+    Undoing it would let a player see what comes and choose again (or deploy again).
     """
     decks = [(p.deck, q.deck) for p, q in zip(before.players, after.players)]
     decks.append((before.challenger_deck, after.challenger_deck))
-    revealed = before.status == Status.SECONDARIES and after.status != Status.SECONDARIES
+    revealed = before.status in (Status.SECONDARIES, Status.DEPLOYMENT) and after.status != before.status
     return revealed or any(old != new for old, new in decks)

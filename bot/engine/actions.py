@@ -29,6 +29,12 @@ class ChooseSecondaries(_Action):
     cards: tuple[str, ...] = ()
 
 
+class DeploymentDone(_Action):
+    """A player's army is set up (version 2): once both have confirmed, the first turn is determined."""
+
+    kind: Literal["deployment_done"] = "deployment_done"
+
+
 class AnswerPrompt(_Action):
     """Answer the first open prompt addressed to the actor."""
 
@@ -55,7 +61,8 @@ class EndTurn(_Action):
 
 
 class DoneScoring(_Action):
-    """Close the end-of-turn scoring window: achieved cards go, then the discard decisions."""
+    """The actor has finished the end-of-turn scoring; once both have (version 1: the player whose turn
+    it is), the window closes: achieved cards go, then the discard decisions."""
 
     kind: Literal["done_scoring"] = "done_scoring"
 
@@ -115,7 +122,8 @@ class AdaptOrDieDraw(_Action):
 
 
 class AdaptOrDieSwap(_Action):
-    """Fixed, once per battle, end of own turn after scoring: swap a Fixed card."""
+    """Fixed, once per battle, end of own turn after scoring: swap a Fixed card (version 2: in the discard
+    step, the end-of-turn scoring being over, so the new card scores from the next window)."""
 
     kind: Literal["adapt_swap"] = "adapt_swap"
     card: str
@@ -132,7 +140,7 @@ class Abandon(_Action):
 
 Action = Annotated[
     Union[
-        ChooseSide, DeclareBattleReady, ChooseSecondaries, AnswerPrompt, NewOrders, EndCommandPhase,
+        ChooseSide, DeclareBattleReady, ChooseSecondaries, DeploymentDone, AnswerPrompt, NewOrders, EndCommandPhase,
         EndTurn, DoneScoring, Discard, Score, SpendCp, GainCp, UseChallenger, AdaptOrDieDraw,
         AdaptOrDieSwap, Concede, Abandon, HiddenSuppliesCorner, CompleteRitual,
     ],

@@ -16,7 +16,7 @@ from bot.engine.errors import GameError, InvalidValue, NotAPlayer, NotYourTurn, 
 from bot.engine.geometry import OPPOSITE_CORNER, corner_areas
 from bot.engine.objectives import objective_name, removable_objectives, table_objectives
 from bot.engine.rng import roll_off, seed_hash, shuffled, stream
-from bot.engine.scoring import award, check_repeat, option_vp, window_refusal
+from bot.engine.scoring import award, check_repeat, option_vp, scoring_closed, window_refusal
 from bot.engine.state import (
     GameSetup, GameState, Mission, Phase, PlayerState, Prompt, PromptKind, Result, RitualMarker, SecondaryChoice,
     Source, Status, Targets, VpEntry,
@@ -52,7 +52,8 @@ def new_game(catalog: Catalog, setup: GameSetup) -> Outcome:
         raise InvalidValue("A game needs a seed.")
     mission = _choose_mission(catalog, setup)
     sides = roll_off(setup, "sides")
-    first_turn = roll_off(setup, "first-turn")
+    # Step 12 of the battle sequence, after deployment (version 1 made it here and announced it with the sides).
+    first_turn = roll_off(setup, "first-turn") if setup.legacy else None
     challenger_deck = (
         shuffled(setup, "challenger-deck", [c.id for c in catalog.challengers])
         if setup.challenger_cards else ()
@@ -114,13 +115,15 @@ def _choose_mission(catalog: Catalog, setup: GameSetup) -> Mission:
 
 
 def _random_setup(catalog: Catalog, setup: GameSetup, mission: Mission) -> Mission:
-    """The random choices a Primary Mission asks for when the mission is set."""
+    """The random choices a Primary Mission asks for when the mission is set.
+
+    Hidden Supplies' roll-off belongs here: its card places it in the Place Objective Markers step (5),
+    before the Attacker and Defender are decided. Supply Drop's draw is "Start of the Battle" (version 1
+    made it here too)."""
     primary = catalog.primary(mission.primary)
     deployment = catalog.deployment(mission.deployment)
-    if primary.random_setup == "supply_drop":
-        candidates = [o.id for o in deployment.objectives if o.area == "no_mans_land" and not o.centre]
-        alpha, omega = stream(setup, "supply-drop").sample(candidates, 2)
-        return mission.model_copy(update={"alpha_objective": alpha, "omega_objective": omega})
+    if primary.random_setup == "supply_drop" and setup.legacy:
+        return _supply_drop(catalog, setup, mission)
     if primary.random_setup == "hidden_supplies":
         corners = tuple(name for name, area in corner_areas(deployment).items() if area == "no_mans_land")
         if corners:
@@ -131,6 +134,14 @@ def _random_setup(catalog: Catalog, setup: GameSetup, mission: Mission) -> Missi
             "hidden_supplies_rolloff": rolloff,
         })
     return mission
+
+
+def _supply_drop(catalog: Catalog, setup: GameSetup, mission: Mission) -> Mission:
+    """Supply Drop: two different No Man's Land objectives, not the centre one, at random: Alpha, then Omega."""
+    deployment = catalog.deployment(mission.deployment)
+    candidates = [o.id for o in deployment.objectives if o.area == "no_mans_land" and not o.centre]
+    alpha, omega = stream(setup, "supply-drop").sample(candidates, 2)
+    return mission.model_copy(update={"alpha_objective": alpha, "omega_objective": omega})
 
 
 class _Game:
@@ -169,6 +180,8 @@ class _Game:
             raise WrongPhase({
                 Status.SIDES: "The battle has not started: the Attacker and Defender are not chosen yet.",
                 Status.SECONDARIES: "The battle has not started: both players must choose their Secondary Missions.",
+                Status.DEPLOYMENT: "The battle has not started: both players must confirm their deployment "
+                                   "(Deployment done).",
                 Status.ENDED: "This game has ended.",
                 Status.ABANDONED: "This game was abandoned.",
             }[self.state.status])
@@ -209,18 +222,28 @@ class _Game:
             raise NotYourTurn(f"{self.name(self.state.sides_rolloff.winner)} won the roll-off and chooses.")
         other = self.state.opponent(action.actor).id
         attacker = action.actor if action.side == "attacker" else other
-        if self.state.setup.size == "asymmetric-war":
-            first, how = attacker, "In Asymmetric War the Attacker takes the first turn."
+        self.update(attacker=attacker, status=Status.SECONDARIES)
+        sides = f"{self.name(attacker)} is the Attacker, {self.name(self.state.defender)} the Defender."
+        if not self.state.setup.legacy:
+            self.say(f"{sides} Who takes the first turn is decided once both armies are deployed.")
         else:
-            first = self.state.first_turn_rolloff.winner
-            how = f"First turn roll-off: {_rolls(self.state.first_turn_rolloff)}."
-        self.update(attacker=attacker, first=first, status=Status.SECONDARIES)
-        self.say(f"{self.name(attacker)} is the Attacker, {self.name(self.state.defender)} the Defender. "
-                 f"{how} {self.name(first)} goes first.")
+            how = self._determine_first_turn()
+            self.say(f"{sides} {how} {self.name(self.state.first)} goes first.")
         self.say("Both players now secretly choose Fixed or Tactical Missions with /secondary choose.")
 
+    def _determine_first_turn(self) -> str:
+        """Determine First Turn: the roll-off winner; in Asymmetric War the Attacker (card facts).
+
+        The roll-off comes from its own labelled stream, so a version-1 game gets the one it made at creation."""
+        if self.state.setup.size == "asymmetric-war":
+            self.update(first=self.state.attacker)
+            return "In Asymmetric War the Attacker takes the first turn."
+        rolloff = roll_off(self.state.setup, "first-turn")
+        self.update(first=rolloff.winner, first_turn_rolloff=rolloff)
+        return f"First turn roll-off: {_rolls(rolloff)}."
+
     def _do_battle_ready(self, action: a.DeclareBattleReady) -> None:
-        if self.state.status not in (Status.SIDES, Status.SECONDARIES):
+        if self.state.status not in (Status.SIDES, Status.SECONDARIES, Status.DEPLOYMENT):
             raise WrongPhase("Battle Ready is declared before the battle begins.")
         self.update_player(action.actor, battle_ready=action.ready)
         word = "is" if action.ready else "is not"
@@ -242,7 +265,7 @@ class _Game:
             self.say("You chose Tactical Missions. Hidden until both players have chosen.", private_to=action.actor)
         self.say(f"{self.name(action.actor)} has chosen their Secondary Missions.")
         if all(p.choice is not None for p in self.state.players):
-            self._reveal_and_begin()
+            self._reveal()
 
     def _validated_choice(self, action: a.ChooseSecondaries) -> SecondaryChoice:
         if action.mode == "tactical":
@@ -264,7 +287,7 @@ class _Game:
                 raise InvalidValue(f"{card.name} cannot be selected as a Fixed Mission in tournament play.")
         return SecondaryChoice(mode="fixed", fixed_cards=cards)
 
-    def _reveal_and_begin(self) -> None:
+    def _reveal(self) -> None:
         all_cards = [c.id for c in self.catalog.secondaries]
         for p in self.state.players:
             if p.choice.mode == "fixed":
@@ -276,12 +299,43 @@ class _Game:
                 deck = shuffled(self.state.setup, f"deck:{p.id}", all_cards)
                 self.update_player(p.id, mode="tactical", deck=deck)
                 self.say(f"{p.name} reveals Tactical Missions and shuffles their Secondary Mission deck.")
+        if self.state.setup.legacy:  # version 1: the first turn was decided with the sides
+            self._begin_battle()
+            return
+        self.update(status=Status.DEPLOYMENT)
+        first, other = self.state.deploys_first, self.state.opponent(self.state.deploys_first).id
+        how = ("sets up their whole army first, then" if self.state.setup.size == "asymmetric-war"
+               else "sets up a unit first, then the players alternate with")
+        self.say(f"Deploy armies: {self.name(first)} {how} {self.name(other)}. Each player presses "
+                 "Deployment done once their army is set up; then the first turn is determined.")
+
+    def _do_deployment_done(self, action: a.DeploymentDone) -> None:
+        if self.state.status != Status.DEPLOYMENT:
+            raise WrongPhase("Deployment is over: the battle has begun." if self.state.status == Status.BATTLE
+                             else "Armies are deployed once both players' Secondary Missions are revealed.")
+        if action.actor in self.state.deployed:
+            waiting = self.state.opponent(action.actor).name
+            raise GameError(f"You have already confirmed your deployment: waiting for {waiting}.")
+        self.update(deployed=self.state.deployed + (action.actor,))
+        self.say(f"{self.name(action.actor)} has finished deploying.")
+        if len(self.state.deployed) == len(self.state.players):
+            how = self._determine_first_turn()
+            self.say(f"{how} {self.name(self.state.first)} takes the first turn.")
+            self._begin_battle()
+
+    def _begin_battle(self) -> None:
         self.update(status=Status.BATTLE)
         self._start_of_battle()
         self._start_round(1)
 
     def _start_of_battle(self) -> None:
         primary = self.catalog.primary(self.state.mission.primary)
+        if primary.random_setup == "supply_drop" and not self.state.setup.legacy:
+            self.update(mission=_supply_drop(self.catalog, self.state.setup, self.state.mission))
+            alpha, omega = (self._objective_name(o) for o in (self.state.mission.alpha_objective,
+                                                               self.state.mission.omega_objective))
+            self.say(f"Supply Drop, drawn at random: the Alpha objective is {alpha} (removed at the start of "
+                     f"round 4), the Omega objective {omega} (round 5).")
         for option in primary.scoring:
             if option.window == Window.START_OF_BATTLE:
                 scorer = self.state.defender if option.scorer == "defender" else self.state.attacker
@@ -357,27 +411,50 @@ class _Game:
             raise WrongPhase("End the Command phase first (New Orders and Command-phase scoring happen there).")
         self.require_phase(Phase.BATTLE, "end the turn")
         self._new_phase(Phase.END_OF_TURN)
+        closes = f"{self.name(action.actor)} presses" if self.state.setup.legacy else "each presses"
         self.say(f"End of {self.name(action.actor)}'s turn: both players score end-of-turn VP, "
-                 f"then {self.name(action.actor)} presses Done scoring.")
+                 f"then {closes} Done scoring.")
 
     def _do_done_scoring(self, action: a.DoneScoring) -> None:
-        self.require_active(action.actor, "close the end-of-turn scoring")
-        self.require_phase(Phase.END_OF_TURN, "close the end-of-turn scoring")
+        if self.state.setup.legacy:  # version 1: the player whose turn it is closed it for both
+            self.require_active(action.actor, "close the end-of-turn scoring")
+            self.require_phase(Phase.END_OF_TURN, "close the end-of-turn scoring")
+            self._close_end_of_turn_scoring()
+            return
+        self.require_battle()
+        self.require_phase(Phase.END_OF_TURN, "finish your end-of-turn scoring")
+        if action.actor in self.state.scoring_done:
+            waiting = self.state.opponent(action.actor).name
+            raise GameError(f"You have already finished scoring this turn: waiting for {waiting}.")
+        self.update(scoring_done=self.state.scoring_done + (action.actor,))
+        self.say(f"{self.name(action.actor)} has finished scoring.")
+        if len(self.state.scoring_done) == len(self.state.players):
+            self._close_end_of_turn_scoring()
+
+    def _close_end_of_turn_scoring(self) -> None:
+        """Achieved cards of both players go; then each player with a decision makes it, in turn order."""
         queue = []
         for pid in self._turn_order():
             p = self.p(pid)
-            if p.mode != "tactical":
-                continue
-            achieved = tuple(c for c in p.hand if self._scored_this_turn(pid, c))
-            if achieved:
-                self._move_to_discard(pid, achieved)
-                names = ", ".join(self.card_name(c) for c in achieved)
-                self.say(f"{p.name} achieved {names}: discarded.", pid)
-            if self.p(pid).hand:
+            if p.mode == "tactical":
+                achieved = tuple(c for c in p.hand if self._scored_this_turn(pid, c))
+                if achieved:
+                    self._move_to_discard(pid, achieved)
+                    names = ", ".join(self.card_name(c) for c in achieved)
+                    self.say(f"{p.name} achieved {names}: discarded.", pid)
+                if self.p(pid).hand:
+                    queue.append(pid)
+            elif pid == self.state.active and self._may_swap_after_scoring(pid):
                 queue.append(pid)
         self._new_phase(Phase.DISCARDS)
-        self.update(discard_queue=tuple(queue))
+        self.update(discard_queue=tuple(queue), scoring_done=())
         self._next_discard_or_finish()
+
+    def _may_swap_after_scoring(self, player_id: str) -> bool:
+        """Adapt or Die, Fixed (version 2): the swap is a decision of the discard step, after all scoring."""
+        twist = self.state.mission.twist
+        return (not self.state.setup.legacy and twist is not None and self.catalog.twist(twist).adapt_or_die
+                and self.p(player_id).mode == "fixed" and self.p(player_id).adapt_or_die_uses < 1)
 
     def _do_discard(self, action: a.Discard) -> None:
         self.require_battle()
@@ -388,6 +465,8 @@ class _Game:
         if queue[0] != action.actor:
             raise NotYourTurn(f"{self.name(queue[0])} decides their discards first.")
         cards = self._own_active_cards(action.actor, action.cards)
+        if cards and self.p(action.actor).mode == "fixed":
+            raise InvalidValue("Fixed Missions cannot be discarded: swap one with Adapt or Die, or keep them.")
         if cards:
             self._move_to_discard(action.actor, cards)
             self.say(f"{self.name(action.actor)} discards {', '.join(self.card_name(c) for c in cards)}.",
@@ -402,7 +481,11 @@ class _Game:
 
     def _next_discard_or_finish(self) -> None:
         if self.state.discard_queue:
-            self.say(f"{self.name(self.state.discard_queue[0])}: discard any active Secondary Missions, or keep them.")
+            pid = self.state.discard_queue[0]
+            if self.p(pid).mode == "fixed":
+                self.say(f"{self.name(pid)}: Adapt or Die lets you swap one Fixed Mission now, or keep them.")
+            else:
+                self.say(f"{self.name(pid)}: discard any active Secondary Missions, or keep them.")
             return
         self._finish_turn()
 
@@ -700,12 +783,16 @@ class _Game:
     def _do_adapt_swap(self, action: a.AdaptOrDieSwap) -> None:
         self._require_adapt_or_die()
         self.require_active(action.actor, "use Adapt or Die")
-        self.require_phase(Phase.END_OF_TURN, "swap a Fixed Mission (end of your turn, after scoring)")
         p = self.p(action.actor)
         if p.mode != "fixed":
             raise GameError("This part of Adapt or Die is for Fixed Missions.")
         if p.adapt_or_die_uses >= 1:
             raise GameError("Adapt or Die lets a Fixed player swap once per battle, and you have.")
+        if not self.state.setup.legacy:
+            self.require_phase(Phase.DISCARDS, "swap a Fixed Mission (end of your turn, once both players have "
+                                               "finished scoring)")
+        else:
+            self.require_phase(Phase.END_OF_TURN, "swap a Fixed Mission (end of your turn, after scoring)")
         self._own_active_cards(action.actor, (action.card,))
         if action.replacement not in p.set_aside or not self.catalog.secondary(action.replacement).fixed:
             raise InvalidValue("The replacement must be one of your other cards with the Fixed Mission symbol.")
@@ -714,6 +801,9 @@ class _Game:
                            set_aside=_without(p.set_aside, action.replacement), adapt_or_die_uses=1)
         self.say(f"Adapt or Die: {p.name} replaces {self.card_name(action.card)} with "
                  f"{self.card_name(action.replacement)}.", action.actor)
+        if not self.state.setup.legacy:  # the swap was this player's decision, first in the queue
+            self.update(discard_queue=self.state.discard_queue[1:])
+            self._next_discard_or_finish()
 
     # ---- Command points ------------------------------------------------------------------------
 
@@ -773,6 +863,9 @@ class _Game:
     def _do_score(self, action: a.Score) -> None:
         self.require_battle()
         scorer = action.actor
+        closed = scoring_closed(self.state, scorer)
+        if closed:
+            raise WrongPhase(closed)
         match action.source:
             case Source.PRIMARY:
                 primary = self.catalog.primary(self.state.mission.primary)

@@ -55,6 +55,18 @@ def window_refusal(state: GameState, option: ScoringOption, scorer: str, last_ro
     return "This cannot be scored now."
 
 
+def scoring_closed(state: GameState, scorer: str) -> str | None:
+    """Why `scorer` can score nothing now (version 2): they pressed Done scoring, or the end of the turn
+    has moved on to the discards (where an Adapt or Die swap happens, so a new card never scores there)."""
+    if state.setup.legacy:
+        return None
+    if state.phase == Phase.END_OF_TURN and scorer in state.scoring_done:
+        return "You pressed Done scoring: nothing more of yours scores at the end of this turn."
+    if state.phase == Phase.DISCARDS:
+        return "The end-of-turn scoring is over: the discards follow, and the next turn's scoring after them."
+    return None
+
+
 def _scorer_refusal(state: GameState, rule: Scorer, scorer: str) -> str | None:
     match rule:
         case Scorer.ACTIVE if scorer != state.active:

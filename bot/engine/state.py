@@ -24,6 +24,7 @@ class Frozen(BaseModel):
 class Status(StrEnum):
     SIDES = "sides"  # the Attacker/Defender roll-off winner chooses a side
     SECONDARIES = "secondaries"  # both players secretly choose Fixed or Tactical
+    DEPLOYMENT = "deployment"  # version 2: armies are set up; each player confirms, then the first turn
     BATTLE = "battle"
     ENDED = "ended"
     ABANDONED = "abandoned"
@@ -62,7 +63,9 @@ class GameSetup(Frozen):
 
     @property
     def legacy(self) -> bool:
-        """Stored before version 2: its log replays under the checks it was played with."""
+        """Stored before version 2: its log replays under the checks and the timing it was played with
+        (first-turn roll-off and Supply Drop at creation, one Done scoring closing the end of a turn for
+        both players, an Adapt or Die swap inside that window, add-ons and burns unchecked)."""
         return self.version < 2
 
 
@@ -176,7 +179,8 @@ class GameState(Frozen):
     setup: GameSetup
     mission: Mission
     sides_rolloff: RollOff
-    first_turn_rolloff: RollOff
+    first_turn_rolloff: RollOff | None = Field(
+        None, description="Made once both armies are deployed (version 1: when the game was created)")
     attacker: str | None = None
     first: str | None = None
     players: tuple[PlayerState, PlayerState]
@@ -191,6 +195,9 @@ class GameState(Frozen):
     discard_queue: tuple[str, ...] = ()
     removed_objectives: tuple[str, ...] = Field((), description="Removed, burned or denied objective markers")
     ritual_markers: tuple[RitualMarker, ...] = ()
+    deployed: tuple[str, ...] = Field((), description="Players who confirmed their deployment (version 2)")
+    scoring_done: tuple[str, ...] = Field(
+        (), description="Players who finished the end-of-turn scoring of this turn (version 2)")
     vp: tuple[VpEntry, ...] = ()
     shuffles: int = Field(0, description="Counter that names each reshuffle's random stream")
     result: Result | None = None
@@ -213,6 +220,13 @@ class GameState(Frozen):
         if self.attacker is None:
             return None
         return self.opponent(self.attacker).id
+
+    @property
+    def deploys_first(self) -> str | None:
+        """The Defender sets up first; in Asymmetric War the Attacker sets up their whole army first."""
+        if self.attacker is None:
+            return None
+        return self.attacker if self.setup.size == "asymmetric-war" else self.defender
 
     @property
     def active(self) -> str | None:

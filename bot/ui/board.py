@@ -55,6 +55,14 @@ def status_line(catalog: Catalog, state: GameState) -> str:
         case Status.SECONDARIES:
             marks = ", ".join(f"{p.name} {'✅ chosen' if p.choice else '⏳ choosing'}" for p in state.players)
             return f"Secret Secondary Mission choice: {marks}."
+        case Status.DEPLOYMENT:
+            first = state.player(state.deploys_first).name
+            order = ("sets up their whole army first" if state.setup.size == "asymmetric-war"
+                     else "sets up first, then the players alternate")
+            marks = ", ".join(f"{p.name} {'✅ deployed' if p.id in state.deployed else '⏳ deploying'}"
+                              for p in state.players)
+            return (f"Deploy armies: **{first}** {order}. {marks}. "
+                    "The first turn is determined once both have pressed Deployment done.")
         case Status.BATTLE:
             active = state.player(state.active).name
             return f"Battle round **{state.round}/5** · **{active}**'s turn · {PHASES[state.phase]}"
@@ -67,6 +75,13 @@ def status_line(catalog: Catalog, state: GameState) -> str:
         case Status.ABANDONED:
             return "This game was abandoned."
     return ""
+
+
+def supply_drop_text(catalog: Catalog, state: GameState) -> str:
+    mission = state.mission
+    names = {o.id: o.name for o in catalog.deployment(mission.deployment).objectives}
+    return (f"Alpha objective: {names[mission.alpha_objective]} (removed at the start of round 4); "
+            f"Omega objective: {names[mission.omega_objective]} (round 5).")
 
 
 def player_field(catalog: Catalog, state: GameState, player: PlayerState) -> tuple[str, str]:
@@ -135,8 +150,16 @@ def waiting_for(catalog: Catalog, state: GameState) -> str | None:
         text = PROMPTS[prompt.kind].format(card=title_case(catalog.secondary(prompt.card).name),
                                            owner=state.player(prompt.owner).name)
         lines.append(f"**{state.player(prompt.player).name}** {text}")
+    if state.phase == Phase.END_OF_TURN:
+        closing = [state.active] if state.setup.legacy else \
+            [p.id for p in state.players if p.id not in state.scoring_done]
+        for pid in closing:
+            lines.append(f"**{state.player(pid).name}** is still scoring (then presses Done scoring)")
     if state.phase == Phase.DISCARDS and state.discard_queue:
-        lines.append(f"**{state.player(state.discard_queue[0]).name}** may discard active Secondary Missions")
+        player = state.player(state.discard_queue[0])
+        may = "may swap a Fixed Mission (Adapt or Die)" if player.mode == "fixed" \
+            else "may discard active Secondary Missions"
+        lines.append(f"**{player.name}** {may}")
     return "\n".join(lines) or None
 
 
@@ -152,6 +175,8 @@ def board_embed(catalog: Catalog, state: GameState, *, game_id: int, version: in
     objectives = objectives_line(catalog, state)
     if objectives:
         embed.add_field(name="Objective markers", value=field_value(objectives), inline=False)
+    if state.mission.alpha_objective:
+        embed.add_field(name="Supply Drop", value=supply_drop_text(catalog, state), inline=False)
     for player in state.players:
         name, value = player_field(catalog, state, player)
         embed.add_field(name=name, value=value, inline=False)

@@ -10,7 +10,7 @@ from bot.engine.catalog import Catalog
 from bot.engine.game import Event
 from bot.engine.objectives import table_objectives
 from bot.engine.state import GameState
-from bot.ui.board import mission_title
+from bot.ui.board import mission_title, supply_drop_text
 from bot.ui.card_embeds import card_embed, rulings_sections
 from bot.ui.map_image import render_deployment
 from bot.ui.text import clip, field_value
@@ -64,12 +64,12 @@ def _numbers(markers) -> dict[str, str]:
 
 def _random_choices(catalog: Catalog, state: GameState) -> str:
     mission = state.mission
-    deployment = catalog.deployment(mission.deployment)
-    names = {o.id: o.name for o in deployment.objectives}
     lines = []
-    if mission.alpha_objective:
-        lines.append(f"Supply Drop, drawn at random: Alpha objective (removed at the start of round 4): "
-                     f"{names[mission.alpha_objective]}; Omega objective (round 5): {names[mission.omega_objective]}.")
+    if mission.alpha_objective:  # a version-1 game drew them when it was created
+        lines.append(f"Supply Drop, drawn at random: {supply_drop_text(catalog, state)}")
+    elif catalog.primary(mission.primary).random_setup == "supply_drop":
+        lines.append("Supply Drop: the Alpha and Omega objectives are drawn at random at the start of the battle, "
+                     "once both armies are deployed.")
     if mission.hidden_supplies_corners:
         corners = ", ".join(mission.hidden_supplies_corners)
         if mission.hidden_supplies_rolloff:

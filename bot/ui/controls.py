@@ -23,6 +23,7 @@ BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "defender": ("I'll be the Defender", discord.ButtonStyle.primary),
     "choose": ("Choose Secondary Missions", discord.ButtonStyle.primary),
     "ready": ("Battle Ready", discord.ButtonStyle.secondary),
+    "deployed": ("Deployment done", discord.ButtonStyle.success),
     "endcmd": ("End Command phase", discord.ButtonStyle.primary),
     "endturn": ("End turn", discord.ButtonStyle.primary),
     "done": ("Done scoring", discord.ButtonStyle.success),

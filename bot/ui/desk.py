@@ -153,6 +153,12 @@ class GameDesk:
         waiting = {(q.player, "answer", q.kind.value, q.card) for q in state.prompts}
         if state.phase == Phase.DISCARDS and state.discard_queue:
             waiting.add((state.discard_queue[0], "discard", str(state.round), str(state.turn)))
+        # Once one player has confirmed, the other is the one the game waits for.
+        for confirmed, verb in ((state.deployed if state.status == Status.DEPLOYMENT else (), "deployed"),
+                                (state.scoring_done, "done")):
+            for p in state.players:
+                if confirmed and p.id not in confirmed:
+                    waiting.add((p.id, verb, str(state.round), str(state.turn)))
         # Each decision is announced once, not again with every action taken while it waits.
         new = waiting - self._announced.get(result.game_id, set())
         self._announced[result.game_id] = waiting
@@ -210,6 +216,7 @@ class GameDesk:
             "attacker": a.ChooseSide(actor=me, side="attacker"),
             "defender": a.ChooseSide(actor=me, side="defender"),
             "ready": a.DeclareBattleReady(actor=me, ready=not state.player(me).battle_ready),
+            "deployed": a.DeploymentDone(actor=me),
             "endcmd": a.EndCommandPhase(actor=me),
             "endturn": a.EndTurn(actor=me),
             "done": a.DoneScoring(actor=me),
@@ -279,11 +286,15 @@ class GameDesk:
             items = [GameSelect(game, version, "neworders", options=choices.hand_choices(cat, state, me))]
         elif verb == "discard":
             hand = choices.hand_choices(cat, state, me)
-            if me not in state.discard_queue or not hand:  # Fixed cards are never discarded
+            if me not in state.discard_queue or not hand:
                 raise GameError("You have no end-of-turn discard to decide now.")
-            content = "Discard any active Secondary Missions? (1CP if it is your turn, once per battle round.)"
-            items = [GameSelect(game, version, "discard", placeholder="Cards to discard", options=hand,
-                                max_values=len(hand)), GameButton(game, version, "keep")]
+            if state.player(me).mode == "fixed":  # in the queue only for an Adapt or Die swap
+                content, items = self._adapt_menu(state, me, game, version)
+                items.append(GameButton(game, version, "keep"))
+            else:
+                content = "Discard any active Secondary Missions? (1CP if it is your turn, once per battle round.)"
+                items = [GameSelect(game, version, "discard", placeholder="Cards to discard", options=hand,
+                                    max_values=len(hand)), GameButton(game, version, "keep")]
         elif verb == "challenger":
             card = state.player(me).challenger_card
             if card is None:
@@ -428,6 +439,8 @@ def board_buttons(game_id: int, state: GameState, version: int, *, adapt_or_die:
         verbs = ["attacker", "defender", "ready"]
     elif state.status == Status.SECONDARIES:
         verbs = ["choose", "ready", "undo"]
+    elif state.status == Status.DEPLOYMENT:
+        verbs = ["deployed", "ready", "undo"]
     elif state.status == Status.BATTLE:
         if state.prompts:
             verbs.append("answer")
@@ -439,8 +452,11 @@ def board_buttons(game_id: int, state: GameState, version: int, *, adapt_or_die:
         }[state.phase]
         if any(p.challenger_card for p in state.players):
             verbs.append("challenger")
-        if adapt_or_die and state.phase in (Phase.COMMAND, Phase.END_OF_TURN):
-            verbs.append("adapt")  # Tactical: after a draw in the Command phase; Fixed: end of own turn
+        # Tactical: after a draw in the Command phase. Fixed: end of own turn (version 2: a decision of
+        # the discard step, offered by its Discard button).
+        swap_phase = (Phase.END_OF_TURN,) if state.setup.legacy else ()
+        if adapt_or_die and state.phase in (Phase.COMMAND, *swap_phase):
+            verbs.append("adapt")
         if ritual and state.phase == Phase.END_OF_TURN:
             verbs.append("ritual")  # The Ritual's Action completes at the end of the turn
         verbs.append("undo")

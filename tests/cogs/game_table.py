@@ -88,11 +88,18 @@ class Table:
 
     async def to_battle(self, *, first_fixed: tuple[str, str] | None = ("cleanse", "assassination"),
                         second_fixed: tuple[str, str] | None = None) -> None:
-        """Sides (the roll-off winner takes Attacker), then the secret choices (None: Tactical)."""
+        """Sides (the roll-off winner takes Attacker), the secret choices (None: Tactical), deployment."""
         state = await self.state()
         await self.press("attacker", self.user(state.sides_rolloff.winner))
         for user, fixed in ((self.first, first_fixed), (self.second, second_fixed)):
             await self.choose(user, fixed)
+        await self.deploy()
+
+    async def deploy(self) -> None:
+        """Both players press Deployment done, the one who deploys first first."""
+        first = self.user((await self.state()).deploys_first)
+        await self.press("deployed", first)
+        await self.press("deployed", self.other(first))
 
     async def choose(self, user: FakeUser, fixed: tuple[str, str] | None) -> Reply:
         menu = await self.press("choose", user)
@@ -187,11 +194,16 @@ class Table:
         user = await self.active_user()
         await self.press("endcmd", user)
         await self.press("endturn", user)
-        await self.press("done", user)
+        await self.done_scoring(user)
         state = await self.state()
         while state.discard_queue:
             await self.press_discard_keep(self.user(state.discard_queue[0]))
             state = await self.state()
+
+    async def done_scoring(self, user: FakeUser) -> None:
+        """`user` presses Done scoring, then their opponent does: the end-of-turn scoring window closes."""
+        await self.press("done", user)
+        await self.press("done", self.other(user))
 
     async def press_discard_keep(self, user: FakeUser) -> Reply:
         menu = await self.press("discard", user)
@@ -221,7 +233,7 @@ async def tactical_turn(table: Table, alice: FakeUser, *, new_orders: bool = Fal
     await table.press("endcmd", alice)
     await table.press("endturn", alice)
     await score_first_card_option(table, alice)
-    await table.press("done", alice)
+    await table.done_scoring(alice)
     state = await table.state()
     if state.discard_queue:
         menu = await table.press("discard", alice)
@@ -239,7 +251,7 @@ async def fixed_turn(table: Table, bob: FakeUser, *, primary: int = 0) -> None:
         await table.slash("score add", bob, source="primary", vp=primary)
     await table.press("endturn", bob)
     await score_first_card_option(table, bob)
-    await table.press("done", bob)
+    await table.done_scoring(bob)
     state = await table.state()
     if state.discard_queue:  # Alice may discard in Bob's turn too (no CP for it)
         await table.press_discard_keep(table.user(state.discard_queue[0]))
@@ -262,7 +274,8 @@ def battle_steps(first: str, second: str, first_fixed: tuple[str, str] | None,
 
     def steps(state: GameState) -> list[a.Action]:
         return [a.ChooseSide(actor=state.sides_rolloff.winner, side="attacker"),
-                choice(first, first_fixed), choice(second, second_fixed)]
+                choice(first, first_fixed), choice(second, second_fixed),
+                a.DeploymentDone(actor=first), a.DeploymentDone(actor=second)]
     return steps
 
 

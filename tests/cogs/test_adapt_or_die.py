@@ -55,22 +55,29 @@ async def test_tactical_player_draws_again_and_keeps_one(table: Table) -> None:
     assert len(after.hand) == 2 and after.adapt_or_die_uses == 1
 
 
-async def test_fixed_player_swaps_once_at_the_end_of_their_turn(table: Table) -> None:
+async def test_fixed_player_swaps_once_when_both_players_have_finished_scoring(table: Table) -> None:
     await table.to_battle(first_fixed=FIXED, second_fixed=FIXED)
     user = await table.active_user()
     refusal(await table.pick(await table.press("adapt", user), "adaptswap",
-                             ["cleanse|behind-enemy-lines"], user), "end of your turn")
+                             ["cleanse|behind-enemy-lines"], user), "once both players have finished scoring")
     await table.press("endcmd", user)
     await table.press("endturn", user)
-    assert (await table.state()).phase == Phase.END_OF_TURN
+    await table.press("done", user)
+    assert "adapt" not in await table.board_verbs()  # the opponent is still scoring
+    await table.press("done", table.other(user))
+    state = await table.state()
+    assert state.phase == Phase.DISCARDS and state.discard_queue == (str(user.id),)
 
-    menu = await table.press("adapt", user)
+    menu = await table.press("discard", user)  # the discard step offers the swap, or keeping the cards
     assert "cleanse|behind-enemy-lines" in menu_values(menu)
     assert not any(v.endswith("|defend-stronghold") for v in menu_values(menu))  # no Fixed symbol
     await table.pick(menu, "adaptswap", ["cleanse|behind-enemy-lines"], user)
-    player = (await table.state()).player(str(user.id))
+    state = await table.state()
+    player = state.player(str(user.id))
     assert player.hand == ("behind-enemy-lines", "assassination") and "cleanse" in player.discard
+    assert state.active != str(user.id) and state.phase == Phase.COMMAND  # the swap ended the turn
 
+    await table.end_turn_plain()  # the opponent keeps their Fixed Missions in their own discard step
     again = await table.press("adapt", user)
     refusal(await table.pick(again, "adaptswap", [menu_values(again)[0]], user), "once per battle")
 

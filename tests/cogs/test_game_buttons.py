@@ -65,6 +65,40 @@ async def test_sides_and_battle_ready(table: Table, harness: Harness) -> None:
     assert f"{winner.name.title()} (Defender)" in public_text(await table.board())
 
 
+async def test_the_first_turn_and_supply_drop_wait_for_both_players_to_deploy(table: Table, harness: Harness,
+                                                                               alice, bob) -> None:
+    reply = await table.challenge_only(mission="B")  # Supply Drop
+    briefing = public_text(reply.main.message)
+    assert "drawn at random at the start of the battle" in briefing and "Alpha objective:" not in briefing
+    await table.accept()
+    state = await table.state()
+    await table.press("attacker", table.user(state.sides_rolloff.winner))
+    await table.choose(alice, None)
+    await table.choose(bob, FIXED)
+    state = await table.state()
+    assert state.status == Status.DEPLOYMENT and state.first is None
+    defender = table.user(state.defender)
+    board = await table.board()
+    assert f"Deploy armies: **{defender.name.title()}** sets up first" in board["embeds"][0]["description"]
+    assert "Alice ⏳ deploying, Bob ⏳ deploying" in board["embeds"][0]["description"]
+    assert sorted(verbs(board)) == ["deployed", "ready", "undo"]
+    assert "first turn roll-off" not in "\n".join(public_text(m).lower() for m in harness.messages())
+
+    pressed = await table.press("deployed", alice)
+    notice = said(pressed, "needs your decision")  # Bob is the one the game waits for now
+    assert bob.mention in notice.content and "deployed" in verbs(notice.message)
+    assert "Alice ✅ deployed, Bob ⏳ deploying" in (await table.board())["embeds"][0]["description"]
+    refusal(await table.press("deployed", alice), "already confirmed your deployment")
+    await harness.press(verbs(notice.message)["deployed"], user=bob, message_id=int(notice.message["id"]))
+    await table.settle()
+    state = await table.state()
+    assert state.status == Status.BATTLE and state.first == state.first_turn_rolloff.winner
+    board = public_text(await table.board())
+    assert f"{state.player(state.first).name} takes the first turn" in board
+    assert "Supply Drop" in board and "Alpha objective:" in board
+    refusal(await table.slash("game undo", bob), "cannot be undone")  # the roll-off is out
+
+
 async def test_a_stranger_is_told_off_by_every_button(table: Table, harness: Harness, catalog) -> None:
     carol = harness.user("carol")
     first, second = str(table.first.id), str(table.second.id)
@@ -86,14 +120,16 @@ async def test_a_stranger_is_told_off_by_every_button(table: Table, harness: Har
     await stranger_presses_everything()  # secret choices
     await table.choose(table.first, None)
     await table.choose(table.second, None)
+    await stranger_presses_everything()  # deployment
+    await table.deploy()
     await stranger_presses_everything()  # battle, with a question open
     prompt = (await table.state()).prompts[0]
     answer = await table.press("answer", table.user(prompt.player))
     await table.pick(answer, "objective", [menu_values(answer)[0]], table.user(prompt.player))
     await table.press("endcmd", await table.active_user())
     await stranger_presses_everything()  # movement to fight
-    assert seen == {"attacker", "defender", "ready", "choose", "undo", "answer", "endcmd", "score", "neworders",
-                    "endturn"}
+    assert seen == {"attacker", "defender", "ready", "choose", "deployed", "undo", "answer", "endcmd", "score",
+                    "neworders", "endturn"}
 
 
 async def test_an_outdated_board_is_refused_and_refreshed(table: Table, harness: Harness) -> None:
@@ -147,7 +183,7 @@ async def test_fixed_choices_stay_hidden_until_both_have_chosen(table: Table, ha
     await table.press_on(bobs_menu, "tactical", bob)
     board = public_text(await table.board())
     assert all(title_case(catalog.secondary(c).name) in board for c in FIXED)
-    assert (await table.state()).status == Status.BATTLE
+    assert (await table.state()).status == Status.DEPLOYMENT
 
 
 async def test_a_choice_is_refused_in_the_wrong_state(table: Table, harness: Harness, alice, bob) -> None:
@@ -207,7 +243,9 @@ async def test_a_turn_command_phase_score_done_and_discards(table: Table, harnes
     scored_card = card_option["value"].split("|")[1]
     state = await table.state()
     assert [e.card for e in state.vp if e.player == bob_id and e.source == Source.SECONDARY] == [scored_card]
-    refusal(await table.press("done", alice), "only they can close")
+    await table.press("done", alice)  # Alice has nothing to score at the end of Bob's turn
+    refusal(await table.press("done", alice), "already finished scoring this turn: waiting for Bob")
+    assert "**Bob** is still scoring" in public_text(await table.board())
     await table.press("done", bob)
     state = await table.state()
     # The achieved card is gone; Bob decides his discards first (his turn), Alice is Fixed.
@@ -231,7 +269,10 @@ async def test_keep_all_and_the_discard_notice(table: Table, harness: Harness, c
     await seeded(table, catalog, lambda s: s.active == str(bob.id) and not s.prompts, first_fixed=FIXED)
     await table.press("endcmd", bob)
     await table.press("endturn", bob)
-    reply = await table.press("done", bob)
+    waiting = said(await table.press("done", bob), "needs your decision")  # Alice still scores
+    assert alice.mention in waiting.content and "done" in verbs(waiting.message)
+    reply = await harness.press(verbs(waiting.message)["done"], user=alice, message_id=int(waiting.message["id"]))
+    await table.settle()
     notice = said(reply, "needs your decision")
     assert bob.mention in notice.content and not notice.ephemeral
     before = (await table.state()).player(str(bob.id))
@@ -252,9 +293,12 @@ async def test_optional_reshuffle_yes_and_no(table: Table, harness: Harness, cat
     refusal(await table.press("endcmd", drawer), "Waiting for")
     refusal(await table.press("answer", table.other(drawer)), "Nothing is waiting for your answer")
     # The question was announced once; the opponent acting meanwhile does not announce it again.
-    assert len([m for m in harness.messages() if "needs your decision" in m["content"]]) == 1
+    def notices() -> int:
+        return len([m for m in harness.messages() if "needs your decision" in m["content"]
+                    and verbs(m).keys() == {"answer"}])
+    assert notices() == 1
     await table.slash("cp spend", table.other(drawer), amount=1)
-    assert len([m for m in harness.messages() if "needs your decision" in m["content"]]) == 1
+    assert notices() == 1
     menu = await table.press("answer", drawer)
     assert menu.ephemeral and sorted(verbs(menu.main.message)) == ["no", "yes"]
     await table.press_on(menu, "yes", drawer)

@@ -211,7 +211,8 @@ async def test_log_during_and_after_the_game(table: Table, harness: Harness, ali
     log = json.loads(harness.model.files[int(attachment["id"])])
     assert log["seed"] is None and seed not in json.dumps(log)
     assert [e["action"]["kind"] for e in log["actions"]] == ["choose_side", "choose_secondaries",
-                                                              "choose_secondaries"]
+                                                              "choose_secondaries", "deployment_done",
+                                                              "deployment_done"]
     assert "Alice" in reply.content and "Rnd" in reply.content and log["seed_hash"] in reply.content
     await table.slash("game concede", bob)
     reply = await table.slash("game log", alice)
@@ -301,7 +302,7 @@ async def test_new_orders_and_discard_commands(table: Table, harness: Harness, a
     reply = await table.slash("secondary discard", bob, card=hand[0])
     assert reply.ephemeral and "only in the end-of-turn discards" in reply.content
     await table.press("endturn", bob)
-    await table.press("done", bob)
+    await table.done_scoring(bob)
     keep = (await table.state()).player(b_id).hand
     reply = await table.slash("secondary discard", alice, card="cleanse")
     assert reply.ephemeral and "no end-of-turn discard" in reply.content

@@ -86,7 +86,7 @@ async def test_a_complete_game_with_a_restart(catalog: Catalog, tmp_path) -> Non
         assert "endturn" in verbs(h.message(board_id))
         await table.press("endturn", alice)
         await score_first_card_option(table, alice)
-        await table.press("done", alice)
+        await table.done_scoring(alice)
         if (await table.state()).discard_queue:
             await table.press_discard_keep(alice)
         await fixed_turn(table, bob)

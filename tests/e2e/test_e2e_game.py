@@ -154,7 +154,7 @@ async def test_a_whole_game_over_the_fake_discord(fake_discord: FakeDiscord, cat
             assert len(told) == 1
             await table.press("endturn", alice)
             await score_first_card_option(table, alice)
-            await table.press("done", alice)
+            await table.done_scoring(alice)
             if (await table.state()).discard_queue:
                 await table.press_discard_keep(alice)
             await fixed_turn(table, bob, primary=15)
@@ -172,7 +172,7 @@ async def test_a_whole_game_over_the_fake_discord(fake_discord: FakeDiscord, cat
             reply = await gateway.press(verbs(gateway.message(board_id))["endcmd"], user=alice, message_id=board_id)
             assert reply.response is not None and (await table.state()).phase == Phase.BATTLE
             await table.press("endturn", alice)
-            await table.press("done", alice)
+            await table.done_scoring(alice)
             if (await table.state()).discard_queue:
                 await table.press_discard_keep(alice)
             await fixed_turn(table, bob)

@@ -20,8 +20,8 @@ from bot.engine.catalog import Catalog, WhenDrawnKind
 from bot.engine.errors import GameError
 from bot.engine.game import Event, apply, new_game
 from bot.engine.objectives import table_objectives
-from bot.engine.rng import stream_of
-from bot.engine.state import GameSetup, GameState, Phase, PlayerState, PromptKind, Status
+from bot.engine.rng import roll_off, stream_of
+from bot.engine.state import SETUP_VERSION, GameSetup, GameState, Phase, PlayerState, PromptKind, Status
 
 CATALOG: Catalog = default_catalog()
 P1, P2, OUTSIDER = "100000000000000001", "100000000000000002", "100000000000000003"
@@ -78,9 +78,10 @@ class Table:
     texts = staticmethod(texts)
 
     def __init__(self, *, seed: str | None = None, size: str = "strike-force", mission: str | None = "A",
-                 twist: bool = False, challenger_cards: bool = True) -> None:
+                 twist: bool = False, challenger_cards: bool = True, version: int = SETUP_VERSION) -> None:
         self.setup = GameSetup(size=size, players=(P1, P2), names=(NAMES[P1], NAMES[P2]), twist=twist,
-                               challenger_cards=challenger_cards, mission=mission, seed=seed or quiet_seed())
+                               challenger_cards=challenger_cards, mission=mission, seed=seed or quiet_seed(),
+                               version=version)
         out = new_game(CATALOG, self.setup)
         self.state: GameState = out.state
         self.events: list[Event] = list(out.events)
@@ -90,11 +91,14 @@ class Table:
 
     @property
     def first(self) -> str:
+        """Who takes (or will take) the first turn: the test knows the seed, so it knows the roll-off to come."""
         if self.state.first is not None:
             return self.state.first
         if self.setup.size == "asymmetric-war":
-            raise AssertionError("in Asymmetric War the first player is known once the Attacker is chosen")
-        return self.state.first_turn_rolloff.winner
+            if self.state.attacker is None:
+                raise AssertionError("in Asymmetric War the first player is known once the Attacker is chosen")
+            return self.state.attacker
+        return roll_off(self.setup, "first-turn").winner
 
     @property
     def second(self) -> str:
@@ -179,13 +183,30 @@ class Table:
         side = "attacker" if attacker in (None, winner) else "defender"
         self.act("choose_side", winner, side=side)
 
-    def to_battle(self, first: str = "tactical", second: str = "tactical", *,
-                  first_cards: tuple[str, ...] = FIXED_PAIR, second_cards: tuple[str, ...] = FIXED_PAIR,
-                  attacker: str | None = None) -> None:
-        """Choose sides, then Secondary Missions for the player going first and second: the battle begins."""
+    def to_deployment(self, first: str = "tactical", second: str = "tactical", *,
+                      first_cards: tuple[str, ...] = FIXED_PAIR, second_cards: tuple[str, ...] = FIXED_PAIR,
+                      attacker: str | None = None) -> None:
+        """Choose sides, then Secondary Missions for the player who will go first and second: they are
+        revealed (a version-1 game goes straight to the battle)."""
         self.choose_sides(attacker)
         for player, mode, cards in ((self.first, first, first_cards), (self.second, second, second_cards)):
             self.act("choose_secondaries", player, mode=mode, cards=cards if mode == "fixed" else ())
+
+    def deploy(self) -> tuple[Event, ...]:
+        """Both players confirm their deployment, the one who deploys first first: the battle begins.
+
+        Returns the events of the second confirmation (the first turn, the start of the battle)."""
+        first = self.state.deploys_first
+        self.act("deployment_done", first)
+        return self.act("deployment_done", self.other(first))
+
+    def to_battle(self, first: str = "tactical", second: str = "tactical", *,
+                  first_cards: tuple[str, ...] = FIXED_PAIR, second_cards: tuple[str, ...] = FIXED_PAIR,
+                  attacker: str | None = None) -> None:
+        """Sides, Secondary Missions, deployment: the battle begins."""
+        self.to_deployment(first, second, first_cards=first_cards, second_cards=second_cards, attacker=attacker)
+        if self.state.status == Status.DEPLOYMENT:
+            self.deploy()
         assert self.state.status == Status.BATTLE
 
     def settle(self) -> None:
@@ -222,9 +243,17 @@ class Table:
             self.to_end_of_turn()
         events: tuple[Event, ...] = ()
         if self.state.phase == Phase.END_OF_TURN:
-            events = self.act("done_scoring")
+            events = self.done_scoring()
         while self.state.phase == Phase.DISCARDS:
             events = self.act("discard", self.state.discard_queue[0], cards=())
+        return events
+
+    def done_scoring(self) -> tuple[Event, ...]:
+        """Both players finish the end-of-turn scoring, the player whose turn it is first (version 1: only
+        they press). Returns the events of the press that closed the window."""
+        events = self.act("done_scoring")
+        if self.state.phase == Phase.END_OF_TURN:
+            events = self.act("done_scoring", self.other(self.active))
         return events
 
     def to_turn(self, round_: int, turn: int) -> None:

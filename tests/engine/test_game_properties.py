@@ -61,11 +61,14 @@ REASONS = ("", "Grenade", "  ", "r" * 201)
 # Player names never collide with card names or the words Fixed/Tactical (see the hidden-info check).
 NAMES = ("Alice", "Bob")
 THIRD_USER = "999999999999999999"
-STATUS_RANK = {Status.SIDES: 0, Status.SECONDARIES: 1, Status.BATTLE: 2, Status.ENDED: 3, Status.ABANDONED: 3}
+STATUS_RANK = {Status.SIDES: 0, Status.SECONDARIES: 1, Status.DEPLOYMENT: 2, Status.BATTLE: 3, Status.ENDED: 4,
+               Status.ABANDONED: 4}
+BEFORE_THE_BATTLE = (Status.SIDES, Status.SECONDARIES, Status.DEPLOYMENT)
 
 # Concede and Abandon are two entries among many in RANDOM_KINDS, so most games are played to the end.
 RANDOM_KINDS = (
-    "choose_side", "battle_ready", "choose_secondaries", "answer", "new_orders", "end_command_phase",
+    "choose_side", "battle_ready", "choose_secondaries", "deployment_done", "answer", "new_orders",
+    "end_command_phase",
     "end_turn", "done_scoring", "discard", "score", "spend_cp", "gain_cp", "use_challenger",
     "adapt_draw", "adapt_swap", "hidden_supplies_corner", "complete_ritual",
 ) * 8 + ("concede", "abandon")
@@ -82,8 +85,10 @@ def setups(draw) -> GameSetup:
     one = draw(st.integers(10**17, 10**18 - 1))
     two = one + draw(st.integers(1, 10**18))  # a different id, no filtering needed
     seed = draw(st.text(min_size=1, max_size=24))
+    # Version 1 (games stored before the battle sequence's timing) must keep playing as it did.
+    version = draw(st.sampled_from((2, 2, 2, 1)))
     setup = GameSetup(size=size, players=(str(one), str(two)), names=NAMES, twist=twist,
-                      challenger_cards=draw(st.integers(0, 3)) > 0, mission=mission, seed=seed)
+                      challenger_cards=draw(st.integers(0, 3)) > 0, mission=mission, seed=seed, version=version)
     if twist and draw(st.booleans()):
         setup = _with_adapt_or_die(setup)
     return setup
@@ -129,6 +134,7 @@ class GameMachine(RuleBasedStateMachine):
         self.log: list[a.Action] = []
         self.plans: dict[str, tuple[str, tuple[str, ...]]] = {}
         self.extra_cp: Counter[tuple[str, int]] = Counter()
+        self.swapped_in: set[tuple[str, str, int, int]] = set()  # Adapt or Die: player, card, round, turn
         self.steps = 0
 
     # -- starting games --
@@ -148,6 +154,7 @@ class GameMachine(RuleBasedStateMachine):
         pool = setup.mission is not None
         self.plans = {pid: data.draw(plans(pool), label=f"plan of {pid}") for pid in setup.players}
         self.extra_cp = Counter()
+        self.swapped_in = set()
 
     # -- steps --
 
@@ -168,7 +175,8 @@ class GameMachine(RuleBasedStateMachine):
         if s.mission.twist == ADAPT_OR_DIE and s.active is not None:
             me = s.player(s.active)
             just_drew = s.phase == Phase.COMMAND and me.drawn_this_phase
-            swap_time = s.phase == Phase.END_OF_TURN and me.mode == "fixed"
+            swap_phase = Phase.END_OF_TURN if s.setup.legacy else Phase.DISCARDS
+            swap_time = s.phase == swap_phase and me.mode == "fixed"
             adapt = 12 if just_drew else 6 if swap_time else 2
         held = any(p.challenger_card for p in s.players)
         return (
@@ -237,6 +245,10 @@ class GameMachine(RuleBasedStateMachine):
                 pid = data.draw(st.sampled_from(waiting), label="chooser")
                 mode, cards = self.plans[pid]
                 return a.ChooseSecondaries(actor=pid, mode=mode, cards=cards)
+            case Status.DEPLOYMENT:  # either player first; sometimes one who already confirmed
+                waiting = [p.id for p in s.players if p.id not in s.deployed]
+                return a.DeploymentDone(actor=data.draw(st.sampled_from(waiting * 3 + list(self._ids())),
+                                                        label="deployed"))
             case Status.BATTLE:
                 if s.prompts:
                     prompt = data.draw(st.sampled_from(s.prompts), label="prompt")
@@ -247,10 +259,18 @@ class GameMachine(RuleBasedStateMachine):
                     case Phase.BATTLE:
                         return a.EndTurn(actor=s.active)
                     case Phase.END_OF_TURN:
-                        return a.DoneScoring(actor=s.active)
+                        if s.setup.legacy:
+                            return a.DoneScoring(actor=s.active)
+                        # Both players finish, in either order; sometimes one who already has.
+                        waiting = [p.id for p in s.players if p.id not in s.scoring_done]
+                        return a.DoneScoring(actor=data.draw(st.sampled_from(waiting * 3 + list(self._ids())),
+                                                             label="done scoring"))
                     case Phase.DISCARDS:
                         pid = s.discard_queue[0]
                         hand = s.player(pid).hand
+                        if s.player(pid).mode == "fixed":  # Adapt or Die: swap one card, or keep them
+                            return self._build_adapt(data) if data.draw(st.booleans(), label="swap?") \
+                                else a.Discard(actor=pid)
                         cards = data.draw(st.lists(st.sampled_from(hand), unique=True, max_size=len(hand))
                                           if hand else st.just([]), label="discards")
                         return a.Discard(actor=pid, cards=tuple(cards))
@@ -384,6 +404,7 @@ class GameMachine(RuleBasedStateMachine):
                 return a.CompleteRitual(actor=actor)
         simple = {
             "end_command_phase": a.EndCommandPhase, "end_turn": a.EndTurn, "done_scoring": a.DoneScoring,
+            "deployment_done": a.DeploymentDone,
             "concede": a.Concede, "abandon": a.Abandon,
         }
         return simple[kind](actor=actor)
@@ -397,9 +418,24 @@ class GameMachine(RuleBasedStateMachine):
         assert STATUS_RANK[after.status] >= STATUS_RANK[before.status], "status went backwards"
         assert (after.round, after.turn) >= (before.round, before.turn), "the battle went backwards"
         self._check_cp_accounting(before, after, action)
+        self._check_scoring_after_done(before, after)
         self._check_events_hide_choices(before, after, outcome.events)
+        if isinstance(action, a.AdaptOrDieSwap):
+            self.swapped_in.add((action.actor, action.replacement, before.round, before.turn))
         if isinstance(action, a.Concede):
             assert after.result.winner == after.opponent(action.actor).id
+
+    def _check_scoring_after_done(self, before: GameState, after: GameState) -> None:
+        """Version 2: a player who pressed Done scoring scores nothing more in that window, and nobody
+        scores in the discard step (Battle Ready at the end and syphoned losses are not scoring)."""
+        if before.setup.legacy:
+            return
+        for e in after.vp[len(before.vp):]:
+            if e.source == Source.BATTLE_READY or e.claimed < 0:
+                continue
+            assert before.phase != Phase.DISCARDS, f"scored in the discard step: {e}"
+            assert not (before.phase == Phase.END_OF_TURN and e.player in before.scoring_done), \
+                f"scored after pressing Done scoring: {e}"
 
     def _check_cp_accounting(self, before: GameState, after: GameState, action: a.Action) -> None:
         """CP come from each Command phase (1 per turn, both players) and at most 1 more per battle round."""
@@ -532,7 +568,7 @@ class GameMachine(RuleBasedStateMachine):
     def progression_is_consistent(self) -> None:
         s = self.state
         assert 0 <= s.round <= RULES.battle_rounds and 0 <= s.turn <= 2
-        if s.status in (Status.SIDES, Status.SECONDARIES):
+        if s.status in BEFORE_THE_BATTLE:
             assert (s.round, s.turn, s.phase, s.vp, s.prompts) == (0, 0, None, (), ())
         if s.status == Status.BATTLE:
             assert s.round >= 1 and s.turn in (1, 2) and s.phase is not None and s.result is None
@@ -549,6 +585,39 @@ class GameMachine(RuleBasedStateMachine):
             assert p.cp >= 0
         for q in s.prompts:
             assert q.player in s.setup.players and q.owner in s.setup.players
+
+    @invariant()
+    def information_arrives_at_its_step(self) -> None:
+        """Version 2: who goes first and Supply Drop's objectives are unknown until the battle begins."""
+        s = self.state
+        if s.setup.legacy:
+            assert s.first_turn_rolloff is not None and not s.deployed and not s.scoring_done
+            return
+        supply_drop = CATALOG.primary(s.mission.primary).random_setup == "supply_drop"
+        if s.round == 0:  # before the battle (or abandoned before it)
+            assert s.first is None and s.first_turn_rolloff is None and s.mission.alpha_objective is None
+        else:
+            assert s.first is not None and set(s.deployed) == set(s.setup.players)
+            asymmetric = s.setup.size == "asymmetric-war"
+            assert (s.first_turn_rolloff is None) == asymmetric
+            assert s.first == (s.attacker if asymmetric else s.first_turn_rolloff.winner)
+            assert (s.mission.alpha_objective is not None) == supply_drop
+
+    @invariant()
+    def confirmations_belong_to_their_step(self) -> None:
+        s = self.state
+        for confirmed in (s.deployed, s.scoring_done):
+            assert len(set(confirmed)) == len(confirmed) and set(confirmed) <= set(s.setup.players)
+        if s.status == Status.DEPLOYMENT:
+            assert len(s.deployed) < 2
+        assert not s.scoring_done or (s.phase == Phase.END_OF_TURN and len(s.scoring_done) < 2)
+
+    @invariant()
+    def a_swapped_in_card_never_scores_in_the_turn_of_the_swap(self) -> None:
+        if self.state.setup.legacy:
+            return
+        for e in self.state.vp:
+            assert (e.player, e.card, e.round, e.turn) not in self.swapped_in, e
 
     @invariant()
     def json_round_trip(self) -> None:

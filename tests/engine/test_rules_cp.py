@@ -66,7 +66,7 @@ def test_discard_cp_after_another_gain_in_the_round_is_not_granted_and_says_so(t
     second = table.second  # on their turn, with the player going first still to decide after them
     table.act("gain_cp", amount=1)
     table.to_end_of_turn()
-    table.act("done_scoring")
+    table.done_scoring()
     cp = table.player(second).cp
     events = table.act("discard", second, cards=(table.player(second).hand[0],))
     assert table.state.discard_queue == (table.first,)
@@ -78,7 +78,7 @@ def test_discard_cp_after_another_gain_in_the_round_is_not_granted_and_says_so(t
 def test_discard_cp_uses_up_the_rounds_limit(table):
     table.to_battle()
     table.to_end_of_turn()
-    table.act("done_scoring")
+    table.done_scoring()
     table.act("discard", table.first, cards=(table.player(table.first).hand[0],))
     assert table.state.phase == Phase.COMMAND and table.active == table.second
     table.refuse("gain_cp", table.first, match="already gained this round", amount=1)

@@ -141,7 +141,7 @@ def test_achieved_cards_are_discarded_for_each_tactical_player_turn_player_first
     table.to_end_of_turn()
     table.score("secondary", second, card="secure-no-mans-land", option="one-objective")
     table.score("secondary", first, card="assassination", option="characters-destroyed-this-turn")
-    events = table.act("done_scoring")
+    events = table.done_scoring()
     assert table.player(second).hand == ("area-denial",) and table.player(second).discard == ("secure-no-mans-land",)
     assert table.player(first).hand == ("extend-battle-lines",) and table.player(first).discard == ("assassination",)
     achieved = [e.text for e in events if "achieved" in e.text]
@@ -153,7 +153,7 @@ def test_achieved_cards_are_discarded_for_each_tactical_player_turn_player_first
 def test_discarding_on_your_turn_gains_1cp_however_many_cards(table):
     _both_hands(table, ("assassination", "extend-battle-lines"), PLAIN)
     table.to_end_of_turn()
-    table.act("done_scoring")
+    table.done_scoring()
     cp = table.player(table.second).cp
     table.act("discard", table.second, cards=PLAIN)
     assert table.player(table.second).cp == cp + 1
@@ -163,7 +163,7 @@ def test_discarding_on_your_turn_gains_1cp_however_many_cards(table):
 def test_discarding_on_the_opponents_turn_gains_nothing(table):
     _both_hands(table, ("assassination", "extend-battle-lines"), PLAIN)
     table.to_end_of_turn()
-    table.act("done_scoring")
+    table.done_scoring()
     table.act("discard", table.second, cards=())
     cp = table.player(table.first).cp
     events = table.act("discard", table.first, cards=("assassination",))
@@ -177,7 +177,7 @@ def test_discarding_on_the_opponents_turn_gains_nothing(table):
 def test_discards_are_decided_turn_player_first(table):
     _both_hands(table, ("assassination", "extend-battle-lines"), PLAIN)
     table.to_end_of_turn()
-    table.act("done_scoring")
+    table.done_scoring()
     table.refuse("discard", table.first, error=NotYourTurn, match="decides their discards first",
                  cards=("assassination",))
 
@@ -188,11 +188,11 @@ def test_fixed_cards_are_never_discarded(table):
     table.refuse("new_orders", fixed, error=WrongPhase, match="Fixed Missions cannot be discarded", card="cleanse")
     table.to_end_of_turn()
     table.score("secondary", fixed, card="cleanse", option="one-cleansed")
-    table.act("done_scoring")
+    table.done_scoring()
     assert table.player(fixed).hand == ("cleanse", "assassination")  # scored but not achieved away
     table.end_turn()
     table.to_end_of_turn()
-    table.act("done_scoring")
+    table.done_scoring()
     assert table.state.discard_queue == (table.second,)  # no discard decision for the Fixed player
     table.refuse("discard", fixed, error=NotYourTurn, match="no end-of-turn discard", cards=("cleanse",))
 
@@ -266,7 +266,7 @@ def test_wrong_phase_and_not_your_turn_are_refused_with_a_message(table):
     table.refuse("discard", error=WrongPhase, match="only in the end-of-turn discards")
     table.act("end_command_phase")
     table.refuse("end_command_phase", error=WrongPhase, match="only in the Command phase")
-    table.refuse("done_scoring", table.second, error=NotYourTurn, match="only they can close the end-of-turn scoring")
+    table.refuse("done_scoring", table.second, error=WrongPhase, match="only in the end of the turn")
 
 
 def test_nothing_to_answer_is_refused(table):
@@ -276,8 +276,8 @@ def test_nothing_to_answer_is_refused(table):
 
 def test_supply_drop_removes_alpha_at_round_4_and_omega_at_round_5(make_table):
     t = make_table(mission="B")
-    alpha, omega = t.state.mission.alpha_objective, t.state.mission.omega_objective
     t.to_battle()
+    alpha, omega = t.state.mission.alpha_objective, t.state.mission.omega_objective
     t.to_round(3)
     assert t.state.removed_objectives == ()
     t.to_round(4)

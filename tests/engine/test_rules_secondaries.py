@@ -41,7 +41,7 @@ def test_both_choices_are_revealed_at_once(make_table):
     t = _chosen_sides(make_table)
     t.act("choose_secondaries", t.first, mode="fixed", cards=("cleanse", "behind-enemy-lines"))
     events = t.act("choose_secondaries", t.second, mode="tactical")
-    assert t.state.status == Status.BATTLE
+    assert t.state.status == Status.DEPLOYMENT
     assert (t.player(t.first).mode, t.player(t.second).mode) == ("fixed", "tactical")
     reveal = "\n".join(t.public(events))
     assert "reveals Fixed Missions: CLEANSE and BEHIND ENEMY LINES" in reveal

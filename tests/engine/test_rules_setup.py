@@ -7,6 +7,7 @@ import pytest
 
 from bot.engine.errors import InvalidValue, NotYourTurn, WrongPhase
 from bot.engine.game import new_game
+from bot.engine.rng import roll_off
 from bot.engine.state import GameSetup, Status
 
 SIZES = ("incursion", "strike-force", "asymmetric-war")
@@ -120,6 +121,7 @@ def test_supply_drop_alpha_and_omega_are_the_two_non_centre_no_mans_land_objecti
     orders = set()
     for seed in SEEDS[:12]:
         t = make_table(seed=seed, mission=letter)
+        t.to_battle()  # "Start of the Battle: Players randomly select ..."
         mission = t.state.mission
         candidates = {o.id for o in t.objectives() if o.area == "no_mans_land" and not o.centre}
         assert mission.alpha_objective != mission.omega_objective
@@ -160,7 +162,9 @@ def test_rolloff_ties_are_rolled_again(make_table):
 def test_rolloff_winner_is_the_higher_roll_for_either_player(make_table):
     winners = set()
     for seed in SEEDS:
-        for rolloff in (make_table(seed=seed).state.sides_rolloff, make_table(seed=seed).state.first_turn_rolloff):
+        t = make_table(seed=seed)
+        t.to_battle()
+        for rolloff in (t.state.sides_rolloff, t.state.first_turn_rolloff):
             x, y = rolloff.rolls[-1]
             assert rolloff.winner == (make_table.P1 if x > y else make_table.P2)
             winners.add(rolloff.winner)
@@ -180,16 +184,17 @@ def test_asymmetric_war_attacker_goes_first(make_table):
     def asymmetric(seed):
         return make_table(seed=seed, size="asymmetric-war", mission=None)
 
-    # Whoever wins the first-turn roll-off, the Attacker goes first: make the winner the Defender.
+    # Whoever would win a first-turn roll-off, the Attacker goes first: make that player the Defender.
     for t in (asymmetric("asym-1"), asymmetric("asym-2")):
-        t.choose_sides(attacker=t.other(t.state.first_turn_rolloff.winner))
-        assert t.state.first == t.state.attacker != t.state.first_turn_rolloff.winner
+        would_win = roll_off(t.setup, "first-turn").winner
+        t.to_battle(attacker=t.other(would_win))
+        assert t.state.first == t.state.attacker != would_win
+        assert t.state.first_turn_rolloff is None  # no roll-off is made
 
 
 @pytest.mark.parametrize("winner_is", ["attacker", "defender"])
 def test_otherwise_the_first_turn_rolloff_winner_goes_first(make_table, winner_is):
     t = make_table()
-    winner = t.state.first_turn_rolloff.winner
-    t.choose_sides(attacker=winner if winner_is == "attacker" else t.other(winner))
-    assert t.state.first == winner
-    assert t.state.status == Status.SECONDARIES
+    winner = roll_off(t.setup, "first-turn").winner
+    t.to_battle(attacker=winner if winner_is == "attacker" else t.other(winner))
+    assert t.state.first == winner == t.state.first_turn_rolloff.winner

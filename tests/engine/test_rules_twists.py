@@ -86,20 +86,29 @@ def test_fixed_player_cannot_use_the_tactical_part(make_table):
     t.refuse("adapt_draw", match="for Tactical Missions", card="cleanse")
 
 
-# ---- Fixed: once per battle, end of own turn -----------------------------------------------------
+# ---- Fixed: once per battle, end of own turn, after scoring ----------------------------------------
+
+def _to_swap(t):
+    """The end of the turn once both players have finished scoring: the swap is the first decision."""
+    t.to_end_of_turn()
+    t.done_scoring()
+    assert t.state.discard_queue[0] == t.active
+
 
 def test_fixed_swaps_once_at_the_end_of_its_turn(make_table):
     t = _twist_table(make_table)
     t.to_battle(first="fixed", first_cards=("cleanse", "assassination"))
-    t.to_end_of_turn()
+    _to_swap(t)
     t.act("adapt_swap", card="cleanse", replacement="cull-the-horde")
     p = t.player(t.first)
     assert p.hand == ("cull-the-horde", "assassination") and p.discard == ("cleanse",)
     assert "cull-the-horde" not in p.set_aside and len(p.set_aside) == 16
     assert t.state.prompts == ()  # When Drawn does not apply to Fixed Missions
-    t.end_turn()
+    assert t.active == t.second  # the swap was the last decision of the turn (Bob has drawn no card yet)
     t.end_turn()
     t.to_end_of_turn()
+    t.done_scoring()
+    assert t.first not in t.state.discard_queue  # nothing left to decide
     t.refuse("adapt_swap", match="once per battle", card="assassination", replacement="behind-enemy-lines")
 
 
@@ -107,7 +116,7 @@ def test_fixed_swaps_once_at_the_end_of_its_turn(make_table):
 def test_fixed_replacement_must_be_another_fixed_symbol_card(make_table, replacement):
     t = _twist_table(make_table)
     t.to_battle(first="fixed", first_cards=("cleanse", "assassination"))
-    t.to_end_of_turn()
+    _to_swap(t)
     t.refuse("adapt_swap", error=InvalidValue, match="must be one of your other cards with the Fixed Mission symbol",
              card="cleanse", replacement=replacement)
 
@@ -115,13 +124,22 @@ def test_fixed_replacement_must_be_another_fixed_symbol_card(make_table, replace
 def test_fixed_swap_only_at_the_end_of_your_own_turn(make_table):
     t = _twist_table(make_table)
     t.to_battle(first="fixed", second="fixed", first_cards=("cleanse", "assassination"))
-    t.refuse("adapt_swap", error=WrongPhase, match="only in the end of the turn", card="cleanse",
+    t.refuse("adapt_swap", error=WrongPhase, match="only in the end-of-turn discards", card="cleanse",
              replacement="behind-enemy-lines")
-    t.to_end_of_turn()
+    _to_swap(t)
     t.refuse("adapt_swap", t.second, error=NotYourTurn, match="only they can use Adapt or Die", card="cleanse",
              replacement="behind-enemy-lines")
     t.refuse("adapt_swap", error=InvalidValue, match="is not one of your active Secondary Missions",
              card="bring-it-down", replacement="behind-enemy-lines")
+
+
+def test_a_fixed_player_may_keep_their_cards_instead(make_table):
+    t = _twist_table(make_table)
+    t.to_battle(first="fixed", second="fixed", first_cards=("cleanse", "assassination"))
+    _to_swap(t)
+    t.refuse("discard", error=InvalidValue, match="Fixed Missions cannot be discarded", cards=("cleanse",))
+    t.act("discard", cards=())
+    assert t.player(t.first).hand == ("cleanse", "assassination") and t.active == t.second
 
 
 def test_tactical_player_cannot_use_the_fixed_part(make_table):

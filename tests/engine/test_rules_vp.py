@@ -115,6 +115,7 @@ def test_primary_secondary_and_challenger_are_capped_at_90_then_battle_ready_mak
     t.act("battle_ready", t.second, ready=True)
     for player in (t.first, t.second):
         t.act("choose_secondaries", player, mode="tactical")
+    t.deploy()
     t.score("primary", t.first, vp=50)
     t.to_turn(2, 2)
     t.score("challenger", t.second, vp=12)

@@ -134,6 +134,8 @@ def next_action(catalog: Catalog, state: GameState, scores_per_turn: int = 0) ->
     if state.status == Status.SECONDARIES:
         chooser = next(p for p in state.players if p.choice is None)
         return a.ChooseSecondaries(actor=chooser.id, mode="tactical")
+    if state.status == Status.DEPLOYMENT:
+        return a.DeploymentDone(actor=next(p.id for p in state.players if p.id not in state.deployed))
     if state.prompts:
         return _answer(catalog, state)
     active = state.active
@@ -146,8 +148,8 @@ def next_action(catalog: Catalog, state: GameState, scores_per_turn: int = 0) ->
         if scored < scores_per_turn:
             return a.Score(actor=active, source=Source.PRIMARY, vp=1)
         return a.EndTurn(actor=active)
-    if state.phase == Phase.END_OF_TURN:
-        return a.DoneScoring(actor=active)
+    if state.phase == Phase.END_OF_TURN:  # both players finish, the player whose turn it is first
+        return a.DoneScoring(actor=active if active not in state.scoring_done else state.opponent(active).id)
     return a.Discard(actor=state.discard_queue[0])
 
 

@@ -197,7 +197,7 @@ async def test_two_processes_on_one_database_never_lose_an_action(catalog, sessi
     # one's copy lacks that choice: its engine accepts the next one, the save finds version 2 gone,
     # and it is applied again on the fresh state.
     result = await one.act(actions[2], game_id=started.game_id)
-    assert (result.version, result.state.status) == (3, Status.BATTLE)
+    assert (result.version, result.state.status) == (3, Status.DEPLOYMENT)
     # A board two drew from its old copy is still out of date, and says so.
     with pytest.raises(StaleBoard):
         await two.act(actions[3], channel_id=CHANNEL, expected_version=2)
