@@ -29,8 +29,8 @@ from bot.engine.tournament_ranking import (
 
 __all__ = [
     "MISSION_LETTERS", "Outcome", "Pairing", "Pairings", "PlayerRecord", "Reason", "Result", "Round", "Standing",
-    "Tournament", "add_player", "check_mission", "drop_player", "loser", "missing_tables", "pick_mission", "records",
-    "outcome_of", "record_result", "standings", "start_round", "verdict",
+    "Tournament", "add_player", "check_mission", "drop_player", "loser", "missing_tables", "outcome_of",
+    "pick_mission", "records", "record_result", "standings", "start_round", "verdict",
 ]
 
 # The Chapter Approved Tournament Mission Pool (Tournament Companion): missions A to T.

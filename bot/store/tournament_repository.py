@@ -141,7 +141,7 @@ def _event_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
     """Version 2 gave each result its reason. A stored result whose outcome agrees with its VP was decided by
     the score. One that does not was confirmed before outcomes had to agree (a concession, or a slip): it
     keeps the outcome it was confirmed with, marked "as entered" in the standings for an organiser to check.
-    A pending report is a score report: confirming one that contradicts its VP is refused with the reason."""
+    A pending report is a score report: confirming one that contradicts its VP is refused, saying why."""
     def upgraded(result: dict[str, Any] | None) -> dict[str, Any] | None:
         if result is None:
             return None

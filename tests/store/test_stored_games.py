@@ -12,9 +12,11 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 
 from bot.decks import default_catalog
 from bot.engine.actions import SpendCp
+from bot.engine.errors import GameError
 from bot.engine.game import replay
 from bot.engine.state import Status
 from bot.engine.tournament import Outcome, Reason, records
@@ -101,6 +103,23 @@ async def test_the_stored_report_is_confirmed_with_the_button_posted_before_the_
     done = await service.confirm(1, 2, 1, old_button, "100000000000000000", organiser=False)
     assert (done.result.outcome, done.result.vp_a, done.result.vp_b, done.result.reason) == \
         (Outcome.B_WINS, 40, 60, Reason.SCORE)
+
+
+async def test_a_stored_report_that_contradicts_its_vp_cannot_be_confirmed(stored):
+    # The version-1 bot accepted any outcome: the same pending report, but claiming a win for the 40VP player.
+    raw_report = re.search(r'"pending":\[(\{.*?\})\]', stored_tournament_json())[1]
+    contradicting = raw_report.replace('"b_wins"', '"a_wins"')
+    async with stored() as session, session.begin():
+        state = stored_tournament_json().replace(raw_report, contradicting)
+        await session.exec(text("UPDATE tournament SET state_json = :state").bindparams(state=state))
+    service = TournamentService(stored)
+    before = await service.current(1)
+    old_button = hashlib.sha256(f"1|{contradicting}".encode()).hexdigest()[:12]
+    reporter, opponent = "100000000000000003", "100000000000000000"  # players A and B of table 1
+    with pytest.raises(GameError, match=f"40–60 is a win for <@{opponent}>, not a win for <@{reporter}>"):
+        await service.confirm(1, 2, 1, old_button, opponent, organiser=False)
+    after = await service.current(1)
+    assert (after.version, after.state) == (before.version, before.state)
 
 
 def test_a_stored_result_that_contradicts_its_vp_keeps_its_outcome_marked_as_entered():
