@@ -73,7 +73,8 @@ def main() -> None:
         for x in p.tables:
             roll = rng.random()
             outcome = Outcome.DRAW if roll < args.draws else rng.choice([Outcome.A_WINS, Outcome.B_WINS])
-            vp_a, vp_b = rng.randrange(20, 101), rng.randrange(20, 101)
+            low, high = sorted(rng.sample(range(20, 101), 2))  # VP that agree with the outcome
+            vp_a, vp_b = {Outcome.A_WINS: (high, low), Outcome.B_WINS: (low, high)}.get(outcome, (low, low))
             t = record_result(t, x.table, outcome, vp_a, vp_b)
         active_players = [q for q in t.players if q not in t.dropped]
         for q in rng.sample(active_players, int(len(active_players) * args.drops)):

@@ -59,8 +59,10 @@ class ReportOutcome:
 
 
 def report_digest(tournament_id: int, report: PendingReport) -> str:
-    """Names one exact report, so a confirm button for a replaced report is refused."""
-    return hashlib.sha256(f"{tournament_id}|{report.model_dump_json()}".encode()).hexdigest()[:12]
+    """Names one exact report, so a confirm button for a replaced report is refused. A score report digests
+    as it did before reports had a reason, so Confirm buttons posted by an earlier version keep working."""
+    text = report.model_dump_json(exclude={"reason"} if report.reason == t.Reason.SCORE else None)
+    return hashlib.sha256(f"{tournament_id}|{text}".encode()).hexdigest()[:12]
 
 
 class TournamentService:
@@ -153,13 +155,16 @@ class TournamentService:
             return await self._save(record, state)
 
     async def report(
-        self, guild_id: int, actor: str, table: int, outcome: str, vp_a: int, vp_b: int, *, organiser: bool
+        self, guild_id: int, actor: str, table: int, outcome: str | None, vp_a: int, vp_b: int, *, organiser: bool,
+        reason: str = t.Reason.SCORE,
     ) -> ReportOutcome:
-        """A player's report waits for their opponent; an organiser's entry is final and may correct one."""
+        """A player's report waits for their opponent; an organiser's entry is final and may correct one.
+        The VP decide the outcome; a concession is reported by the player who conceded (or an organiser),
+        a no-show only by an organiser."""
         async with self._lock(guild_id):
             record = await self.current(guild_id)
             event = record.state.event
-            checked = t.record_result(event, table, outcome, vp_a, vp_b)  # validates table, outcome and VP
+            checked = t.record_result(event, table, outcome, vp_a, vp_b, reason)  # validates table, outcome, VP
             current = checked.rounds[-1]
             pairing = next(p for p in current.pairings.tables if p.table == table)
             result = next(r for r in current.results if r.table == table)
@@ -171,10 +176,15 @@ class TournamentService:
             if actor not in (pairing.a, pairing.b):
                 raise NotAPlayer(f"You do not play at table {table} in round {current.number}: report your own "
                                  "table, or ask an organiser.")
+            if result.reason == t.Reason.NO_SHOW:
+                raise NotAPlayer("Only an organiser records a no-show.")
+            if result.reason == t.Reason.CONCESSION and actor != t.loser(result):
+                raise NotAPlayer("Only the player who conceded (or an organiser) records a concession: report the "
+                                 "score, or ask an organiser.")
             if earlier is not None:
                 raise InvalidValue(f"Table {table} already has a confirmed result: ask an organiser to correct it.")
             pending = PendingReport(round_number=current.number, table=table, reporter=actor,
-                                    outcome=result.outcome, vp_a=vp_a, vp_b=vp_b)
+                                    outcome=result.outcome, vp_a=vp_a, vp_b=vp_b, reason=result.reason)
             state = record.state.model_copy(update={"pending": (*_without(record.state, table), pending)})
             saved = await self._save(record, state)
             return ReportOutcome(saved, pairing, pending=pending)
@@ -198,7 +208,7 @@ class TournamentService:
                 if actor == report.reporter:
                     raise NotAPlayer("Your opponent confirms your report, not you.")
                 raise NotAPlayer(f"Only <@{opponent}> (or an organiser) can confirm this result.")
-            checked = t.record_result(event, table, report.outcome, report.vp_a, report.vp_b)
+            checked = t.record_result(event, table, report.outcome, report.vp_a, report.vp_b, report.reason)
             result = next(r for r in checked.rounds[-1].results if r.table == table)
             state = record.state.model_copy(update={"event": checked, "pending": _without(record.state, table)})
             saved = await self._save(record, state)

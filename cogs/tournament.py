@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.errors import GameError
-from bot.engine.tournament import MISSION_LETTERS
+from bot.engine.tournament import MISSION_LETTERS, Reason
 from bot.store.tournament_repository import TournamentRecord
 from bot.tournament_service import MAX_NAME, MAX_ROUNDS, TournamentService, report_digest
 from bot.ui import tournament as ui
@@ -23,6 +23,11 @@ OUTCOMES = [
     app_commands.Choice(name="Player A wins", value="a_wins"),
     app_commands.Choice(name="Player B wins", value="b_wins"),
     app_commands.Choice(name="Draw", value="draw"),
+]
+REASONS = [
+    app_commands.Choice(name="The score: more VP wins, equal VP is a draw", value="score"),
+    app_commands.Choice(name="Concession: the loser conceded (reported by them, or an organiser)", value="concession"),
+    app_commands.Choice(name="No-show: the loser did not play (organisers)", value="no_show"),
 ]
 ORGANISERS_ONLY = "Only an organiser (Manage Server, or the event's organiser role) can {}."
 NO_PINGS = discord.AllowedMentions.none()
@@ -139,23 +144,26 @@ class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swi
 
     @app_commands.command(name="result", description="Report your table's result; organisers enter or correct one")
     @app_commands.rename(vp_a="vp-a", vp_b="vp-b")
-    @app_commands.describe(table="Your table number this round", outcome="Who won (player A is named first)",
-                           vp_a="Player A's victory points", vp_b="Player B's victory points")
-    @app_commands.choices(outcome=OUTCOMES)
+    @app_commands.describe(table="Your table number this round", vp_a="Player A's victory points (A is named first)",
+                           vp_b="Player B's victory points",
+                           outcome="Leave it out: the VP decide. Must agree with them, except for a concession "
+                                   "or no-show",
+                           reason="Only for a concession or a no-show: the outcome then stands whatever the VP")
+    @app_commands.choices(outcome=OUTCOMES, reason=REASONS)
     async def result(self, interaction: discord.Interaction, table: app_commands.Range[int, 1, 10_000],
-                     outcome: str, vp_a: app_commands.Range[int, 0, 100],
-                     vp_b: app_commands.Range[int, 0, 100]) -> None:
+                     vp_a: app_commands.Range[int, 0, 100], vp_b: app_commands.Range[int, 0, 100],
+                     outcome: str | None = None, reason: str = "score") -> None:
         record = await self.service.current(_guild(interaction))
         organiser = ui.is_organiser(interaction, record)
         done = await self.service.report(record.guild_id, str(interaction.user.id), table, outcome, vp_a, vp_b,
-                                         organiser=organiser)
+                                         organiser=organiser, reason=reason)
         round_number = len(done.record.state.event.rounds)
         if done.result is not None:
-            line = ui.score_line(done.table, done.result.outcome, done.result.vp_a, done.result.vp_b)
+            line = ui.score_line(done.table, done.result)
             was = ""
-            if done.corrected is not None:
-                was = (f" (corrected from {done.corrected.vp_a} – {done.corrected.vp_b}, "
-                       f"{ui.OUTCOME_WORDS[done.corrected.outcome]})")
+            if (old := done.corrected) is not None:
+                why = "" if old.reason == Reason.SCORE else f" ({old.reason.value.replace('_', ' ')})"
+                was = f" (corrected from {old.vp_a} – {old.vp_b}, {ui.OUTCOME_WORDS[old.outcome]}{why})"
             await interaction.response.send_message(
                 f"📝 **{done.record.name}** round {round_number}, table {table}: {line}{was}. "
                 f"Entered by organiser {interaction.user.mention}.", allowed_mentions=NO_PINGS)

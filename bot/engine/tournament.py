@@ -19,20 +19,24 @@ from bot.engine.tournament_ranking import (
     Frozen,
     Outcome,
     PlayerRecord,
+    Reason,
     Result,
     Standing,
+    outcome_of,
     player_records,
     rank_records,
 )
 
 __all__ = [
-    "MISSION_LETTERS", "Outcome", "Pairing", "Pairings", "PlayerRecord", "Result", "Round", "Standing",
-    "Tournament", "add_player", "check_mission", "drop_player", "missing_tables", "pick_mission", "records",
-    "record_result", "standings", "start_round",
+    "MISSION_LETTERS", "Outcome", "Pairing", "Pairings", "PlayerRecord", "Reason", "Result", "Round", "Standing",
+    "Tournament", "add_player", "check_mission", "drop_player", "loser", "missing_tables", "outcome_of",
+    "pick_mission", "records", "record_result", "standings", "start_round", "verdict",
 ]
 
 # The Chapter Approved Tournament Mission Pool (Tournament Companion): missions A to T.
 MISSION_LETTERS = tuple("ABCDEFGHIJKLMNOPQRST")
+# The reasons a result may be recorded with (AS_ENTERED only comes from results stored before reasons).
+REASON_WORDS = {Reason.SCORE: "score", Reason.CONCESSION: "concession", Reason.NO_SHOW: "no-show"}
 
 
 class Round(Frozen):
@@ -93,8 +97,15 @@ def start_round(t: Tournament, rng: random.Random, mission: str | None = None) -
     return t.model_copy(update={"rounds": (*t.rounds, new)})
 
 
-def record_result(t: Tournament, table: int, outcome: Outcome | str, vp_a: int, vp_b: int) -> Tournament:
-    """Record (or correct) the result of a table of the current round."""
+def record_result(
+    t: Tournament, table: int, outcome: Outcome | str | None, vp_a: int, vp_b: int,
+    reason: Reason | str = Reason.SCORE,
+) -> Tournament:
+    """Record (or correct) the result of a table of the current round.
+
+    The VP decide (the player with more VP wins, equal VP is a draw): `outcome` may be left out, and one
+    that contradicts the VP is refused. Only a concession or a no-show names a winner whatever the VP.
+    """
     if not t.rounds:
         raise InvalidValue("No round has been paired yet.")
     current = t.rounds[-1]
@@ -102,18 +113,44 @@ def record_result(t: Tournament, table: int, outcome: Outcome | str, vp_a: int, 
     if pairing is None:
         raise InvalidValue(f"Round {current.number} has no table {table} (tables 1-{len(current.pairings.tables)}).")
     try:
-        outcome = Outcome(outcome)
+        outcome = Outcome(outcome) if outcome is not None else None
     except ValueError:
         raise InvalidValue(f"Unknown outcome {outcome!r}: use {', '.join(o.value for o in Outcome)}.") from None
+    if reason not in REASON_WORDS:  # a str finds its Reason: StrEnum members hash and compare as their values
+        raise InvalidValue(f"Unknown reason {str(reason)!r}: use {', '.join(r.value for r in REASON_WORDS)}.")
+    reason = Reason(reason)
     for vp in (vp_a, vp_b):
         if not 0 <= vp <= MAX_GAME_VP:
             raise InvalidValue(f"VP must be between 0 and {MAX_GAME_VP}; got {vp}.")
+    if reason == Reason.SCORE:
+        by_vp = outcome_of(vp_a, vp_b)
+        if outcome is not None and outcome != by_vp:
+            raise InvalidValue(
+                f"{vp_a}–{vp_b} is {verdict(pairing, by_vp)}, not {verdict(pairing, outcome)}: the player with more "
+                "VP wins and equal VP is a draw. Leave `outcome` out to let the VP decide; a concession or a "
+                "no-show is recorded as such with `reason`."
+            )
+        outcome = by_vp
+    elif outcome in (None, Outcome.DRAW):
+        raise InvalidValue(f"A {REASON_WORDS[reason]} has a winner: give the outcome, player A or player B wins.")
     result = Result(
-        round_number=current.number, table=table, a=pairing.a, b=pairing.b, outcome=outcome, vp_a=vp_a, vp_b=vp_b
+        round_number=current.number, table=table, a=pairing.a, b=pairing.b, outcome=outcome, vp_a=vp_a, vp_b=vp_b,
+        reason=reason,
     )
     results = (*(r for r in current.results if r.table != table), result)
     updated = current.model_copy(update={"results": results})
     return t.model_copy(update={"rounds": (*t.rounds[:-1], updated)})
+
+
+def verdict(pairing: Pairing, outcome: Outcome) -> str:
+    """'a win for <@a>', 'a win for <@b>' or 'a draw'."""
+    winner = {Outcome.A_WINS: pairing.a, Outcome.B_WINS: pairing.b}.get(outcome)
+    return f"a win for <@{winner}>" if winner else "a draw"
+
+
+def loser(result: Result) -> str | None:
+    """The player who lost a game (None for a draw or a bye)."""
+    return {Outcome.A_WINS: result.b, Outcome.B_WINS: result.a}.get(result.outcome)
 
 
 def pick_mission(letters_used: Iterable[str], rng: random.Random) -> str:

@@ -36,6 +36,20 @@ class Outcome(StrEnum):
     DRAW = "draw"
 
 
+class Reason(StrEnum):
+    """Why a game's outcome is what it is."""
+
+    SCORE = "score"  # the seed's rule: the player with more VP wins, equal VP is a draw
+    CONCESSION = "concession"  # the loser conceded: the outcome stands whatever the VP
+    NO_SHOW = "no_show"  # the loser did not play: the outcome stands whatever the VP
+    AS_ENTERED = "as_entered"  # stored before outcomes had to agree with VP: kept as it was confirmed
+
+
+def outcome_of(vp_a: int, vp_b: int) -> Outcome:
+    """The outcome the VP give: more VP wins, equal VP is a draw."""
+    return Outcome.A_WINS if vp_a > vp_b else Outcome.B_WINS if vp_b > vp_a else Outcome.DRAW
+
+
 class Result(Frozen):
     """One game of a round, or a bye (no opponent, table 0, recorded as a win)."""
 
@@ -46,15 +60,20 @@ class Result(Frozen):
     outcome: Outcome
     vp_a: int = Field(ge=0, le=MAX_GAME_VP)
     vp_b: int = Field(0, ge=0, le=MAX_GAME_VP)
+    reason: Reason = Reason.SCORE
 
     @model_validator(mode="after")
     def _shape(self) -> Result:
         if (self.b is None) != (self.table == 0):
             raise ValueError("a bye (no player b) is exactly the result on table 0")
-        if self.b is None and (self.outcome != Outcome.A_WINS or self.vp_b):
+        if self.b is None and (self.outcome != Outcome.A_WINS or self.vp_b or self.reason != Reason.SCORE):
             raise ValueError("a bye is a win for player a")
         if self.a == self.b:
             raise ValueError("a player cannot face themself")
+        if self.b is not None and self.reason == Reason.SCORE and self.outcome != outcome_of(self.vp_a, self.vp_b):
+            raise ValueError("the outcome of a game decided by the score follows from its VP")
+        if self.reason in (Reason.CONCESSION, Reason.NO_SHOW) and self.outcome == Outcome.DRAW:
+            raise ValueError("a concession or a no-show has a winner")
         return self
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 from sqlalchemy import update
@@ -18,14 +18,14 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.engine.tournament import Outcome, Tournament
+from bot.engine.tournament import Outcome, Reason, Tournament, outcome_of
 from bot.engine.tournament_ranking import Frozen
 from bot.store.codec import load_snapshot
 from bot.store.models import utcnow
 from bot.store.repository import StaleVersion
 from bot.store.tournament_models import TournamentRow, TournamentStatus
 
-STATE_SCHEMA = 1
+STATE_SCHEMA = 2
 
 
 class ActiveTournamentExists(Exception):
@@ -41,12 +41,13 @@ class PendingReport(Frozen):
     outcome: Outcome
     vp_a: int
     vp_b: int
+    reason: Reason = Reason.SCORE
 
 
 class EventState(Frozen):
     """What the bot keeps about an event: the pure Tournament plus names and unconfirmed reports."""
 
-    schema_version: Literal[1] = STATE_SCHEMA
+    schema_version: Literal[2] = STATE_SCHEMA
     event: Tournament = Tournament()
     names: dict[str, str] = Field(default_factory=dict, description="player id -> display name at registration")
     pending: tuple[PendingReport, ...] = ()
@@ -136,8 +137,33 @@ def dump_event(state: EventState) -> str:
     return state.model_dump_json()
 
 
+def _event_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 gave each result its reason. A stored result whose outcome agrees with its VP was decided by
+    the score. One that does not was confirmed before outcomes had to agree (a concession, or a slip): it
+    keeps the outcome it was confirmed with, marked "as entered" in the standings for an organiser to check.
+    A pending report is a score report: confirming one that contradicts its VP is refused, saying why."""
+    def upgraded(result: dict[str, Any] | None) -> dict[str, Any] | None:
+        if result is None:
+            return None
+        agrees = result["b"] is None or result["outcome"] == outcome_of(result["vp_a"], result["vp_b"])
+        return {**result, "reason": Reason.SCORE if agrees else Reason.AS_ENTERED}
+
+    event = data["event"]
+    rounds = [
+        {**r, "results": [upgraded(x) for x in r["results"]],
+         "pairings": {**r["pairings"], "bye": upgraded(r["pairings"]["bye"])}}
+        for r in event["rounds"]
+    ]
+    pending = [{**p, "reason": Reason.SCORE} for p in data["pending"]]
+    return {**data, "schema_version": 2, "event": {**event, "rounds": rounds}, "pending": pending}
+
+
+# schema version -> the step that upgrades a stored event of that version to the next one
+_EVENT_UPGRADES = {1: _event_v1_to_v2}
+
+
 def load_event(text: str) -> EventState:
-    return load_snapshot(EventState, text, schema=STATE_SCHEMA, what="Tournament state")
+    return load_snapshot(EventState, text, schema=STATE_SCHEMA, what="Tournament state", upgrades=_EVENT_UPGRADES)
 
 
 def _record(row: TournamentRow) -> TournamentRecord:

@@ -34,6 +34,12 @@ MESSAGE_EMBEDS = 10
 MESSAGE_CHARS = 6000  # all the embeds of one message together
 DESCRIPTION_CHARS = 4096
 OUTCOME_WORDS = {t.Outcome.A_WINS: "A wins", t.Outcome.B_WINS: "B wins", t.Outcome.DRAW: "draw"}
+# A result not decided by the score, as the standings note it: (for the winner, for the loser).
+REASON_NOTES = {
+    t.Reason.CONCESSION: ("won by concession", "conceded"),
+    t.Reason.NO_SHOW: ("won by no-show", "no-show"),
+    t.Reason.AS_ENTERED: ("as entered", "as entered"),
+}
 
 CONFIRM_TEMPLATE = r"mdt:(?P<tournament>[0-9]+):(?P<round>[0-9]+):(?P<table>[0-9]+):(?P<digest>[0-9a-f]{12})"
 
@@ -55,18 +61,21 @@ def name_of(record: TournamentRecord, player: str) -> str:
     return record.state.names.get(player, player)
 
 
-def score_line(pairing: t.Pairing, outcome: t.Outcome, vp_a: int, vp_b: int) -> str:
-    """'<@a> 72 – 65 <@b>: <@a> wins'."""
-    winner = {t.Outcome.A_WINS: pairing.a, t.Outcome.B_WINS: pairing.b}.get(outcome)
+def score_line(pairing: t.Pairing, result: t.Result | PendingReport) -> str:
+    """'<@a> 72 – 65 <@b>: <@a> wins', or '... <@a> wins (<@b> conceded)'."""
+    winner = {t.Outcome.A_WINS: pairing.a, t.Outcome.B_WINS: pairing.b}.get(result.outcome)
+    loser = pairing.b if winner == pairing.a else pairing.a
     verdict = f"{mention(winner)} wins" if winner else "a draw"
-    return f"{mention(pairing.a)} **{vp_a}** – **{vp_b}** {mention(pairing.b)}: {verdict}"
+    why = {t.Reason.CONCESSION: f" ({mention(loser)} conceded)",
+           t.Reason.NO_SHOW: f" ({mention(loser)} did not show)"}.get(result.reason, "")
+    return f"{mention(pairing.a)} **{result.vp_a}** – **{result.vp_b}** {mention(pairing.b)}: {verdict}{why}"
 
 
 def report_text(record: TournamentRecord, pairing: t.Pairing, report: PendingReport) -> str:
     opponent = pairing.b if report.reporter == pairing.a else pairing.a
     return (
         f"{mention(opponent)}, {mention(report.reporter)} reports **{record.name}** round {report.round_number}, "
-        f"table {report.table}: {score_line(pairing, report.outcome, report.vp_a, report.vp_b)}. "
+        f"table {report.table}: {score_line(pairing, report)}. "
         "Press **Confirm** if that is right; if not, report the right result with `/tournament result`."
     )
 
@@ -95,18 +104,35 @@ def pairing_messages(catalog: Catalog, record: TournamentRecord) -> list[list[di
     if current.pairings.bye is not None:
         header.add_field(name="Bye", value=f"{mention(current.pairings.bye.a)} scores a win and "
                                            f"{current.pairings.bye.vp_a}VP", inline=False)
-    header.set_footer(text="Player A is named first. Report with /tournament result table: outcome: vp-a: vp-b:")
+    header.set_footer(text="Player A is named first. Report with /tournament result table: vp-a: vp-b:")
     tables = [(f"Table {p.table}", f"{mention(p.a)} vs {mention(p.b)}") for p in current.pairings.tables]
     return pack_embeds([header, *field_embeds(tables, "Pairings")])
+
+
+def result_notes(event: t.Tournament) -> dict[str, list[str]]:
+    """Each player's games not decided by the score: 'R2 conceded', 'R3 won by no-show'."""
+    notes: dict[str, list[str]] = {}
+    for r in event.rounds:
+        for res in sorted(r.results, key=lambda x: x.table):
+            if res.reason not in REASON_NOTES:
+                continue
+            won, lost = REASON_NOTES[res.reason]
+            loser = t.loser(res)
+            for player in (res.a, res.b):
+                assert player is not None  # a bye is decided by the score
+                notes.setdefault(player, []).append(f"R{r.number} {lost if player == loser else won}")
+    return notes
 
 
 def standings_messages(record: TournamentRecord) -> list[list[discord.Embed]]:
     event = record.state.event
     played = len(event.rounds)
+    notes = result_notes(event)
     lines = [
         f"`{s.rank:>4}` {discord.utils.escape_markdown(name_of(record, s.player))} · "
         f"{s.wins}-{s.draws}-{s.losses} · {s.opponents_win_pct:.2f}% · {s.vp} VP"
         f"{' · bye' if s.had_bye else ''}{' · dropped' if s.dropped else ''}"
+        f"{''.join(f' · {n}' for n in notes.get(s.player, ()))}"
         for s in t.standings(event)
     ]
     title = f"{record.name}: standings after round {played}" if played else f"{record.name}: registered players"
@@ -162,10 +188,12 @@ def standings_csv(record: TournamentRecord) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["rank", "player_id", "name", "wins", "draws", "losses", "opponents_win_pct", "vp",
-                     "path", "had_bye", "dropped"])
+                     "path", "had_bye", "dropped", "notes"])
+    notes = result_notes(record.state.event)
     for s in t.standings(record.state.event):
         writer.writerow([s.rank, s.player, name_of(record, s.player), s.wins, s.draws, s.losses,
-                         f"{s.opponents_win_pct:.2f}", s.vp, s.path, s.had_bye, s.dropped])
+                         f"{s.opponents_win_pct:.2f}", s.vp, s.path, s.had_bye, s.dropped,
+                         "; ".join(notes.get(s.player, ()))])
     return out.getvalue()
 
 
@@ -174,11 +202,12 @@ def results_csv(record: TournamentRecord) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["round", "mission", "table", "player_a_id", "player_a", "player_b_id", "player_b",
-                     "outcome", "vp_a", "vp_b"])
+                     "outcome", "vp_a", "vp_b", "reason"])
     for r in record.state.event.rounds:
         for res in sorted(r.results, key=lambda x: x.table):
             writer.writerow([r.number, r.mission, res.table, res.a, name_of(record, res.a), res.b or "",
-                             name_of(record, res.b) if res.b else "", res.outcome.value, res.vp_a, res.vp_b])
+                             name_of(record, res.b) if res.b else "", res.outcome.value, res.vp_a, res.vp_b,
+                             res.reason.value])
     return out.getvalue()
 
 
@@ -213,7 +242,7 @@ class ConfirmResult(discord.ui.DynamicItem[discord.ui.Button], template=CONFIRM_
                                          str(interaction.user.id), organiser=organiser)
             assert done.result is not None
             text = (f"✅ **{done.record.name}** round {self.round_number}, table {self.table}: "
-                    f"{score_line(done.table, done.result.outcome, done.result.vp_a, done.result.vp_b)}. "
+                    f"{score_line(done.table, done.result)}. "
                     f"Confirmed by {interaction.user.mention}.")
             await interaction.response.edit_message(content=text, view=None,
                                                     allowed_mentions=discord.AllowedMentions.none())

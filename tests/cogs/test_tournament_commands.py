@@ -206,6 +206,87 @@ async def test_an_organiser_entry_is_final_and_corrects(harness: Harness, organi
                                 **{"vp-a": 1, "vp-b": 1}), "Round 1 has no table 9")
 
 
+async def test_a_result_that_contradicts_its_vp_is_refused_and_changes_nothing(
+    harness: Harness, organiser, players
+) -> None:
+    tables = await paired(harness, organiser, players)
+    a, b = by_id(players)[tables[0].a], by_id(players)[tables[0].b]
+    before = await current(harness)
+    for user, outcome, vp_a, vp_b, says in [
+        (a, "a_wins", 40, 80, f"40–80 is a win for {b.mention}, not a win for {a.mention}"),
+        (organiser, "a_wins", 40, 80, f"40–80 is a win for {b.mention}, not a win for {a.mention}"),
+        (b, "draw", 60, 50, f"60–50 is a win for {a.mention}, not a draw"),
+        (organiser, "b_wins", 50, 50, f"50–50 is a draw, not a win for {b.mention}"),
+    ]:
+        reply = await harness.slash("tournament result", user=user, table=1, outcome=outcome,
+                                    **{"vp-a": vp_a, "vp-b": vp_b})
+        refused(reply, says)
+        assert "the player with more VP wins and equal VP is a draw" in reply.content
+        assert reply.custom_ids == []
+    after = await current(harness)
+    assert (after.version, after.state) == (before.version, before.state)  # nothing stored, not even a report
+
+    # Without an outcome the VP decide: the 80VP player wins.
+    report = await harness.slash("tournament result", user=a, table=1, **{"vp-a": 40, "vp-b": 80})
+    assert f"{a.mention} **40** – **80** {b.mention}: {b.mention} wins" in report.content
+    await harness.press(report.custom_ids[0], user=b)
+    [result] = (await current(harness)).state.event.rounds[-1].results
+    assert (result.outcome, result.reason) == ("b_wins", "score")
+
+
+async def test_an_organiser_records_a_concession_and_a_no_show(harness: Harness, organiser, players) -> None:
+    tables = await paired(harness, organiser, players[:4])
+    people = by_id(players)
+    first, second = tables
+    a, b = people[first.a], people[first.b]
+    # Player A conceded while ahead on VP: the organiser records it as such, and B wins whatever the VP.
+    refused(await harness.slash("tournament result", user=organiser, table=1, reason="concession",
+                                **{"vp-a": 45, "vp-b": 20}), "A concession has a winner")
+    entered = await harness.slash("tournament result", user=organiser, table=1, outcome="b_wins",
+                                  reason="concession", **{"vp-a": 45, "vp-b": 20})
+    assert f"{a.mention} **45** – **20** {b.mention}: {b.mention} wins ({a.mention} conceded)" in entered.content
+    refused(await harness.slash("tournament result", user=people[second.a], table=2, outcome="a_wins",
+                                reason="no_show", **{"vp-a": 0, "vp-b": 0}), "Only an organiser records a no-show")
+    await harness.slash("tournament result", user=organiser, table=2, outcome="a_wins", reason="no_show",
+                        **{"vp-a": 0, "vp-b": 0})
+    results = {r.table: r for r in (await current(harness)).state.event.rounds[-1].results}
+    assert (results[1].outcome, results[1].reason, results[1].vp_a) == ("b_wins", "concession", 45)
+    assert (results[2].outcome, results[2].reason) == ("a_wins", "no_show")
+
+    names = {str(p.id): p.name.title() for p in players}
+    lines = (await harness.slash("tournament standings", user=a)).embed["description"].splitlines()
+    line_of = {re.search(r"` (\w+) ·", line)[1]: line for line in lines}
+    assert line_of[names[first.a]].endswith("· R1 conceded")
+    assert line_of[names[first.b]].endswith("· R1 won by concession")
+    assert line_of[names[second.a]].endswith("· R1 won by no-show")
+    assert line_of[names[second.b]].endswith("· R1 no-show")
+    reply = await harness.slash("tournament export", user=organiser)
+    record = await current(harness)
+    files = {x["filename"]: harness.model.files[int(x["id"])].decode() for x in reply.main.message["attachments"]}
+    exported = list(csv.DictReader(io.StringIO(files[f"tournament-{record.id}-results.csv"])))
+    assert [(row["outcome"], row["reason"]) for row in exported] == [("b_wins", "concession"), ("a_wins", "no_show")]
+    standings = {row["player_id"]: row["notes"] for row in
+                 csv.DictReader(io.StringIO(files[f"tournament-{record.id}-standings.csv"]))}
+    assert standings[first.a] == "R1 conceded" and standings[second.b] == "R1 no-show"
+    # An organiser corrects the concession into a result the score decides.
+    fixed = await harness.slash("tournament result", user=organiser, table=1, **{"vp-a": 45, "vp-b": 20})
+    assert f"{a.mention} wins (corrected from 45 – 20, B wins (concession))" in fixed.content
+
+
+async def test_a_player_reports_their_own_concession_and_only_theirs(harness: Harness, organiser, players) -> None:
+    tables = await paired(harness, organiser, players[:2])
+    a, b = by_id(players)[tables[0].a], by_id(players)[tables[0].b]
+    refused(await harness.slash("tournament result", user=b, table=1, outcome="b_wins", reason="concession",
+                                **{"vp-a": 30, "vp-b": 10}), "Only the player who conceded")
+    report = await harness.slash("tournament result", user=a, table=1, outcome="b_wins", reason="concession",
+                                 **{"vp-a": 30, "vp-b": 10})
+    assert f"{b.mention} wins ({a.mention} conceded)" in report.content
+    confirmed = await harness.press(report.custom_ids[0], user=b)
+    assert confirmed.response.type == 7
+    [result] = (await current(harness)).state.event.rounds[-1].results
+    assert (result.outcome, result.reason, result.vp_a, result.vp_b) == ("b_wins", "concession", 30, 10)
+
+
 async def enter_round(harness: Harness, organiser: FakeUser, scores: dict[int, tuple[str, int, int]]) -> None:
     for table, (outcome, vp_a, vp_b) in scores.items():
         await harness.slash("tournament result", user=organiser, table=table, outcome=outcome,
@@ -237,14 +318,17 @@ async def test_standings_order_and_export(harness: Harness, organiser, players) 
     assert standings[0] == {
         "rank": "1", "player_id": expected[0], "name": names[expected[0]], "wins": "1", "draws": "0",
         "losses": "0", "opponents_win_pct": "0.00", "vp": "80", "path": "W", "had_bye": "False", "dropped": "False",
+        "notes": "",
     }
     results = list(csv.DictReader(io.StringIO(files[f"tournament-{record.id}-results.csv"])))
     mission = record.state.event.rounds[0].mission
     assert results == [
         {"round": "1", "mission": mission, "table": "1", "player_a_id": first.a, "player_a": names[first.a],
-         "player_b_id": first.b, "player_b": names[first.b], "outcome": "a_wins", "vp_a": "80", "vp_b": "30"},
+         "player_b_id": first.b, "player_b": names[first.b], "outcome": "a_wins", "vp_a": "80", "vp_b": "30",
+         "reason": "score"},
         {"round": "1", "mission": mission, "table": "2", "player_a_id": tables[1].a, "player_a": names[tables[1].a],
-         "player_b_id": tables[1].b, "player_b": names[tables[1].b], "outcome": "b_wins", "vp_a": "40", "vp_b": "60"},
+         "player_b_id": tables[1].b, "player_b": names[tables[1].b], "outcome": "b_wins", "vp_a": "40", "vp_b": "60",
+         "reason": "score"},
     ]
 
 

@@ -44,12 +44,21 @@ def simulate(rnd: random.Random, players: int, rounds: int, drop_chance: float, 
         for table in t.rounds[-1].pairings.tables:
             roll = rnd.random()
             outcome = Outcome.DRAW if roll < draw_chance else rnd.choice([Outcome.A_WINS, Outcome.B_WINS])
-            t = record_result(t, table.table, outcome, rnd.randrange(101), rnd.randrange(101))
+            t = record_result(t, table.table, outcome, *scores_for(rnd, outcome))
         for p in t.players:
             active = len(t.players) - len(t.dropped)
             if p not in t.dropped and active > 2 and rnd.random() < drop_chance:
                 t = drop_player(t, p)
     return t
+
+
+def scores_for(rnd: random.Random, outcome: Outcome) -> tuple[int, int]:
+    """Random VP that give `outcome` (more VP wins, equal VP is a draw)."""
+    if outcome == Outcome.DRAW:
+        vp = rnd.randrange(101)
+        return vp, vp
+    low, high = sorted(rnd.sample(range(101), 2))
+    return (high, low) if outcome == Outcome.A_WINS else (low, high)
 
 
 events = st.builds(

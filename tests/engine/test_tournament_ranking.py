@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from bot.engine.errors import InvalidValue
 from bot.engine.tournament import (
     Outcome,
+    Reason,
     Result,
     Tournament,
     add_player,
@@ -26,7 +27,10 @@ from bot.engine.tournament_ranking import PlayerRecord, player_records, rank
 W, B, D = Outcome.A_WINS, Outcome.B_WINS, Outcome.DRAW
 
 
-def game(rnd: int, table: int, a: str, b: str, outcome: Outcome, vp_a: int = 50, vp_b: int = 50) -> Result:
+def game(rnd: int, table: int, a: str, b: str, outcome: Outcome, vp_a: int = 50, vp_b: int | None = None) -> Result:
+    """A game decided by the score; unless told, the winner scored 10VP more."""
+    if vp_b is None:
+        vp_b = vp_a + {W: -10, B: 10, D: 0}[outcome]
     return Result(round_number=rnd, table=table, a=a, b=b, outcome=outcome, vp_a=vp_a, vp_b=vp_b)
 
 
@@ -46,8 +50,9 @@ def finished_events(draw: st.DrawFn) -> Tournament:
     for _ in range(draw(st.integers(1, 5))):
         t = start_round(t, rnd)
         for x in t.rounds[-1].pairings.tables:
-            vp = draw(st.integers(0, 4)) * 25  # coarse VP, so ties on every criterion happen
-            t = record_result(t, x.table, draw(st.sampled_from(list(Outcome))), vp, 100 - vp)
+            vp_a, vp_b = draw(st.integers(0, 4)) * 25, draw(st.integers(0, 4)) * 25  # coarse: ties happen
+            conceded = draw(st.sampled_from([None, W, B]))  # a concession stands whatever the VP
+            t = record_result(t, x.table, conceded, vp_a, vp_b, Reason.CONCESSION if conceded else Reason.SCORE)
         if len(t.players) - len(t.dropped) > 3 and draw(st.booleans()):
             t = drop_player(t, draw(st.sampled_from([p for p in t.players if p not in t.dropped])))
     return t
@@ -139,8 +144,8 @@ def test_players_share_a_rank_only_when_every_criterion_ties() -> None:
     table = rank("dcba", results)
     assert [s.player for s in table] == ["a", "b", "c", "d"]  # player id only orders the list
     assert [s.rank for s in table] == [1, 1, 1, 1]
-    results[1] = game(1, 2, "c", "d", D, 50, 49)
-    assert [s.rank for s in rank("dcba", results)] == [1, 1, 1, 4]
+    results[1] = game(1, 2, "c", "d", D, 49, 49)
+    assert [s.rank for s in rank("dcba", results)] == [1, 1, 3, 3]
 
 
 def test_a_bye_is_a_win_with_the_events_bye_vp_and_no_opponent() -> None:
@@ -214,6 +219,76 @@ def test_bad_results_are_refused_and_change_nothing(table, outcome, vp_a, vp_b, 
     with pytest.raises(InvalidValue, match=message):
         record_result(t, table, outcome, vp_a, vp_b)
     assert t.rounds[-1].results == (t.rounds[-1].pairings.bye,)
+
+
+@pytest.mark.parametrize(
+    ("outcome", "vp_a", "vp_b", "message"),
+    [
+        (W, 40, 80, "40–80 is a win for <@{b}>, not a win for <@{a}>"),
+        (W, 50, 50, "50–50 is a draw, not a win for <@{a}>"),
+        (B, 80, 40, "80–40 is a win for <@{a}>, not a win for <@{b}>"),
+        (B, 0, 0, "0–0 is a draw, not a win for <@{b}>"),
+        (D, 61, 60, "61–60 is a win for <@{a}>, not a draw"),
+        (D, 60, 61, "60–61 is a win for <@{b}>, not a draw"),
+    ],
+)
+def test_an_outcome_that_contradicts_the_vp_is_refused(outcome, vp_a, vp_b, message) -> None:
+    t = event()
+    x = t.rounds[-1].pairings.tables[0]
+    with pytest.raises(InvalidValue, match=message.format(a=x.a, b=x.b)) as refused:
+        record_result(t, x.table, outcome, vp_a, vp_b)
+    assert "the player with more VP wins and equal VP is a draw" in refused.value.message
+    assert t.rounds[-1].results == (t.rounds[-1].pairings.bye,)
+
+
+@given(st.integers(0, 100), st.integers(0, 100))
+def test_the_vp_decide_the_outcome(vp_a: int, vp_b: int) -> None:
+    t = event()
+    expected = W if vp_a > vp_b else B if vp_b > vp_a else D
+    for given_outcome in (None, expected, expected.value):  # left out, or stated in agreement
+        [result] = [r for r in record_result(t, 1, given_outcome, vp_a, vp_b).rounds[-1].results if r.table == 1]
+        assert (result.outcome, result.reason) == (expected, Reason.SCORE)
+
+
+@given(st.sampled_from([Reason.CONCESSION, Reason.NO_SHOW, "concession", "no_show"]), st.sampled_from([W, B]),
+       st.integers(0, 100), st.integers(0, 100))
+def test_a_concession_or_a_no_show_stands_whatever_the_vp(reason, winner: Outcome, vp_a: int, vp_b: int) -> None:
+    t = record_result(event(), 1, winner, vp_a, vp_b, reason)
+    [result] = [r for r in t.rounds[-1].results if r.table == 1]
+    assert (result.outcome, result.reason, result.vp_a, result.vp_b) == (winner, Reason(reason), vp_a, vp_b)
+    x = t.rounds[-1].pairings.tables[0]
+    winner_id, loser_id = (x.a, x.b) if winner == W else (x.b, x.a)
+    assert records(t)[winner_id].record == (1, 0, 0) and records(t)[loser_id].record == (0, 0, 1)
+    assert records(t)[x.a].vp == vp_a and records(t)[x.b].vp == vp_b  # the VP still count for the standings
+
+
+@pytest.mark.parametrize(
+    ("outcome", "reason", "message"),
+    [
+        (None, Reason.CONCESSION, "A concession has a winner"),
+        (D, Reason.CONCESSION, "A concession has a winner"),
+        (None, Reason.NO_SHOW, "A no-show has a winner"),
+        (D, "no_show", "A no-show has a winner"),
+        (W, Reason.AS_ENTERED, "Unknown reason 'as_entered'"),  # only results stored before reasons
+        (W, "forfeit", "Unknown reason 'forfeit'"),
+    ],
+)
+def test_a_concession_or_a_no_show_needs_a_winner(outcome, reason, message) -> None:
+    t = event()
+    with pytest.raises(InvalidValue, match=message):
+        record_result(t, 1, outcome, 30, 30, reason)
+    assert t.rounds[-1].results == (t.rounds[-1].pairings.bye,)
+
+
+def test_a_result_decided_by_the_score_cannot_contradict_it() -> None:
+    with pytest.raises(ValueError, match="follows from its VP"):
+        game(1, 1, "a", "b", W, 40, 80)
+    with pytest.raises(ValueError, match="has a winner"):
+        Result(round_number=1, table=1, a="a", b="b", outcome=D, vp_a=1, vp_b=1, reason=Reason.NO_SHOW)
+    with pytest.raises(ValueError, match="a bye is a win"):
+        Result(round_number=1, table=0, a="a", outcome=W, vp_a=1, reason=Reason.CONCESSION)
+    kept = Result(round_number=1, table=1, a="a", b="b", outcome=D, vp_a=40, vp_b=80, reason=Reason.AS_ENTERED)
+    assert player_records("ab", [kept])["a"].record == (0, 1, 0)  # a stored result keeps its outcome
 
 
 def test_no_result_before_the_first_round() -> None:

@@ -6,19 +6,26 @@ by the Alembic migrations exactly as a user's database is at start-up.
 
 from __future__ import annotations
 
+import hashlib
+import re
 import sqlite3
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 
 from bot.decks import default_catalog
 from bot.engine.actions import SpendCp
+from bot.engine.errors import GameError
 from bot.engine.game import replay
 from bot.engine.state import Status
+from bot.engine.tournament import Outcome, Reason, records
 from bot.service import GameService
 from bot.store.db import make_engine, make_sessionmaker, upgrade_database
 from bot.store.repository import GameRepository
+from bot.store.tournament_repository import load_event
 from bot.tournament_service import TournamentService
+from bot.ui.tournament import result_notes
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "stored_v1.sql"
 CATALOG = default_catalog()
@@ -65,9 +72,63 @@ async def test_the_stored_game_in_progress_can_be_played_on_and_undone(stored):
     assert undone.version == record.version + 2
 
 
+def stored_tournament_json() -> str:
+    """The tournament's state exactly as the version-1 bot wrote it."""
+    return re.search(r"INSERT INTO tournament VALUES\(.*?'v1-tournament','(\{.*\})',", FIXTURE.read_text())[1]
+
+
 async def test_the_stored_tournament_loads_with_its_pending_report(stored):
     service = TournamentService(stored)
     record = await service.current(1)
+    assert record.state.schema_version == 2
     assert [r.number for r in record.state.event.rounds] == [1, 2]
-    assert len(record.state.pending) == 1
+    # Every stored result agreed with its VP: each is now a result decided by the score.
+    results = [(r.round_number, r.table, r.outcome, r.vp_a, r.vp_b, r.reason)
+               for rnd in record.state.event.rounds for r in rnd.results]
+    assert sorted(results) == [
+        (1, 0, Outcome.A_WINS, 0, 0, Reason.SCORE), (1, 1, Outcome.A_WINS, 70, 50, Reason.SCORE),
+        (1, 2, Outcome.A_WINS, 70, 50, Reason.SCORE), (2, 0, Outcome.A_WINS, 0, 0, Reason.SCORE),
+    ]
+    assert all(r.pairings.bye.reason == Reason.SCORE for r in record.state.event.rounds)
+    [pending] = record.state.pending
+    assert (pending.table, pending.outcome, pending.vp_a, pending.vp_b, pending.reason) == \
+        (1, Outcome.B_WINS, 40, 60, Reason.SCORE)
     assert record.state.names
+
+
+async def test_the_stored_report_is_confirmed_with_the_button_posted_before_the_upgrade(stored):
+    service = TournamentService(stored)
+    raw_report = re.search(r'"pending":\[(\{.*?\})\]', stored_tournament_json())[1]
+    old_button = hashlib.sha256(f"1|{raw_report}".encode()).hexdigest()[:12]  # the version-1 digest
+    done = await service.confirm(1, 2, 1, old_button, "100000000000000000", organiser=False)
+    assert (done.result.outcome, done.result.vp_a, done.result.vp_b, done.result.reason) == \
+        (Outcome.B_WINS, 40, 60, Reason.SCORE)
+
+
+async def test_a_stored_report_that_contradicts_its_vp_cannot_be_confirmed(stored):
+    # The version-1 bot accepted any outcome: the same pending report, but claiming a win for the 40VP player.
+    raw_report = re.search(r'"pending":\[(\{.*?\})\]', stored_tournament_json())[1]
+    contradicting = raw_report.replace('"b_wins"', '"a_wins"')
+    async with stored() as session, session.begin():
+        state = stored_tournament_json().replace(raw_report, contradicting)
+        await session.exec(text("UPDATE tournament SET state_json = :state").bindparams(state=state))
+    service = TournamentService(stored)
+    before = await service.current(1)
+    old_button = hashlib.sha256(f"1|{contradicting}".encode()).hexdigest()[:12]
+    reporter, opponent = "100000000000000003", "100000000000000000"  # players A and B of table 1
+    with pytest.raises(GameError, match=f"40–60 is a win for <@{opponent}>, not a win for <@{reporter}>"):
+        await service.confirm(1, 2, 1, old_button, opponent, organiser=False)
+    after = await service.current(1)
+    assert (after.version, after.state) == (before.version, before.state)
+
+
+def test_a_stored_result_that_contradicts_its_vp_keeps_its_outcome_marked_as_entered():
+    # The version-1 bot accepted any outcome: the same event with table 1 of round 1 confirmed as B winning 70-50.
+    agreed = '"table":1,"a":"100000000000000000","b":"100000000000000001","outcome":"a_wins","vp_a":70'
+    text = stored_tournament_json().replace(agreed, agreed.replace("a_wins", "b_wins"))
+    event = load_event(text).event
+    result = next(r for r in event.rounds[0].results if r.table == 1)
+    assert (result.outcome, result.vp_a, result.vp_b, result.reason) == (Outcome.B_WINS, 70, 50, Reason.AS_ENTERED)
+    assert records(event)["100000000000000001"].wins == 1  # the standings do not change under anyone's feet
+    notes = result_notes(event)
+    assert notes["100000000000000000"] == notes["100000000000000001"] == ["R1 as entered"]  # shown to organisers

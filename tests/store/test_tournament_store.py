@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import text
 
 from bot.engine.errors import GameError
-from bot.engine.tournament import Outcome
+from bot.engine.tournament import Outcome, Reason
 from bot.store.codec import SnapshotError
 from bot.store.db import make_engine, make_sessionmaker
 from bot.store.repository import StaleVersion
@@ -104,6 +104,10 @@ async def test_refused_changes_write_nothing(service: TournamentService) -> None
         service.report(GUILD, table.a, 99, "a_wins", 1, 0, organiser=False),  # no such table
         service.report(GUILD, table.a, table.table, "a_wins", 101, 0, organiser=False),  # VP out of range
         service.report(GUILD, "stranger", table.table, "a_wins", 10, 0, organiser=False),  # not at that table
+        service.report(GUILD, table.a, table.table, "a_wins", 40, 80, organiser=False),  # contradicts the VP
+        service.report(GUILD, "organiser", table.table, "draw", 40, 80, organiser=True),  # contradicts the VP
+        service.report(GUILD, table.a, table.table, "a_wins", 0, 0, organiser=False, reason="no_show"),  # organisers
+        service.report(GUILD, table.a, table.table, "a_wins", 0, 0, organiser=False, reason="concession"),  # a won
         service.finish(GUILD),  # results missing
     ]
     for attempt in refusals:
@@ -149,6 +153,29 @@ async def test_confirmation_needs_the_opponent_and_the_current_report(service: T
         await service.report(GUILD, table.a, table.table, "a_wins", 70, 50, organiser=False)
     corrected = await service.report(GUILD, "organiser", table.table, "draw", 60, 60, organiser=True)
     assert corrected.corrected == done.result and corrected.result.outcome == Outcome.DRAW
+
+
+async def test_the_vp_decide_unless_a_concession_or_a_no_show_is_recorded(service: TournamentService) -> None:
+    record = await started(service)
+    first, second, third = record.state.event.rounds[-1].pairings.tables[:3]
+    # No outcome given: the player with more VP wins once the opponent confirms.
+    report = await service.report(GUILD, first.a, first.table, None, 40, 80, organiser=False)
+    assert (report.pending.outcome, report.pending.reason) == (Outcome.B_WINS, Reason.SCORE)
+    done = await service.confirm(record.id, 1, first.table, report_digest(record.id, report.pending), first.b,
+                                 organiser=False)
+    assert (done.result.outcome, done.result.reason) == (Outcome.B_WINS, Reason.SCORE)
+    # The player who conceded reports it; their opponent confirms; the VP do not decide.
+    conceded = await service.report(GUILD, second.b, second.table, "a_wins", 20, 55, organiser=False,
+                                    reason="concession")
+    done = await service.confirm(record.id, 1, second.table, report_digest(record.id, conceded.pending), second.a,
+                                 organiser=False)
+    assert (done.result.outcome, done.result.reason, done.result.vp_b) == (Outcome.A_WINS, Reason.CONCESSION, 55)
+    # An organiser records a no-show at once.
+    absent = await service.report(GUILD, "organiser", third.table, "b_wins", 0, 0, organiser=True, reason="no_show")
+    assert (absent.result.outcome, absent.result.reason) == (Outcome.B_WINS, Reason.NO_SHOW)
+    stored = await service.current(GUILD)
+    assert {r.table: r.reason for r in stored.state.event.rounds[-1].results if r.b} == {
+        first.table: Reason.SCORE, second.table: Reason.CONCESSION, third.table: Reason.NO_SHOW}
 
 
 async def test_restart_keeps_everything(database_url: str) -> None:
