@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 ALEMBIC_INI = Path(__file__).with_name("alembic.ini")
+MIGRATION_LOCK = 0x4D444543  # any fixed key ("MDEC"): the advisory lock that serialises migrations
 SQLITE_BUSY_TIMEOUT_MS = 5000
 SQLITE_PRAGMAS = (
     "PRAGMA journal_mode=WAL",
@@ -78,6 +79,10 @@ async def _migrate(url: str | URL, step: Any, revision: str) -> None:
     engine = make_engine(url)
     try:
         async with engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                # Several bot processes start at once over one database: one migrates, the others wait for
+                # it here and then find the schema up to date. (SQLite's BEGIN IMMEDIATE does the same.)
+                await connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
             await connection.run_sync(_run_alembic, step, revision)
     finally:
         await engine.dispose()
