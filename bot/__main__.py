@@ -17,7 +17,7 @@ import discord
 from pydantic import ValidationError
 
 from bot import verify
-from bot.client import MissionBot
+from bot.client import make_bot
 from bot.decks import DeckError, default_catalog, load_catalog, pack_dir
 from bot.engine.catalog import Catalog
 from bot.settings import Settings
@@ -38,7 +38,7 @@ async def run(settings: Settings, catalog: Catalog) -> None:
     """Log in and serve until the connection ends or the task is cancelled."""
     if settings.discord_token is None:
         raise ValueError(NO_TOKEN)
-    async with MissionBot(settings, catalog) as client:
+    async with make_bot(settings, catalog) as client:
         await client.start(settings.discord_token.get_secret_value())
 
 
@@ -63,7 +63,9 @@ def run_bot() -> int:
     try:
         settings = Settings()
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors())
+        # A rule over several settings (SHARD_COUNT with SHARD_IDS) has no single field: its message names them.
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" if e["loc"] else e["msg"]
+                             for e in exc.errors())
         return _fail(f"Invalid setting in the environment or .env: {problems}")
     if settings.discord_token is None:
         return _fail(NO_TOKEN)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -66,6 +67,7 @@ class MissionBot(commands.Bot):
         *,
         extensions: Sequence[str] = EXTENSIONS,
         dynamic_items: Sequence[type[discord.ui.DynamicItem]] = DYNAMIC_ITEMS,
+        **client_options: Any,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -73,6 +75,7 @@ class MissionBot(commands.Bot):
             intents=discord.Intents.default(),
             tree_cls=MissionTree,
             allowed_mentions=ALLOWED_MENTIONS,
+            **client_options,
         )
         self.settings = settings
         self.catalog = catalog
@@ -92,7 +95,8 @@ class MissionBot(commands.Bot):
         for name in self.extension_names:
             await self.load_extension(name)
         self.add_dynamic_items(*self.dynamic_items)
-        await self.sync_commands()
+        if self.settings.syncs_commands:
+            await self.sync_commands()
 
     async def close(self) -> None:
         if self.desk is not None:
@@ -111,3 +115,16 @@ class MissionBot(commands.Bot):
         else:
             synced = await self.tree.sync()
             _log.info("Synced %d commands globally (Discord may take a while to show them)", len(synced))
+
+
+class ShardedMissionBot(MissionBot, commands.AutoShardedBot):
+    """The same bot over the shards of SHARD_IDS: discord.py opens one gateway connection per shard, and
+    Discord sends each server's interactions on the connection of its shard, (server id >> 22) % SHARD_COUNT.
+    Other processes serve the other shards over the same database."""
+
+
+def make_bot(settings: Settings, catalog: Catalog) -> MissionBot:
+    """The bot the settings ask for: one connection as usual, or the shards SHARD_COUNT/SHARD_IDS name."""
+    if settings.shard_count is None or settings.shard_ids is None:
+        return MissionBot(settings, catalog)
+    return ShardedMissionBot(settings, catalog, shard_count=settings.shard_count, shard_ids=list(settings.shard_ids))

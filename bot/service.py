@@ -5,9 +5,11 @@ channel in order within this process; the version check in the store catches eve
 shard or process, a board drawn before the game moved on).
 
 Active games are kept in memory as last loaded or saved, so an action costs one write transaction.
-Another process may have changed a game since (it should not: a channel belongs to one shard): the
-version check at the save catches that, and any refusal is checked against a fresh read before it
-is reported, so a stale copy never loses an action nor refuses one wrongly.
+The copy is only a cache, of the most recent CACHED_GAMES games. Another process may have changed a game
+since (it should not: a channel belongs to one shard, and a shard to one process): the version check at
+the save catches that, a board newer than the copy is checked against a fresh read,
+and any refusal is checked against a fresh read before it is reported, so a stale copy never loses an
+action nor refuses one wrongly.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ class ActResult:
     state: GameState
     events: tuple[Event, ...]
     version: int
+    previous: GameState | None = None  # the state the action was applied to (None: a new game)
 
 
 class GameService:
@@ -86,10 +89,15 @@ class GameService:
         return ActResult(record.id, outcome.state, outcome.events + (_seed_notice(outcome.state, digest),),
                          record.version)
 
-    async def get_state(self, *, channel_id: int | None = None, game_id: int | None = None) -> GameRecord:
-        """A game by id (even over), or the game in progress in a channel."""
+    async def get_state(self, *, channel_id: int | None = None, game_id: int | None = None,
+                        version: int | None = None) -> GameRecord:
+        """A game by id (even over), or the game in progress in a channel.
+
+        `version` is the one the caller saw (a board): if it is newer than the memory copy, another
+        process moved the game on, and the database decides. (Versions only grow, undo included.)
+        """
         record = self._games.by_game(game_id) if game_id is not None else self._games.by_channel(channel_id)
-        if record is not None:
+        if record is not None and (version is None or version <= record.version):
             return record
         if game_id is not None:
             record = await self.repo.get_game(game_id)
@@ -151,7 +159,7 @@ class GameService:
             saved = await self._save(self.repo.pop_last_action(record, state))
         what = log[-1].action.kind.replace("_", " ")
         event = Event(f"{state.player(actor).name} undid the last action ({what}).")
-        return ActResult(record.id, state, (event,), saved.version)
+        return ActResult(record.id, state, (event,), saved.version, record.state)
 
     async def export_log(self, game_id: int) -> dict[str, Any]:
         """The game as anyone may see it (bot/game_log.py): the seed once public, hidden choices redacted."""
@@ -190,7 +198,7 @@ class GameService:
         if saved.status != GameStatus.ACTIVE:
             events += (Event(f"The seed was {record.setup.seed!r} (SHA-256 {record.seed_hash}): "
                              "anyone can now check every shuffle and roll of this game."),)
-        return ActResult(record.id, outcome.state, events, saved.version)
+        return ActResult(record.id, outcome.state, events, saved.version, record.state)
 
     async def _save(self, write: Awaitable[GameRecord]) -> GameRecord:
         """Run a version-checked write of `record` and keep the memory copy in step with it."""
@@ -218,6 +226,9 @@ class _ActiveGames:
         return self._by_game.get(game_id) if game_id is not None else None
 
     def put(self, record: GameRecord) -> None:
+        known = self._by_game.get(record.id)
+        if known is not None and known.version > record.version:
+            return  # a read that started before a save ended after it: keep the newer copy
         self.forget(record)
         if record.status != GameStatus.ACTIVE:
             return

@@ -1,15 +1,16 @@
 """Start-up settings, read from the environment and from a `.env` file in the working directory.
 
-Names are case-insensitive: DISCORD_TOKEN, DATABASE_URL, TEST_GUILD_ID, LOG_LEVEL, DECK_PACK.
-The token is a SecretStr so it never shows up in a repr, a log line or a traceback.
+Names are case-insensitive: DISCORD_TOKEN, DATABASE_URL, TEST_GUILD_ID, LOG_LEVEL, DECK_PACK, SHARD_COUNT,
+SHARD_IDS. The token is a SecretStr so it never shows up in a repr, a log line or a traceback.
 """
 
 from __future__ import annotations
 
 import logging
+from typing import Annotated, Any
 
-from pydantic import SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.decks import DEFAULT_PACK
 
@@ -29,6 +30,14 @@ class Settings(BaseSettings):
     test_guild_id: int | None = None
     log_level: str = "INFO"
     deck_pack: str = DEFAULT_PACK
+    # Discord's sharding, both or neither: this process serves the shards SHARD_IDS out of SHARD_COUNT.
+    shard_count: int | None = None
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None  # "0,1" or "0-3", not JSON
+
+    @property
+    def syncs_commands(self) -> bool:
+        """One process publishes the slash commands: the one serving shard 0 (or the only one)."""
+        return self.shard_ids is None or 0 in self.shard_ids
 
     @field_validator("log_level")
     @classmethod
@@ -44,3 +53,38 @@ class Settings(BaseSettings):
         if value is None or not value.get_secret_value().strip():
             return None
         return SecretStr(value.get_secret_value().strip())
+
+    @field_validator("shard_count")
+    @classmethod
+    def _positive_count(cls, value: int | None) -> int | None:
+        if value is not None and value < 1:
+            raise ValueError("the number of shards is 1 or more")
+        return value
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _parse_shard_ids(cls, value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        ids: list[int] = []
+        for part in value.replace(" ", "").split(","):
+            low, dash, high = part.partition("-")
+            if not (low.isdigit() and (not dash or high.isdigit())):
+                raise ValueError(f"{part!r} is not a shard id or range: write them as 0,1 or 0-3")
+            if dash and int(high) < int(low):
+                raise ValueError(f"the range {part!r} runs backwards: write it as {high}-{low}")
+            ids += range(int(low), int(high or low) + 1)
+        return tuple(ids)
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        if (self.shard_count is None) != (self.shard_ids is None):
+            raise ValueError("SHARD_COUNT and SHARD_IDS go together: set both (e.g. SHARD_COUNT=2, SHARD_IDS=0) "
+                             "or neither")
+        if self.shard_ids is not None and self.shard_count is not None:
+            if len(set(self.shard_ids)) != len(self.shard_ids):
+                raise ValueError(f"SHARD_IDS names a shard twice: {','.join(map(str, self.shard_ids))}")
+            if outside := [i for i in self.shard_ids if i >= self.shard_count]:
+                raise ValueError(f"SHARD_IDS names shard {','.join(map(str, outside))}, but SHARD_COUNT="
+                                 f"{self.shard_count} numbers the shards 0 to {self.shard_count - 1}")
+        return self

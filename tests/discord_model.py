@@ -1,4 +1,4 @@
-"""What Discord stores and answers for one bot in one server, for offline tests.
+"""What Discord stores and answers for one bot in its servers (one, unless a test adds more), for offline tests.
 
 Shared by the in-process interaction harness (tests/cogs/harness.py) and the fake Discord server
 (tests/e2e/fake_discord.py). It builds the payloads Discord would send (users, the server, slash
@@ -163,6 +163,11 @@ class Sent:
         return self.body.get("data") if self.type == MODAL else None
 
 
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard whose gateway connection gets a server's events (Discord's sharding formula)."""
+    return (guild_id >> 22) % shard_count
+
+
 def walk_components(components: list[dict[str, Any]]):
     """Every component, nested ones included (action rows, containers, sections, labels)."""
     for component in components:
@@ -177,7 +182,8 @@ class DiscordModel:
     def __init__(self, *, bot_name: str = "Mission Deck") -> None:
         self._ids = itertools.count(1_200_000_000_000_000_000)
         self.app_id = APP_ID
-        self.guild_id = GUILD_ID
+        self.guild_id = GUILD_ID  # the first server; add_guild makes more
+        self.guilds: dict[int, str] = {GUILD_ID: "Test Server"}
         self.bot_user = FakeUser(APP_ID, bot_name, bot=True, permissions=BOT_PERMISSIONS)
         self.bot_permissions = BOT_PERMISSIONS
         self.channels: dict[int, FakeChannel] = {CHANNEL_ID: FakeChannel(CHANNEL_ID, "general")}
@@ -201,24 +207,33 @@ class DiscordModel:
         self.users[user.id] = user
         return user
 
-    def add_channel(self, name: str) -> FakeChannel:
-        channel = FakeChannel(self.next_id(), name)
+    def add_channel(self, name: str, guild_id: int = GUILD_ID) -> FakeChannel:
+        channel = FakeChannel(self.next_id(), name, guild_id)
         self.channels[channel.id] = channel
         return channel
+
+    def add_guild(self, name: str, *, shard: tuple[int, int] | None = None) -> int:
+        """A new server; with shard=(id, count), one whose id Discord routes to that shard."""
+        guild_id = self.next_id()
+        while shard is not None and shard_of(guild_id, shard[1]) != shard[0]:
+            guild_id = self.next_id()
+        self.guilds[guild_id] = name
+        return guild_id
 
     @property
     def default_channel(self) -> FakeChannel:
         return self.channels[CHANNEL_ID]
 
-    def guild_payload(self) -> dict[str, Any]:
+    def guild_payload(self, guild_id: int = GUILD_ID) -> dict[str, Any]:
         everyone = {
-            "id": str(self.guild_id), "name": "@everyone", "permissions": str(MEMBER_PERMISSIONS),
+            "id": str(guild_id), "name": "@everyone", "permissions": str(MEMBER_PERMISSIONS),
             "position": 0, "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0,
         }
         return {
-            "id": str(self.guild_id), "name": "Test Server", "icon": None, "owner_id": str(next(iter(self.users))),
+            "id": str(guild_id), "name": self.guilds[guild_id], "icon": None, "owner_id": str(next(iter(self.users))),
             "features": [], "roles": [everyone], "emojis": [], "stickers": [],
-            "channels": [channel.payload(i) for i, channel in enumerate(self.channels.values())],
+            "channels": [channel.payload(i) for i, channel in enumerate(self.channels.values())
+                         if channel.guild_id == guild_id],
             "members": [self.bot_user.member_payload()], "member_count": len(self.users),
             "large": False, "unavailable": False, "preferred_locale": "en-US", "premium_tier": 0,
             "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
@@ -235,7 +250,7 @@ class DiscordModel:
         }
 
     def member(self, guild_id: int, user_id: int) -> dict[str, Any]:
-        if guild_id != self.guild_id or user_id not in self.users:
+        if guild_id not in self.guilds or user_id not in self.users:
             raise DiscordError(404, 10007, "Unknown Member")
         return self.users[user_id].member_payload()
 
@@ -245,13 +260,14 @@ class DiscordModel:
     # --- interactions a user starts -----------------------------------------------------------
 
     def slash(self, path: str, user: FakeUser, channel: FakeChannel | None, options: dict[str, Any]) -> dict[str, Any]:
-        data = self._command_data(path, options, focused=None)
+        data = self._command_data(path, options, focused=None, guild_id=(channel or self.default_channel).guild_id)
         return self._interaction(SLASH, data, user, channel)
 
     def autocomplete(
         self, path: str, option: str, value: str, user: FakeUser, channel: FakeChannel | None, options: dict[str, Any]
     ) -> dict[str, Any]:
-        data = self._command_data(path, {**options, option: value}, focused=option)
+        data = self._command_data(path, {**options, option: value}, focused=option,
+                                  guild_id=(channel or self.default_channel).guild_id)
         return self._interaction(AUTOCOMPLETE, data, user, channel)
 
     def component(
@@ -296,22 +312,23 @@ class DiscordModel:
             id=interaction_id, token=token, type=kind, user_id=user.id, channel_id=channel.id,
             message_id=int(message["id"]) if message else None,
         )
+        guild_id = channel.guild_id
         payload: dict[str, Any] = {
             "id": str(interaction_id), "application_id": str(self.app_id), "type": kind, "data": data,
-            "guild_id": str(self.guild_id), "guild": {"id": str(self.guild_id), "locale": "en-US", "features": []},
+            "guild_id": str(guild_id), "guild": {"id": str(guild_id), "locale": "en-US", "features": []},
             "channel_id": str(channel.id), "channel": {**channel.payload(), "permissions": str(user.permissions)},
             "member": user.member_payload(), "token": token, "version": 1,
             "app_permissions": str(self.bot_permissions), "locale": "en-GB", "guild_locale": "en-US",
-            "entitlements": [], "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 0,
+            "entitlements": [], "authorizing_integration_owners": {"0": str(guild_id)}, "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024,
         }
         if message is not None:
             payload["message"] = copy.deepcopy(message)
         return payload
 
-    def _command_data(self, path: str, options: dict[str, Any], focused: str | None) -> dict[str, Any]:
+    def _command_data(self, path: str, options: dict[str, Any], focused: str | None, guild_id: int) -> dict[str, Any]:
         names = path.split()
-        command, guild_id = self._registered(names[0])
+        command, guild_id = self._registered(names[0], guild_id)
         data: dict[str, Any] = {"id": command["id"], "name": command["name"], "type": 1, "resolved": {}}
         if guild_id is not None:
             data["guild_id"] = str(guild_id)
@@ -338,8 +355,8 @@ class DiscordModel:
                 raise HarnessError(f"/{path}: Discord requires the options {missing}")
         return data
 
-    def _registered(self, name: str) -> tuple[dict[str, Any], int | None]:
-        for guild_id in (self.guild_id, None):
+    def _registered(self, name: str, in_guild: int) -> tuple[dict[str, Any], int | None]:
+        for guild_id in (in_guild, None):
             for command in self.commands.get(guild_id, []):
                 if command["name"] == name and command.get("type", 1) == 1:
                     return command, guild_id
@@ -581,7 +598,7 @@ class DiscordModel:
     ) -> dict[str, Any]:
         message_id = self.next_id()
         message = {
-            "id": str(message_id), "channel_id": str(channel_id), "guild_id": str(self.guild_id),
+            "id": str(message_id), "channel_id": str(channel_id), "guild_id": str(self.channels[channel_id].guild_id),
             "author": self.bot_user.payload(), "type": message_type, "content": body.get("content") or "",
             "embeds": copy.deepcopy(body.get("embeds") or []),
             "components": copy.deepcopy(body.get("components") or []),

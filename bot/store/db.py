@@ -25,13 +25,15 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 ALEMBIC_INI = Path(__file__).with_name("alembic.ini")
+MIGRATION_LOCK = 0x4D444543  # any fixed key ("MDEC"): the advisory lock that serialises migrations
 SQLITE_BUSY_TIMEOUT_MS = 5000
 SQLITE_PRAGMAS = (
+    # First: switching to WAL below takes a lock that another connection opening at once may hold.
+    f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}",  # other processes, e.g. a backup or the alembic CLI
     "PRAGMA journal_mode=WAL",
     # Durable across a crash of the process; a power cut may lose the last commits, never corrupt.
     "PRAGMA synchronous=NORMAL",
     "PRAGMA foreign_keys=ON",
-    f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}",  # other processes, e.g. a backup or the alembic CLI
 )
 
 
@@ -78,6 +80,10 @@ async def _migrate(url: str | URL, step: Any, revision: str) -> None:
     engine = make_engine(url)
     try:
         async with engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                # Several bot processes start at once over one database: one migrates, the others wait for
+                # it here and then find the schema up to date. (SQLite's BEGIN IMMEDIATE does the same.)
+                await connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
             await connection.run_sync(_run_alembic, step, revision)
     finally:
         await engine.dispose()

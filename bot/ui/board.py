@@ -104,7 +104,7 @@ def player_field(catalog: Catalog, state: GameState, player: PlayerState) -> tup
         lines.append("🎯 **Challenger** this battle round")
     if player.challenger_card:
         card = catalog.challenger(player.challenger_card)
-        use = f" (going for the Mission)" if player.challenger_use == "mission" else ""
+        use = " (going for the Mission)" if player.challenger_use == "mission" else ""
         lines.append(f"Challenger card: **{title_case(card.name)}**{use}")
     if player.mode:
         mode = "Fixed" if player.mode == "fixed" else f"Tactical · deck {len(player.deck)}"

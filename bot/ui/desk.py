@@ -3,13 +3,18 @@
 Board edits are coalesced: a burst of presses schedules one edit that reads the newest state, so a
 busy table stays inside Discord's rate limits. Nothing here holds the service's lock during a
 Discord call.
+
+What the desk keeps per game is bounded, as other processes serve other games and a game may be left
+unfinished forever: a scheduled edit lives for one coalescing delay, a board being posted for one
+accept, and the recent events of the board for the RECENT_GAMES most recently active games.
+Which decisions to announce follows from the state before and after each action, not from memory.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections import defaultdict, deque
+from collections import OrderedDict, deque
 
 import discord
 
@@ -32,6 +37,7 @@ _log = logging.getLogger(__name__)
 
 APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
 RECENT_EVENTS = 8
+RECENT_GAMES = 512
 ANSWERED = "This challenge has already been answered."
 # The secret choice does not depend on what the board shows, and both players make it at the same
 # time: a menu opened before the opponent chose must still work. The engine checks the game state.
@@ -44,11 +50,10 @@ class GameDesk:
         self.service = service
         self.catalog = service.catalog
         self.coalesce_seconds = coalesce_seconds
-        self.recent: dict[int, deque[str]] = defaultdict(lambda: deque(maxlen=RECENT_EVENTS))
+        self.recent = RecentEvents(RECENT_GAMES, RECENT_EVENTS)
         self._scheduled: dict[int, asyncio.Task] = {}  # edits still waiting to read the state
         self._running: set[asyncio.Task] = set()  # every edit not finished yet, for idle()
         self._accepting: set[int] = set()  # games whose board is being posted
-        self._announced: dict[int, set[tuple[str, ...]]] = {}  # decisions already announced, per game
 
     # ---- the board -----------------------------------------------------------------------------
 
@@ -62,7 +67,7 @@ class GameDesk:
 
     def render(self, game_id: int, state: GameState, version: int) -> tuple[discord.Embed, discord.ui.View]:
         embed = board_embed(self.catalog, state, game_id=game_id, version=version,
-                            recent=list(self.recent[game_id]))
+                            recent=self.recent.lines(game_id))
         return embed, self.board_view(game_id, state, version)
 
     async def post_board(self, channel: discord.abc.Messageable, record: GameRecord) -> discord.Message:
@@ -104,7 +109,7 @@ class GameDesk:
                 except (discord.NotFound, discord.Forbidden):  # deleted, or the bot lost access: the others
                     _log.warning("Board message %s of game %s cannot be edited", board.message_id, game_id)
             if record.status != GameStatus.ACTIVE:
-                self.recent.pop(game_id, None)  # the final board is drawn: forget the game
+                self.recent.forget(game_id)  # the final board is drawn: forget the game
         except Exception:
             _log.exception("Could not refresh the board of game %s", game_id)
 
@@ -141,32 +146,19 @@ class GameDesk:
         await self._announce(interaction, result)
 
     def note(self, game_id: int, events: tuple[Event, ...]) -> None:
-        for event in events:
-            if event.private_to is None:
-                self.recent[game_id].append(event.text)
+        self.recent.add(game_id, [event.text for event in events if event.private_to is None])
 
     async def _announce(self, interaction: discord.Interaction, result: ActResult) -> None:
         """A new prompt mentions the player who must answer; the end of the game gets its result card."""
         state = result.state
         if interaction.channel is None:
             return
-        waiting = {(q.player, "answer", q.kind.value, q.card) for q in state.prompts}
-        if state.phase == Phase.DISCARDS and state.discard_queue:
-            waiting.add((state.discard_queue[0], "discard", str(state.round), str(state.turn)))
-        # Once one player has confirmed, the other is the one the game waits for.
-        for confirmed, verb in ((state.deployed if state.status == Status.DEPLOYMENT else (), "deployed"),
-                                (state.scoring_done, "done")):
-            for p in state.players:
-                if confirmed and p.id not in confirmed:
-                    waiting.add((p.id, verb, str(state.round), str(state.turn)))
-        # Each decision is announced once, not again with every action taken while it waits.
-        new = waiting - self._announced.get(result.game_id, set())
-        self._announced[result.game_id] = waiting
-        for player, verb, *_ in sorted(new):
+        # Each decision is announced once, when it appears, not again with every action taken while it waits.
+        before = waiting_decisions(result.previous) if result.previous is not None else set()
+        for player, verb, *_ in sorted(waiting_decisions(state) - before):
             view = view_of(GameButton(result.game_id, result.version, verb))
             await interaction.channel.send(f"<@{player}>, the game needs your decision.", view=view)
         if state.status in (Status.ENDED, Status.ABANDONED):
-            self._announced.pop(result.game_id, None)
             await interaction.channel.send(embed=result_embed(self.catalog, state, result.game_id))
 
     # ---- buttons and menus ---------------------------------------------------------------------
@@ -192,7 +184,7 @@ class GameDesk:
 
     async def _current(self, interaction: discord.Interaction, game_id: int, version: int | None) -> GameRecord:
         """The game as it is now, refusing strangers and presses on an outdated board."""
-        record = await self.service.get_state(game_id=game_id)
+        record = await self.service.get_state(game_id=game_id, version=version)
         me = str(interaction.user.id)
         if me not in record.setup.players:
             raise GameError("Only the two players of this game can use its buttons.")
@@ -428,6 +420,45 @@ class GameDesk:
                 await self.post_board(interaction.channel, record)
         finally:
             self._accepting.discard(game_id)
+
+
+def waiting_decisions(state: GameState) -> set[tuple[str, ...]]:
+    """(player, button verb, what it is about...) for each decision the game waits for."""
+    waiting = {(q.player, "answer", q.kind.value, q.card) for q in state.prompts}
+    if state.phase == Phase.DISCARDS and state.discard_queue:
+        waiting.add((state.discard_queue[0], "discard", str(state.round), str(state.turn)))
+    # Once one player has confirmed, the other is the one the game waits for.
+    for confirmed, verb in ((state.deployed if state.status == Status.DEPLOYMENT else (), "deployed"),
+                            (state.scoring_done, "done")):
+        for p in state.players:
+            if confirmed and p.id not in confirmed:
+                waiting.add((p.id, verb, str(state.round), str(state.turn)))
+    return waiting
+
+
+class RecentEvents:
+    """The last public lines of each of the most recently active games, for their boards: a bounded cache
+    (a game pushed out, or served before a restart, shows fewer lines, nothing else)."""
+
+    def __init__(self, games: int, lines: int) -> None:
+        self._games, self._lines = games, lines
+        self._by_game: OrderedDict[int, deque[str]] = OrderedDict()
+
+    def add(self, game_id: int, texts: list[str]) -> None:
+        lines = self._by_game.pop(game_id, None) or deque(maxlen=self._lines)
+        lines.extend(texts)
+        self._by_game[game_id] = lines  # now the most recent
+        while len(self._by_game) > self._games:
+            self._by_game.popitem(last=False)
+
+    def lines(self, game_id: int) -> list[str]:
+        return list(self._by_game.get(game_id, ()))
+
+    def forget(self, game_id: int) -> None:
+        self._by_game.pop(game_id, None)
+
+    def __len__(self) -> int:
+        return len(self._by_game)
 
 
 def board_buttons(game_id: int, state: GameState, version: int, *, adapt_or_die: bool = False,

@@ -6,9 +6,12 @@ import asyncio
 
 import pytest
 
+from bot.engine import actions as a
 from bot.engine.catalog import Window
 from bot.engine.objectives import table_objectives
 from bot.engine.state import GameState, Phase, PromptKind, Source, Status
+from bot.service import GameService
+from bot.ui.desk import GameDesk
 from bot.ui.text import title_case
 from tests.cogs.game_table import Table, battle_steps, find_seed, menu_values, public_text, said, verbs
 from tests.cogs.harness import Harness
@@ -445,3 +448,35 @@ async def test_two_simultaneous_accepts_post_one_board(table: Table, harness: Ha
     await table.settle()
     assert len(await table.board_ids()) == 1
     assert len([s for s in harness.model.sent if s.ephemeral and "already been answered" in s.content]) == 1
+
+
+async def test_a_board_another_process_redrew_works_here(table: Table, harness: Harness, catalog) -> None:
+    # Another process (its own service, memory copies and desk, the same database and Discord) moves the
+    # game on and redraws the board: this process's copy is behind, yet a press on the new board is
+    # checked against the database, not refused as out of date.
+    await table.start()
+    assert await table.version() == 0  # this process's copy
+    other = GameDesk(harness.bot, GameService(catalog, harness.bot.service.repo._sessionmaker), coalesce_seconds=0)
+    state = (await other.service.get_state(game_id=table.game_id)).state
+    await other.service.act(a.ChooseSide(actor=state.sides_rolloff.winner, side="attacker"), game_id=table.game_id)
+    other.request_refresh(table.game_id)
+    await other.idle()
+    assert "choose" in await table.board_verbs()  # the board as the other process drew it
+    menu = await table.press("choose", table.first)
+    await table.press_on(menu, "tactical", table.first)
+    assert (await table.state()).player(str(table.first.id)).choice is not None
+    assert await table.version() == 2
+
+
+async def test_a_restart_does_not_announce_a_waiting_decision_again(table: Table, harness: Harness, catalog) -> None:
+    await seeded(table, catalog, one_prompt(PromptKind.OPTIONAL_RESHUFFLE), prefix="announce")
+    drawer = table.user((await table.state()).prompts[0].player)
+    announced = [m for m in harness.messages() if "needs your decision" in m["content"]]
+    assert announced[-1]["content"].startswith(f"<@{drawer.id}>")
+    # A new desk remembers nothing (a restart, or a game pushed out of memory): the question still
+    # waits from before the opponent's action, so that action does not announce it again.
+    harness.bot.desk = GameDesk(harness.bot, harness.bot.service, coalesce_seconds=0)
+    version = await table.version()
+    await table.slash("cp spend", table.other(drawer), amount=1)
+    assert await table.version() == version + 1
+    assert [m for m in harness.messages() if "needs your decision" in m["content"]] == announced

@@ -5,6 +5,10 @@ no zlib) and the REST routes the bot uses, answering from a DiscordModel (tests/
 the same model the in-process harness uses. A test injects INTERACTION_CREATE events over the gateway
 and reads what the bot did from `model.sent`.
 
+Sharding as Discord does it: IDENTIFY names the connection's shard [id, count]; READY and GUILD_CREATE
+give that connection only the servers of its shard, and a server's events go only to the connection of
+its shard, (server id >> 22) % count, whichever process opened it.
+
 Point a client at it with `discord.http.Route.BASE = fake.api_base` and
 `discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)`. The server stops on
 `stop()` or, at the latest, `lifetime` seconds after it started.
@@ -19,7 +23,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from tests.discord_model import DiscordError, DiscordModel, Sent
+from tests.discord_model import DiscordError, DiscordModel, Sent, shard_of
 
 API = "/api/v10"
 HEARTBEAT_INTERVAL_MS = 41_250
@@ -34,7 +38,10 @@ class FakeDiscord:
         self.lifetime = lifetime
         self.requests: list[tuple[str, str]] = []  # (method, path) of every REST request
         self.unhandled: list[tuple[str, str]] = []
-        self.identify: dict[str, Any] | None = None
+        self.identify: dict[str, Any] | None = None  # the last IDENTIFY
+        self.identifies: list[dict[str, Any]] = []
+        self.shard_count = 1
+        self.shards: dict[int, web.WebSocketResponse] = {}  # shard id -> the connection that identified for it
         self.heartbeats = 0
         self.ready = asyncio.Event()  # READY and GUILD_CREATE were sent
         self._changed = asyncio.Condition()
@@ -86,13 +93,22 @@ class FakeDiscord:
     # --- what a test does -------------------------------------------------------------------
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send a gateway DISPATCH event to every connected client."""
-        if not self._sockets:
+        """Send a gateway DISPATCH event: a server's to the connection of its shard, others to every client."""
+        if "guild_id" in data:
+            shard = shard_of(int(data["guild_id"]), self.shard_count)
+            if shard not in self.shards:
+                raise AssertionError(f"no client is connected for shard {shard} of {self.shard_count}")
+            sockets = [self.shards[shard]]
+        else:
+            sockets = list(self._sockets)
+        if not sockets:
             raise AssertionError("no client is connected to the gateway")
+        for socket in sockets:
+            await self._send(socket, event, data)
+
+    async def _send(self, socket: web.WebSocketResponse, event: str, data: dict[str, Any]) -> None:
         self._sequence += 1
-        frame = json.dumps({"op": 0, "t": event, "s": self._sequence, "d": data})
-        for socket in list(self._sockets):
-            await socket.send_str(frame)
+        await socket.send_str(json.dumps({"op": 0, "t": event, "s": self._sequence, "d": data}))
 
     async def interact(self, payload: dict[str, Any], *, timeout: float = 10.0) -> list[Sent]:
         """Deliver an interaction and return what the bot did until it answered it."""
@@ -119,6 +135,8 @@ class FakeDiscord:
                     await self._on_frame(socket, json.loads(message.data))
         finally:
             self._sockets.discard(socket)
+            for shard in [shard for shard, held in self.shards.items() if held is socket]:
+                del self.shards[shard]
         return socket
 
     async def _on_frame(self, socket: web.WebSocketResponse, frame: dict[str, Any]) -> None:
@@ -128,23 +146,29 @@ class FakeDiscord:
             await socket.send_str(json.dumps({"op": 11}))
         elif op == 2:  # identify
             self.identify = frame["d"]
+            self.identifies.append(frame["d"])
             if frame["d"].get("token") != self.token:
                 await socket.close(code=4004, message=b"Authentication failed.")
                 return
-            self._sequence += 1
+            shard, self.shard_count = frame["d"].get("shard") or (0, 1)
+            self.shards[shard] = socket
+            guilds = [g for g in self.model.guilds if shard_of(g, self.shard_count) == shard]
             ready = {
                 "v": 10, "user": {**self.model.bot_user.payload(), "verified": True, "mfa_enabled": False},
-                "guilds": [{"id": str(self.model.guild_id), "unavailable": True}],
-                "session_id": "fake-session", "resume_gateway_url": self.gateway_url, "shard": [0, 1],
-                "application": {"id": str(self.model.app_id), "flags": 0},
+                "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
+                "session_id": f"fake-session-{shard}", "resume_gateway_url": self.gateway_url,
+                "shard": [shard, self.shard_count], "application": {"id": str(self.model.app_id), "flags": 0},
             }
-            await socket.send_str(json.dumps({"op": 0, "t": "READY", "s": self._sequence, "d": ready}))
-            await self.dispatch("GUILD_CREATE", self.model.guild_payload())
+            await self._send(socket, "READY", ready)
+            for guild in guilds:
+                await self._send(socket, "GUILD_CREATE", self.model.guild_payload(guild))
             self.ready.set()
+            async with self._changed:
+                self._changed.notify_all()
         elif op == 8:  # request guild members: the bot asks for no member lists, answer empty anyway
             chunk = {"guild_id": frame["d"]["guild_id"], "members": [], "chunk_index": 0, "chunk_count": 1,
                      "nonce": frame["d"].get("nonce")}
-            await self.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+            await self._send(socket, "GUILD_MEMBERS_CHUNK", chunk)
 
     # --- REST -------------------------------------------------------------------------------
 

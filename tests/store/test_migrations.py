@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from alembic.autogenerate import compare_metadata
@@ -47,3 +48,12 @@ async def test_upgrade_again_is_harmless_and_downgrade_empties(empty_database_ur
     await upgrade_database(empty_database_url)
     tables, diff, _ = await inspect_database(empty_database_url)
     assert tables == set(metadata().tables) | {"alembic_version"} and diff == []
+
+
+async def test_processes_starting_together_migrate_once(empty_database_url):
+    # Several bot processes over one database each upgrade it at start-up, at the same moment.
+    # Without a lock around the migration, PostgreSQL deadlocks here (or one fails on a duplicate table).
+    await asyncio.wait_for(asyncio.gather(*(upgrade_database(empty_database_url) for _ in range(3))), 60)
+    tables, diff, revision = await inspect_database(empty_database_url)
+    assert tables == set(metadata().tables) | {"alembic_version"} and diff == []
+    assert revision == ScriptDirectory.from_config(alembic_config()).get_current_head()

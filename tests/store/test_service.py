@@ -12,7 +12,7 @@ from bot.engine import actions as a
 from bot.engine.errors import GameError, NotAPlayer, NotYourTurn
 from bot.engine.game import replay
 from bot.engine.state import Source, Status
-from bot.service import ChannelBusy, GameService, NoGame, StaleBoard, _ActiveGames
+from bot.service import CACHED_GAMES, ChannelBusy, GameService, NoGame, StaleBoard, _ActiveGames
 from bot.store.db import make_engine, make_sessionmaker
 from bot.store.models import GameStatus
 from bot.store.repository import GameRecord
@@ -237,10 +237,23 @@ async def test_export_hides_secrets_until_the_end(service, catalog, setup, play)
         assert all(r["total"] == r["primary"] + r["secondary"] + r["challenger"] for r in player["rounds"])
 
 
+async def test_a_board_newer_than_the_memory_copy_is_read_afresh(catalog, sessionmaker, setup, play):
+    one, two = GameService(catalog, sessionmaker), GameService(catalog, sessionmaker)
+    started = await one.start_game(GUILD, CHANNEL, setup)
+    await two.act(play(setup)[0], channel_id=CHANNEL)  # another process moved the game on
+    assert (await one.get_state(game_id=started.game_id)).version == 0  # one's copy is behind
+    # A press on a board drawn at version 1: the copy is only a cache, the database decides.
+    fresh = await one.get_state(game_id=started.game_id, version=1)
+    assert (fresh.version, fresh.state.status) == (1, Status.SECONDARIES)
+    assert (await one.get_state(channel_id=CHANNEL)).version == 1  # and the copy follows
+    # A board older than the copy is not read again: the copy already shows it is out of date.
+    assert (await one.get_state(game_id=started.game_id, version=0)) is fresh
+
+
 def test_memory_copies_are_bounded_and_follow_the_channel(setup, first_state):
-    def record(game_id: int, channel: int, status: GameStatus = GameStatus.ACTIVE) -> GameRecord:
+    def record(game_id: int, channel: int, status: GameStatus = GameStatus.ACTIVE, version: int = 0) -> GameRecord:
         now = datetime.now(UTC)
-        return GameRecord(game_id, GUILD, channel, status, 0, setup, first_state, "hash", now, now)
+        return GameRecord(game_id, GUILD, channel, status, version, setup, first_state, "hash", now, now)
 
     games = _ActiveGames(size=2)
     games.put(record(1, 10))
@@ -253,3 +266,15 @@ def test_memory_copies_are_bounded_and_follow_the_channel(setup, first_state):
     games.put(record(4, 30))  # a newer game in the same channel
     games.forget(record(3, 30))  # forgetting the old one leaves the new one alone
     assert games.by_channel(30).id == 4
+    games.put(record(4, 30, version=2))
+    games.put(record(4, 30, version=1))  # a read that began before the save: the newer copy stays
+    assert games.by_game(4).version == 2
+
+
+def test_memory_copies_stay_within_their_size_however_many_games(setup, first_state):
+    now = datetime.now(UTC)
+    games = _ActiveGames(size=CACHED_GAMES)
+    for n in range(3 * CACHED_GAMES):  # games of many channels, never finished
+        games.put(GameRecord(n, GUILD, 10_000 + n, GameStatus.ACTIVE, 0, setup, first_state, "h", now, now))
+    assert len(games._by_game) == len(games._by_channel) == CACHED_GAMES
+    assert games.by_game(3 * CACHED_GAMES - 1) is not None and games.by_game(0) is None
