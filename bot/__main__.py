@@ -1,13 +1,19 @@
 """`python -m bot` (or `mission-deck-bot`): check the settings and the decks, then run the bot.
 
+Subcommands work on the database named by DATABASE_URL (README, "Back-ups and moving to PostgreSQL"):
+`python -m bot backup FILE` and `python -m bot migrate-to URL [--replace]`.
+
 Every start-up problem a user can fix ends with one clear line on stderr and exit code 2.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import sys
+from collections.abc import Sequence
+from pathlib import Path
 
 import discord
 from pydantic import ValidationError
@@ -16,6 +22,8 @@ from bot.client import MissionBot
 from bot.decks import DeckError, load_catalog, pack_dir
 from bot.engine.catalog import Catalog
 from bot.settings import Settings
+from bot.store.backup import BackupError, backup_sqlite
+from bot.store.transfer import TransferError, migrate_to
 
 USAGE_ERROR = 2
 
@@ -37,19 +45,35 @@ async def run(settings: Settings, catalog: Catalog) -> None:
         await client.start(settings.discord_token.get_secret_value())
 
 
-def main() -> int:
+def parser() -> argparse.ArgumentParser:
+    commands = argparse.ArgumentParser(prog="python -m bot", description="Without a command: run the bot.")
+    sub = commands.add_subparsers(dest="command", metavar="COMMAND")
+    backup = sub.add_parser("backup", help="copy the SQLite database to FILE while the bot runs")
+    backup.add_argument("file", type=Path, metavar="FILE", help="the copy to write (a new file)")
+    move = sub.add_parser("migrate-to", help="copy every game and tournament to a PostgreSQL database, then check it")
+    move.add_argument("url", metavar="URL", help="the PostgreSQL database, e.g. postgresql://user:pw@host:5432/missiondeck")
+    move.add_argument("--replace", action="store_true", help="delete what the target already holds first")
+    return commands
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
     try:
         settings = Settings()
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors())
         return _fail(f"Invalid setting in the environment or .env: {problems}")
-    if settings.discord_token is None:
+    if args.command == "backup":
+        return _backup(settings, args.file)
+    if settings.discord_token is None and args.command is None:
         return _fail(NO_TOKEN)
 
     try:
         catalog = load_catalog(pack_dir(settings.deck_pack))
     except DeckError as exc:
         return _fail(f"The mission pack {settings.deck_pack!r} could not be loaded: {exc}")
+    if args.command == "migrate-to":
+        return _migrate(settings, catalog, args.url, args.replace)
 
     discord.utils.setup_logging(level=logging.getLevelName(settings.log_level))
 
@@ -60,6 +84,25 @@ def main() -> int:
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def _backup(settings: Settings, file: Path) -> int:
+    try:
+        report = backup_sqlite(settings.database_url, file)
+    except BackupError as exc:
+        return _fail(str(exc))
+    print(f"Backed up {report.games} games and {report.tournaments} tournaments to {report.path} "
+          f"({report.size} bytes).")
+    return 0
+
+
+def _migrate(settings: Settings, catalog: Catalog, url: str, replace: bool) -> int:
+    try:
+        report = asyncio.run(migrate_to(settings.database_url, url, catalog, replace=replace))
+    except TransferError as exc:
+        return _fail(str(exc))
+    print(report.summary())
+    return 0 if report.ok else 1
 
 
 def _fail(message: str) -> int:

@@ -55,13 +55,13 @@ def test_the_token_never_shows(fresh_dir: Path, monkeypatch: pytest.MonkeyPatch)
 
 
 def test_main_without_a_token(fresh_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main() == 2
+    assert main([]) == 2
     assert capsys.readouterr().err == NO_TOKEN + "\n"
 
 
 def test_main_with_a_bad_setting(fresh_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (fresh_dir / ".env").write_text("DISCORD_TOKEN=secret-token\nTEST_GUILD_ID=my-server\nLOG_LEVEL=LOUD\n", encoding="utf-8")
-    assert main() == 2
+    assert main([]) == 2
     err = capsys.readouterr().err
     assert err.startswith("Invalid setting in the environment or .env: TEST_GUILD_ID")
     assert "LOG_LEVEL: Value error, use one of DEBUG, INFO" in err
@@ -71,7 +71,7 @@ def test_main_with_a_bad_setting(fresh_dir: Path, capsys: pytest.CaptureFixture[
 def test_main_with_a_missing_pack(fresh_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", "secret-token")
     monkeypatch.setenv("DECK_PACK", "no-such-pack")
-    assert main() == 2
+    assert main([]) == 2
     err = capsys.readouterr().err
     assert err.startswith("The mission pack 'no-such-pack' could not be loaded: ")
     assert "pack.yaml: file missing" in err
