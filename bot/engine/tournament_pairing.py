@@ -15,7 +15,10 @@ How a round is paired
    about `chunk` players (never fewer than 2r+3 after r rounds: each player has met at most r of them, so by
    Dirac's theorem the chunk can always be paired without a rematch). Windows are paired top-down with
    networkx's maximum-weight matching on the graph of players who have not met; whoever a window leaves
-   unpaired is carried into the next one (a pair-down, or "float").
+   unpaired is carried into the next one (a pair-down, or "float"). Before the matching runs, players it
+   could not tell apart (same bracket and win path, none of them met here) are paired off among themselves
+   but for the few a best pairing may need elsewhere (`_pair_interchangeable`): a 4,096-player round then
+   takes about a second (bench/bench_pairing.py).
 4. A window is accepted when history cost it no pair: at most one player left over, and not one carried in
    from a higher bracket. Otherwise a rematch is in the way, and the window is merged with the one above and
    re-paired together (up to 3 x chunk players), which may float another player instead. If players are
@@ -256,6 +259,7 @@ def _solve(
     field: _Field, players: Sequence[str], below: int, *, allow_rematch: bool
 ) -> tuple[list[tuple[str, str]], list[str]]:
     """Maximum-weight maximum-cardinality matching of `players`; returns the pairs and who is left."""
+    settled, players = _pair_interchangeable(field, players)
     # One unit of each level outweighs the lower levels summed over any matching (at most pairs_max pairs).
     pairs_max = len(players) // 2 + 1
     brackets = max(field.bracket[p] for p in players) + 2
@@ -279,7 +283,33 @@ def _solve(
                 weight=fresh * per_fresh + record * per_record + path * per_path + field.rng.randrange(RANDOM_SPAN),
             )
     matched = nx.max_weight_matching(graph, maxcardinality=True)
-    rank = {p: i for i, p in enumerate(players)}
-    pairs = sorted((tuple(sorted(e, key=rank.__getitem__)) for e in matched), key=lambda ab: rank[ab[0]])
+    pairs = settled + [tuple(sorted(e, key=field.position.__getitem__)) for e in matched]
     paired = {p for ab in pairs for p in ab}
-    return pairs, [p for p in players if p not in paired]
+    return sorted(pairs, key=lambda ab: field.position[ab[0]]), [p for p in players if p not in paired]
+
+
+def _pair_interchangeable(field: _Field, players: Sequence[str]) -> tuple[list[tuple[str, str]], list[str]]:
+    """Pair off players the matching cannot tell apart, leaving it the few it needs; returns (pairs, rest).
+
+    Players of one bracket and win path who have met nobody among `players` ("clean") have the same weight
+    to everyone (the random level aside). With D players who have met someone here, some best pairing pairs
+    all but at most D + 3 of such a class among themselves: two of them are never both left unpaired (they
+    could meet), and if D + 3 were paired outside, three of their partners would be clean and two of those
+    on the same side of their bracket; pairing those two together, and two of the class together, costs no
+    more (the squared bracket distance of same-side partners is at most the sum of theirs; the path distance
+    is a metric). So the rest are paired in order (random among equals), and big brackets shrink to a few
+    players for the matching.
+    """
+    group = set(players)
+    met_here = {p for p in players if field.met[p] & group}
+    classes: dict[tuple[int, str], list[str]] = {}
+    for p in players:
+        if p not in met_here:
+            classes.setdefault((field.bracket[p], field.records[p].path), []).append(p)
+    pairs: list[tuple[str, str]] = []
+    for members in classes.values():
+        keep = len(met_here) + 2 + (len(members) + len(met_here)) % 2  # the parity of the class: pairs are even
+        cut = max(0, len(members) - keep)
+        pairs += zip(members[:cut:2], members[1:cut:2], strict=True)
+    settled = {p for ab in pairs for p in ab}
+    return pairs, [p for p in players if p not in settled]
