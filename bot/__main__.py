@@ -99,7 +99,7 @@ def _backup(settings: Settings, file: Path) -> int:
 def _migrate(settings: Settings, catalog: Catalog, url: str, replace: bool) -> int:
     try:
         report = asyncio.run(migrate_to(settings.database_url, url, catalog, replace=replace))
-    except TransferError as exc:
+    except (TransferError, BackupError) as exc:  # BackupError: DATABASE_URL names no SQLite file
         return _fail(str(exc))
     print(report.summary())
     return 0 if report.ok else 1

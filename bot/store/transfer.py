@@ -17,12 +17,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Table, delete, func, insert, select, text
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlmodel import SQLModel
 
 from bot.engine.catalog import Catalog
 from bot.engine.game import replay
 from bot.store import tournament_models  # noqa: F401  (registers the tournament table in the metadata)
+from bot.store.backup import sqlite_file
 from bot.store.codec import SnapshotError
 from bot.store.db import async_url, make_engine, make_sessionmaker, upgrade_database
 from bot.store.repository import GameRepository
@@ -69,10 +71,16 @@ async def migrate_to(source_url: str, target_url: str, catalog: Catalog, *, repl
         raise TransferError("migrate-to copies from a SQLite DATABASE_URL; this one is not SQLite.")
     if async_url(target_url).get_backend_name() != "postgresql":
         raise TransferError("migrate-to copies into PostgreSQL: give a postgresql:// URL.")
+    shown = async_url(target_url).render_as_string(hide_password=True)
+    if not (path := sqlite_file(source_url)).is_file():
+        raise TransferError(f"There is no SQLite database at {path}: check DATABASE_URL.")
     await upgrade_database(source_url)
-    await upgrade_database(target_url)
+    try:
+        await upgrade_database(target_url)
+    except (OSError, SQLAlchemyError) as exc:
+        raise TransferError(f"Could not open the target database {shown}: {exc}") from None
     source, target = make_engine(source_url), make_engine(target_url)
-    report = TransferReport(async_url(target_url).render_as_string(hide_password=True))
+    report = TransferReport(shown)
     try:
         async with source.connect() as reader, target.begin() as writer:
             held = {t.name: await _count(writer, t) for t in TABLES}

@@ -130,10 +130,15 @@ async def test_the_command(source: str, target: str, monkeypatch: pytest.MonkeyP
     assert "does not give its stored snapshot" in capsys.readouterr().out
 
 
-async def test_only_sqlite_to_postgresql(tmp_path: Path, catalog):
+async def test_only_from_an_existing_sqlite_file_to_a_reachable_postgresql(tmp_path: Path, catalog):
     sqlite_url = f"sqlite:///{tmp_path / 'a.db'}"
     with pytest.raises(TransferError, match="into PostgreSQL"):
         await migrate_to(sqlite_url, f"sqlite:///{tmp_path / 'b.db'}", catalog)
     with pytest.raises(TransferError, match="from a SQLite"):
         await migrate_to("postgresql://u@h/db", "postgresql://u@h/other", catalog)
-    assert not (tmp_path / "a.db").exists()
+    with pytest.raises(TransferError, match="There is no SQLite database at"):
+        await migrate_to(sqlite_url, "postgresql://u@127.0.0.1:9/db", catalog)
+    assert not (tmp_path / "a.db").exists()  # not created by the attempt
+    sqlite3.connect(tmp_path / "a.db").close()
+    with pytest.raises(TransferError, match=r"Could not open the target database postgresql\+asyncpg://u:\*\*\*@"):
+        await migrate_to(sqlite_url, "postgresql://u:secret@127.0.0.1:9/db", catalog)  # nothing listens on port 9
