@@ -292,24 +292,29 @@ def _pair_interchangeable(field: _Field, players: Sequence[str]) -> tuple[list[t
     """Pair off players the matching cannot tell apart, leaving it the few it needs; returns (pairs, rest).
 
     Players of one bracket and win path who have met nobody among `players` ("clean") have the same weight
-    to everyone (the random level aside). With D players who have met someone here, some best pairing pairs
-    all but at most D + 3 of such a class among themselves: two of them are never both left unpaired (they
-    could meet), and if D + 3 were paired outside, three of their partners would be clean and two of those
-    on the same side of their bracket; pairing those two together, and two of the class together, costs no
-    more (the squared bracket distance of same-side partners is at most the sum of theirs; the path distance
-    is a metric). So the rest are paired in order (random among equals), and big brackets shrink to a few
-    players for the matching.
+    to everyone (the random level aside), so which of them sit where does not matter, only how many are
+    paired outside their class. Some best pairing pairs all but 1 + min(max(2, D + 1), 2M + 2) of a class
+    among themselves, D being the number of players here who have met someone here, and M the most any
+    of them has met here:
+    - two of the class are never both left unpaired (they could meet);
+    - if two of the class are paired with partners u and v on the same side of their bracket (or level with
+      it) who have not met, pairing u with v and the two together costs no more: the squared bracket
+      distance of u and v is at most the sum of theirs, and the path distance is a metric. Without such a
+      swap the partners on each side have all met one another: at most M + 1 of them, and a clean one alone
+      (so two clean partners at most, or one and up to D others).
+    The rest are paired in order (random among equals), and big brackets shrink to a few players.
     """
     group = set(players)
-    met_here = {p for p in players if field.met[p] & group}
+    met = {p: len(field.met[p] & group) for p in players}
+    met_here = {p for p in players if met[p]}
+    keep = 1 + min(max(2, len(met_here) + 1), 2 * max(met.values(), default=0) + 2)
     classes: dict[tuple[int, str], list[str]] = {}
     for p in players:
         if p not in met_here:
             classes.setdefault((field.bracket[p], field.records[p].path), []).append(p)
     pairs: list[tuple[str, str]] = []
     for members in classes.values():
-        keep = len(met_here) + 2 + (len(members) + len(met_here)) % 2  # the parity of the class: pairs are even
-        cut = max(0, len(members) - keep)
+        cut = max(0, len(members) - keep + (len(members) - keep) % 2)  # even: pairs take two
         pairs += zip(members[:cut:2], members[1:cut:2], strict=True)
     settled = {p for ab in pairs for p in ab}
     return pairs, [p for p in players if p not in settled]

@@ -59,6 +59,8 @@ def test_a_big_bracket_of_strangers_leaves_the_matching_two_or_three_players() -
     assert len(settled) == 8 and len(free) == 3  # an odd class keeps three
     settled, free = tp._pair_interchangeable(field, strangers[:18])
     assert len(settled) == 8 and len(free) == 2
-    # p00 and q0 met: with them in the window (D = 2) the class keeps 2 + D, plus one for its odd count.
+    # p00 and q0 met: with them in the window (D = 2) the class keeps up to D + 2, as many as its parity allows.
     settled, free = tp._pair_interchangeable(field, field.order)
-    assert {"p00", "q0"} <= set(free) and len(free) == 2 + 5 and len(settled) == 7
+    assert {"p00", "q0"} <= set(free) and len(free) == 2 + 3 and len(settled) == 8
+    settled, free = tp._pair_interchangeable(field, [p for p in field.order if p != strangers[-1]])
+    assert {"p00", "q0"} <= set(free) and len(free) == 2 + 4 and len(settled) == 7
