@@ -17,8 +17,8 @@ How a round is paired
    networkx's maximum-weight matching on the graph of players who have not met; whoever a window leaves
    unpaired is carried into the next one (a pair-down, or "float"). Before the matching runs, players it
    could not tell apart (same bracket and win path, none of them met here) are paired off among themselves
-   but for the few a best pairing may need elsewhere (`_pair_interchangeable`): a 4,096-player round then
-   takes about a second (bench/bench_pairing.py).
+   but for the few a best pairing may need elsewhere (`_pair_interchangeable`), which keeps windows of big
+   brackets small for the matching (bench/bench_pairing.py times a 4,096-player event).
 4. A window is accepted when history cost it no pair: at most one player left over, and not one carried in
    from a higher bracket. Otherwise a rematch is in the way, and the window is merged with the one above and
    re-paired together (up to 3 x chunk players), which may float another player instead. If players are
