@@ -1,8 +1,9 @@
 """How fast the store applies actions, against what one bare commit costs on this machine.
 
-Run from the repository root:  .venv/bin/python bench/bench_store.py [--url DATABASE_URL] [--games N]
-Without --url it uses a fresh SQLite file (WAL, the bot's settings); give --url a scratch database,
-as the bench migrates it and leaves its games there. It prints:
+Run from the repository root:  .venv/bin/python -m bench.bench_store [--postgres URL] [--url URL] [--games N]
+It runs on a fresh SQLite file (WAL, the bot's settings), or on --url instead, then on PostgreSQL when
+--postgres (or the BENCH_POSTGRES_URL environment variable) names one: give a scratch database, as the
+bench migrates it and leaves its games there. For each database it prints:
   - p50/p99 of GameService.act (lock, load, engine, version-checked save with its commit),
   - p50/p99 of a bare single-row UPDATE + commit through the same engine, and the ratio
     (with the CPU time of both, which a busy machine disturbs less than the wall-clock times),
@@ -99,14 +100,19 @@ async def bench(url: str, games: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--url", help="database to use (default: a fresh SQLite file)")
+    parser.add_argument("--url", help="database to use instead of a fresh SQLite file")
+    parser.add_argument("--postgres", default=os.environ.get("BENCH_POSTGRES_URL"),
+                        help="a scratch PostgreSQL database to measure too (default: $BENCH_POSTGRES_URL)")
     parser.add_argument("--games", type=int, default=4, help="games of ~300 actions to play (default 4)")
     args = parser.parse_args()
     if args.url:
         asyncio.run(bench(args.url, args.games))
-        return
-    with tempfile.TemporaryDirectory() as tmp:
-        asyncio.run(bench(f"sqlite:///{tmp}/bench.db", args.games))
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            asyncio.run(bench(f"sqlite:///{tmp}/bench.db", args.games))
+    if args.postgres:
+        print()
+        asyncio.run(bench(args.postgres, args.games))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,9 @@
 """`python -m bot` (or `mission-deck-bot`): check the settings and the decks, then run the bot.
 
-`python -m bot verify FILE` checks a finished game's `/game log` export against its seed instead.
+`python -m bot verify FILE` checks a finished game's `/game log` export against its seed instead. Two
+commands work on the database named by DATABASE_URL (README, "Back-ups and moving to PostgreSQL"):
+`python -m bot backup FILE` and `python -m bot migrate-to URL [--replace]`.
+
 Every start-up problem a user can fix ends with one clear line on stderr and exit code 2.
 """
 
@@ -21,6 +24,8 @@ from bot.client import make_bot
 from bot.decks import DeckError, default_catalog, load_catalog, pack_dir
 from bot.engine.catalog import Catalog
 from bot.settings import Settings
+from bot.store.backup import BackupError, backup_sqlite
+from bot.store.transfer import TransferError, migrate_to
 
 USAGE_ERROR = 2
 
@@ -49,6 +54,12 @@ def parser() -> argparse.ArgumentParser:
     commands = root.add_subparsers(dest="command", metavar="command")
     check = commands.add_parser("verify", help="check a finished game's /game log export against its seed")
     check.add_argument("file", type=Path, help="the JSON file /game log posted (game-N.json)")
+    backup = commands.add_parser("backup", help="copy the SQLite database to FILE while the bot runs")
+    backup.add_argument("file", type=Path, metavar="FILE", help="the copy to write (a new file)")
+    move = commands.add_parser("migrate-to", help="copy every game and tournament to a PostgreSQL database, "
+                               "then check it")
+    move.add_argument("url", metavar="URL", help="the PostgreSQL database, e.g. postgresql://user:pw@host:5432/missiondeck")
+    move.add_argument("--replace", action="store_true", help="delete what the target already holds first")
     return root
 
 
@@ -56,10 +67,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "verify":
         return verify.main(args.file, default_catalog())
-    return run_bot()
-
-
-def run_bot() -> int:
     try:
         settings = Settings()
     except ValidationError as exc:
@@ -67,13 +74,17 @@ def run_bot() -> int:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" if e["loc"] else e["msg"]
                              for e in exc.errors())
         return _fail(f"Invalid setting in the environment or .env: {problems}")
-    if settings.discord_token is None:
+    if args.command == "backup":
+        return _backup(settings, args.file)
+    if settings.discord_token is None and args.command is None:
         return _fail(NO_TOKEN)
 
     try:
         catalog = load_catalog(pack_dir(settings.deck_pack))
     except DeckError as exc:
         return _fail(f"The mission pack {settings.deck_pack!r} could not be loaded: {exc}")
+    if args.command == "migrate-to":
+        return _migrate(settings, catalog, args.url, args.replace)
 
     discord.utils.setup_logging(level=logging.getLevelName(settings.log_level))
 
@@ -84,6 +95,25 @@ def run_bot() -> int:
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def _backup(settings: Settings, file: Path) -> int:
+    try:
+        report = backup_sqlite(settings.database_url, file)
+    except BackupError as exc:
+        return _fail(str(exc))
+    print(f"Backed up {report.games} games and {report.tournaments} tournaments to {report.path} "
+          f"({report.size} bytes).")
+    return 0
+
+
+def _migrate(settings: Settings, catalog: Catalog, url: str, replace: bool) -> int:
+    try:
+        report = asyncio.run(migrate_to(settings.database_url, url, catalog, replace=replace))
+    except (TransferError, BackupError) as exc:  # BackupError: DATABASE_URL names no SQLite file
+        return _fail(str(exc))
+    print(report.summary())
+    return 0 if report.ok else 1
 
 
 def _fail(message: str) -> int:

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bot.engine.catalog import GameSize
 
-SCHEMA_VERSION = 2  # of the snapshot; bot/store/codec.py upgrades older ones
+SCHEMA_VERSION = 3  # of the snapshot (3: the VP ledger stored as rows); bot/store/codec.py upgrades older ones
 SETUP_VERSION = 2  # of the setup: how its random streams are made and which rules timing it follows
 
 

@@ -15,7 +15,10 @@ How a round is paired
    about `chunk` players (never fewer than 2r+3 after r rounds: each player has met at most r of them, so by
    Dirac's theorem the chunk can always be paired without a rematch). Windows are paired top-down with
    networkx's maximum-weight matching on the graph of players who have not met; whoever a window leaves
-   unpaired is carried into the next one (a pair-down, or "float").
+   unpaired is carried into the next one (a pair-down, or "float"). Before the matching runs, players it
+   could not tell apart (same bracket and win path, none of them met here) are paired off among themselves
+   but for the few a best pairing may need elsewhere (`_pair_interchangeable`), which keeps windows of big
+   brackets small for the matching (bench/bench_pairing.py times a 4,096-player event).
 4. A window is accepted when history cost it no pair: at most one player left over, and not one carried in
    from a higher bracket. Otherwise a rematch is in the way, and the window is merged with the one above and
    re-paired together (up to 3 x chunk players), which may float another player instead. If players are
@@ -256,6 +259,7 @@ def _solve(
     field: _Field, players: Sequence[str], below: int, *, allow_rematch: bool
 ) -> tuple[list[tuple[str, str]], list[str]]:
     """Maximum-weight maximum-cardinality matching of `players`; returns the pairs and who is left."""
+    settled, players = _pair_interchangeable(field, players)
     # One unit of each level outweighs the lower levels summed over any matching (at most pairs_max pairs).
     pairs_max = len(players) // 2 + 1
     brackets = max(field.bracket[p] for p in players) + 2
@@ -279,7 +283,38 @@ def _solve(
                 weight=fresh * per_fresh + record * per_record + path * per_path + field.rng.randrange(RANDOM_SPAN),
             )
     matched = nx.max_weight_matching(graph, maxcardinality=True)
-    rank = {p: i for i, p in enumerate(players)}
-    pairs = sorted((tuple(sorted(e, key=rank.__getitem__)) for e in matched), key=lambda ab: rank[ab[0]])
+    pairs = settled + [tuple(sorted(e, key=field.position.__getitem__)) for e in matched]
     paired = {p for ab in pairs for p in ab}
-    return pairs, [p for p in players if p not in paired]
+    return sorted(pairs, key=lambda ab: field.position[ab[0]]), [p for p in players if p not in paired]
+
+
+def _pair_interchangeable(field: _Field, players: Sequence[str]) -> tuple[list[tuple[str, str]], list[str]]:
+    """Pair off players the matching cannot tell apart, leaving it the few it needs; returns (pairs, rest).
+
+    Players of one bracket and win path who have met nobody among `players` ("clean") have the same weight
+    to everyone (the random level aside), so which of them sit where does not matter, only how many are
+    paired outside their class. Some best pairing pairs all but 1 + min(max(2, D + 1), 2M + 2) of a class
+    among themselves, D being the number of players here who have met someone here, and M the most any
+    of them has met here:
+    - two of the class are never both left unpaired (they could meet);
+    - if two of the class are paired with partners u and v on the same side of their bracket (or level with
+      it) who have not met, pairing u with v and the two together costs no more: the squared bracket
+      distance of u and v is at most the sum of theirs, and the path distance is a metric. Without such a
+      swap the partners on each side have all met one another: at most M + 1 of them, and a clean one alone
+      (so two clean partners at most, or one and up to D others).
+    The rest are paired in order (random among equals), and big brackets shrink to a few players.
+    """
+    group = set(players)
+    met = {p: len(field.met[p] & group) for p in players}
+    met_here = {p for p in players if met[p]}
+    keep = 1 + min(max(2, len(met_here) + 1), 2 * max(met.values(), default=0) + 2)
+    classes: dict[tuple[int, str], list[str]] = {}
+    for p in players:
+        if p not in met_here:
+            classes.setdefault((field.bracket[p], field.records[p].path), []).append(p)
+    pairs: list[tuple[str, str]] = []
+    for members in classes.values():
+        cut = max(0, len(members) - keep + (len(members) - keep) % 2)  # even: pairs take two
+        pairs += zip(members[:cut:2], members[1:cut:2], strict=True)
+    settled = {p for ab in pairs for p in ab}
+    return pairs, [p for p in players if p not in settled]

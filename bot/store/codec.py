@@ -1,15 +1,21 @@
 """Game snapshots and setups <-> JSON text for the database.
 
 A snapshot carries the schema version it was written with. Older versions are upgraded as they are
-read (`_UPGRADES`), so games stored by an earlier bot keep loading; a version this bot does not know
-is refused with a clear error rather than half-read. A setup stored before setups had a version is a
+read (`_GAME_UPGRADES`), so games stored by an earlier bot keep loading; a version this bot does not
+know is refused with a clear error rather than half-read. A setup stored before setups had a version is a
 version-1 setup: it keeps the random streams and rules timing it was played with.
+
+A snapshot is written after every action, so its size matters: from version 3 the VP ledger, which gains
+an entry for every score, is stored as rows of values (`VP_COLUMNS`) rather than as objects repeating
+every field name and the player's id; the rest of the state is pydantic's JSON as it stands.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from itertools import zip_longest
+from operator import itemgetter
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -24,8 +30,42 @@ class SnapshotError(Exception):
     """A stored snapshot this bot cannot read. Not the player's fault: log it with the game id."""
 
 
+# A VP ledger row: these fields of the entry in this order, trailing Nones left out, and the player as
+# their place in setup.players (0 or 1). Rarely set fields come last, so most rows end after `card`.
+VP_COLUMNS = ("player", "source", "round", "turn", "claimed", "awarded", "card", "option", "capped_by", "note")
+_vp_values = itemgetter(*VP_COLUMNS)
+
+
 def dump_state(state: GameState) -> str:
-    return state.model_dump_json()
+    # pydantic writes everything but the ledger (in Rust, fast); the ledger rows go last, as the "vp" key.
+    head = state.model_dump_json(exclude={"vp"})
+    places = _places(state.setup.players)
+    rows = json.dumps([_vp_row(vars(entry), places) for entry in state.vp], separators=(",", ":"))
+    return f'{head[:-1]},"vp":{rows}}}'
+
+
+def _places(players: Any) -> dict[str, int]:
+    return {player: place for place, player in enumerate(players)}
+
+
+def _vp_row(entry: dict[str, Any], places: dict[str, int]) -> list[Any]:
+    row = list(_vp_values(entry))
+    row[0] = places[row[0]]
+    while row[-1] is None:
+        row.pop()
+    return row
+
+
+def _vp_entries(data: dict[str, Any]) -> dict[str, Any]:
+    """A version-3 snapshot with its ledger rows turned back into entries, for the model to validate."""
+    try:
+        players = data["setup"]["players"]
+        entries = [dict(zip_longest(VP_COLUMNS, row), player=players[row[0]]) for row in data["vp"]]
+    except (TypeError, IndexError, KeyError) as exc:
+        raise SnapshotError(f"Game snapshot has a malformed VP ledger row: {exc!r}") from None
+    if any(None in entry for entry in entries):
+        raise SnapshotError(f"Game snapshot has a VP ledger row longer than {len(VP_COLUMNS)} values.")
+    return {**data, "vp": entries}
 
 
 def _legacy_setup(data: dict[str, Any]) -> dict[str, Any]:
@@ -37,20 +77,31 @@ def _game_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "schema_version": 2, "setup": _legacy_setup(data["setup"])}
 
 
+def _game_v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 3 stores the VP ledger as rows (VP_COLUMNS)."""
+    places = _places(data["setup"]["players"])
+    return {**data, "schema_version": 3, "vp": [_vp_row(entry, places) for entry in data["vp"]]}
+
+
 # schema version -> the step that upgrades a snapshot of that version to the next one
-_GAME_UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _game_v1_to_v2}
+_GAME_UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _game_v1_to_v2, 2: _game_v2_to_v3}
 
 
 def load_state(text: str) -> GameState:
     return load_snapshot(
         GameState, text, schema=SCHEMA_VERSION, what="Game snapshot", upgrades=_GAME_UPGRADES,
         hint="; run the bot version that wrote it, or rebuild the snapshot by replaying the action log",
+        finish=_vp_entries,
     )
 
 
 def load_snapshot(model: type[M], text: str, *, schema: int, what: str, hint: str = "",
-                  upgrades: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] | None = None) -> M:
-    """Read a JSON snapshot, upgraded step by step to `schema`, or raise SnapshotError naming `what`."""
+                  upgrades: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] | None = None,
+                  finish: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> M:
+    """Read a JSON snapshot, upgraded step by step to `schema`, or raise SnapshotError naming `what`.
+
+    `finish` turns the stored form of the current schema into the model's fields.
+    """
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -63,6 +114,8 @@ def load_snapshot(model: type[M], text: str, *, schema: int, what: str, hint: st
         raise SnapshotError(
             f"{what} has schema version {version!r}, but this bot reads version {schema}{hint}."
         )
+    if finish is not None:
+        data = finish(data)
     try:
         return model.model_validate(data)
     except ValidationError as exc:

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from sqlalchemy import delete, func, insert, update
+from sqlalchemy import bindparam, delete, func, insert, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -21,9 +21,19 @@ from bot.store.codec import dump_setup, dump_state, game_status, load_setup, loa
 from bot.store.models import BoardMessage, Game, GameAction, GameStatus, utcnow
 
 
-# Writes go through the tables, not the ORM classes: the ORM's bulk-update path costs more than the
-# commit itself (bench/bench_store.py).
+# An action's write runs on a plain connection with statements built once, not through an ORM session:
+# the session's bookkeeping and building the statements anew cost more than the commit itself
+# (bench/bench_store.py). SQLAlchemy caches their compiled form.
 GAME, ACTION = Game.__table__, GameAction.__table__
+BUMP = (
+    update(GAME)
+    .where(GAME.c.id == bindparam("game_id"), GAME.c.version == bindparam("from_version"))
+    .values(version=bindparam("to_version"), state_json=bindparam("new_state"), status=bindparam("new_status"),
+            updated_at=bindparam("at"))
+)
+LOG_ACTION = insert(ACTION)
+LAST_SEQ = select(func.max(ACTION.c.seq)).where(ACTION.c.game_id == bindparam("game_id")).scalar_subquery()
+DROP_LAST_ACTION = delete(ACTION).where(ACTION.c.game_id == bindparam("game_id"), ACTION.c.seq == LAST_SEQ)
 
 
 class StaleVersion(Exception):
@@ -59,6 +69,7 @@ class ActionRecord:
 class GameRepository:
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
         self._sessionmaker = sessionmaker
+        self._engine: AsyncEngine = sessionmaker.kw["bind"]
 
     async def create_game(
         self, *, guild_id: int | None, channel_id: int, setup: GameSetup, state: GameState, seed_hash: str
@@ -103,13 +114,13 @@ class GameRepository:
         saved = _saved(game, new_state)
         state_json = dump_state(new_state)  # encoded before the transaction, which stays short
         action_json = dump_action(new_action) if new_action is not None else None
-        async with self._sessionmaker() as session, session.begin():
-            await _bump(session, game, saved, state_json)
+        async with self._engine.begin() as conn:
+            await _bump(conn, game, saved, state_json)
             if new_action is not None:
-                await session.exec(insert(ACTION).values(
-                    game_id=game.id, seq=saved.version, actor=new_action.actor,
-                    action_json=action_json, created_at=saved.updated_at,
-                ))
+                await conn.execute(LOG_ACTION, {
+                    "game_id": game.id, "seq": saved.version, "actor": new_action.actor,
+                    "action_json": action_json, "created_at": saved.updated_at,
+                })
         return saved
 
     async def pop_last_action(self, game: GameRecord, new_state: GameState) -> GameRecord:
@@ -119,12 +130,9 @@ class GameRepository:
         """
         saved = _saved(game, new_state)
         state_json = dump_state(new_state)
-        async with self._sessionmaker() as session, session.begin():
-            await _bump(session, game, saved, state_json)
-            last = select(func.max(GameAction.seq)).where(GameAction.game_id == game.id).scalar_subquery()
-            result = await session.exec(
-                delete(GameAction).where(col(GameAction.game_id) == game.id, col(GameAction.seq) == last)
-            )
+        async with self._engine.begin() as conn:
+            await _bump(conn, game, saved, state_json)
+            result = await conn.execute(DROP_LAST_ACTION, {"game_id": game.id})
             if result.rowcount != 1:
                 raise StaleVersion(f"Game {game.id} has no action to undo")
         return saved
@@ -150,13 +158,12 @@ def _saved(game: GameRecord, new_state: GameState) -> GameRecord:
                    updated_at=utcnow())
 
 
-async def _bump(session: AsyncSession, game: GameRecord, saved: GameRecord, state_json: str) -> None:
+async def _bump(conn: AsyncConnection, game: GameRecord, saved: GameRecord, state_json: str) -> None:
     """The version-checked UPDATE from `game` to `saved`: zero rows means someone else saved first."""
-    result = await session.exec(
-        update(GAME)
-        .where(GAME.c.id == game.id, GAME.c.version == game.version)
-        .values(version=saved.version, state_json=state_json, status=saved.status, updated_at=saved.updated_at)
-    )
+    result = await conn.execute(BUMP, {
+        "game_id": game.id, "from_version": game.version, "to_version": saved.version,
+        "new_state": state_json, "new_status": saved.status.value, "at": saved.updated_at,
+    })
     if result.rowcount != 1:
         raise StaleVersion(f"Game {game.id} is no longer at version {game.version}")
 

@@ -188,7 +188,7 @@ class Channel:
         return sent
 
     async def to_battle(self) -> None:
-        """Sides, then both players pick the first two Fixed Missions offered (no draws, so no questions)."""
+        """Sides, both players pick the first two Fixed Missions offered (no draws, so no questions), deploy."""
         await self.press("attacker", self.user((await self.record()).state.sides_rolloff.winner))
         for user in (self.first, self.second):
             board = await self.current_board()
@@ -196,14 +196,17 @@ class Channel:
             menu = next(s.message for s in opened if s.message and "fixed" in verbs(s.message))
             offered = [o["value"] for c in walk_components(menu["components"]) if c["type"] == 3 for o in c["options"]]
             await self.act(self.model.component(verbs(menu)["fixed"], user, int(menu["id"]), offered[:2]))
+        for user in (self.first, self.second):
+            await self.press("deployed", user)
         await self.current_board()
         assert (await self.record()).state.status == Status.BATTLE
 
     async def turn(self) -> None:
-        """The active player's turn: End Command phase, End turn, Done scoring."""
+        """The active player's turn: End Command phase, End turn, then both players press Done scoring."""
         active = self.user((await self.record()).state.active)
         for verb in ("endcmd", "endturn", "done"):
             await self.press(verb, active)
+        await self.press("done", self.first if active == self.second else self.second)
         await self.current_board()
 
 
@@ -286,7 +289,8 @@ async def test_two_processes_one_shard_each_over_one_postgres(
             await crashed.current_board()
             assert (await crashed.record()).version == before + 1
             await crashed.press("endturn", active)
-            await crashed.press("done", active)
+            for user in (crashed.first, crashed.second):
+                await crashed.press("done", user)
             await asyncio.gather(*(t.turn() for t in every), *(tournaments[g].results(events) for g in guilds))
         finally:
             await asyncio.gather(*(bot.stop() for bot in bots))
@@ -300,7 +304,7 @@ async def test_two_processes_one_shard_each_over_one_postgres(
             assert replay(catalog, record.setup, [e.action for e in log]) == record.state
             assert record.state.status == Status.BATTLE and record.state.round == 2
         kinds = Counter(e.action.kind for e in await games.list_actions(crashed.game_id))
-        assert kinds["end_command_phase"] == kinds["end_turn"] == kinds["done_scoring"] == 3
+        assert kinds["end_command_phase"] == kinds["end_turn"] == 3 and kinds["done_scoring"] == 6  # both players
 
         # Every tournament: created, four registrations, a pairing, a report, its confirmation, a result, the end.
         for guild in guilds:
