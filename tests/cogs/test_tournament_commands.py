@@ -306,7 +306,7 @@ async def test_standings_order_and_export(harness: Harness, organiser, players) 
     assert not reply.ephemeral and reply.embed["title"] == "Club GT: standings after round 1"
     lines = reply.embed["description"].splitlines()
     assert [re.search(r"` (\w+) ·", line)[1] for line in lines] == [names[p] for p in expected]
-    assert lines[0].endswith(f"1-0-0 · 0.00% · 80 VP")
+    assert lines[0].endswith("1-0-0 · 0.00% · 80 VP")
     assert lines[3].startswith("`   4`") and "0-0-1 · 100.00% · 30 VP" in lines[3]
 
     reply = await harness.slash("tournament export", user=players[1])

@@ -8,7 +8,7 @@ import pytest
 from bot.engine.errors import InvalidValue, NotYourTurn, WrongPhase
 from bot.engine.game import new_game
 from bot.engine.rng import roll_off
-from bot.engine.state import GameSetup, Status
+from bot.engine.state import GameSetup
 
 SIZES = ("incursion", "strike-force", "asymmetric-war")
 SEEDS = [f"setup-{n}" for n in range(40)]

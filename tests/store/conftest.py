@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sqlite3
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from functools import partial
+from pathlib import Path
 
 import pytest
 from sqlalchemy.engine import make_url
@@ -26,6 +28,7 @@ from bot.engine.state import GameSetup, GameState, Phase, PromptKind, Source, St
 from bot.store.db import make_engine, make_sessionmaker, upgrade_database
 
 POSTGRES_ENV = "TEST_POSTGRES_URL"
+STORED_V1 = Path(__file__).parent.parent / "fixtures" / "stored_v1.sql"
 ALICE, BOB = "111111111111111111", "222222222222222222"
 
 
@@ -74,6 +77,16 @@ async def scratch_postgres(template: str | None) -> AsyncIterator[str]:
         yield database_named(admin_url, name)
     finally:
         await run_admin(admin_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+async def stored_v1_database(path: Path) -> str:
+    """A SQLite database as the version-1 bot left it (tests/fixtures/README.md), upgraded by the migrations
+    exactly as a user's database is at start-up; its URL."""
+    with sqlite3.connect(path) as db:
+        db.executescript(STORED_V1.read_text())
+    url = f"sqlite+aiosqlite:///{path}"
+    await upgrade_database(url)
+    return url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

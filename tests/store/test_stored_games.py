@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import sqlite3
-from pathlib import Path
 
 import pytest
 from sqlalchemy import text
@@ -21,25 +19,20 @@ from bot.engine.game import replay
 from bot.engine.state import Status
 from bot.engine.tournament import Outcome, Reason, records
 from bot.service import GameService
-from bot.store.db import make_engine, make_sessionmaker, upgrade_database
+from bot.store.db import make_engine, make_sessionmaker
 from bot.store.repository import GameRepository
 from bot.store.tournament_repository import load_event
 from bot.tournament_service import TournamentService
 from bot.ui.tournament import result_notes
+from tests.store.conftest import STORED_V1, stored_v1_database
 
-FIXTURE = Path(__file__).parent.parent / "fixtures" / "stored_v1.sql"
 CATALOG = default_catalog()
 GAME_IDS = range(1, 9)
 
 
 @pytest.fixture
 async def stored(tmp_path):
-    path = tmp_path / "old.db"
-    with sqlite3.connect(path) as db:
-        db.executescript(FIXTURE.read_text())
-    url = f"sqlite+aiosqlite:///{path}"
-    await upgrade_database(url)
-    engine = make_engine(url)
+    engine = make_engine(await stored_v1_database(tmp_path / "old.db"))
     yield make_sessionmaker(engine)
     await engine.dispose()
 
@@ -74,7 +67,7 @@ async def test_the_stored_game_in_progress_can_be_played_on_and_undone(stored):
 
 def stored_tournament_json() -> str:
     """The tournament's state exactly as the version-1 bot wrote it."""
-    return re.search(r"INSERT INTO tournament VALUES\(.*?'v1-tournament','(\{.*\})',", FIXTURE.read_text())[1]
+    return re.search(r"INSERT INTO tournament VALUES\(.*?'v1-tournament','(\{.*\})',", STORED_V1.read_text())[1]
 
 
 async def test_the_stored_tournament_loads_with_its_pending_report(stored):

@@ -19,11 +19,10 @@ from sqlalchemy import text
 from bot.__main__ import main
 from bot.engine.actions import SpendCp
 from bot.service import GameService
-from bot.store.db import make_engine, make_sessionmaker, upgrade_database
+from bot.store.db import make_engine, make_sessionmaker
 from bot.store.transfer import TransferError, migrate_to
 from bot.tournament_service import TournamentService
-from tests.store.conftest import scratch_postgres
-from tests.store.test_stored_games import FIXTURE
+from tests.store.conftest import scratch_postgres, stored_v1_database
 
 OLD_GAMES = 8
 
@@ -31,11 +30,7 @@ OLD_GAMES = 8
 @pytest.fixture
 async def source(tmp_path: Path, catalog, setup, play) -> str:
     """A SQLite database as a user has it: the version-1 fixture upgraded, then new games played."""
-    path = tmp_path / "bot.db"
-    with sqlite3.connect(path) as db:
-        db.executescript(FIXTURE.read_text())
-    url = f"sqlite+aiosqlite:///{path}"
-    await upgrade_database(url)
+    url = await stored_v1_database(tmp_path / "bot.db")
     engine = make_engine(url)
     service = GameService(catalog, make_sessionmaker(engine))
     finished = setup.model_copy(update={"seed": "move-finished", "twist": True})

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import json
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -15,13 +14,12 @@ from bot.__main__ import main
 from bot.engine import actions as a
 from bot.engine.state import GameSetup
 from bot.service import GameService
-from bot.store.db import make_engine, make_sessionmaker, upgrade_database
+from bot.store.db import make_engine, make_sessionmaker
 from bot.verify import MISMATCH, UNREADABLE
-from tests.store.conftest import ALICE
+from tests.store.conftest import ALICE, stored_v1_database
 
 CHANNEL = 1_111_111_111_111_111_111
 GUILD = 2_222_222_222_222_222_222
-FIXTURE = Path(__file__).parent.parent / "fixtures" / "stored_v1.sql"
 
 
 @pytest.fixture
@@ -201,12 +199,7 @@ async def test_a_player_fixed_seed_is_public_from_the_start(service, setup) -> N
 
 async def test_the_stored_version_1_games_verify(tmp_path, catalog, capsys) -> None:
     """Games played before this change, exported by today's service, verify with their own derivation."""
-    path = tmp_path / "old.db"
-    with sqlite3.connect(path) as db:
-        db.executescript(FIXTURE.read_text())
-    url = f"sqlite+aiosqlite:///{path}"
-    await upgrade_database(url)
-    engine = make_engine(url)
+    engine = make_engine(await stored_v1_database(tmp_path / "old.db"))
     try:
         service = GameService(catalog, make_sessionmaker(engine))
         finished = 0
