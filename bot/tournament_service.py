@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from collections.abc import Callable
+import random
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from weakref import WeakValueDictionary
 
@@ -139,8 +140,9 @@ class TournamentService:
         )
 
     async def pair(self, guild_id: int, mission: str | None = None) -> TournamentRecord:
-        """Pair the next round. The rng comes from the event's secret seed and the round number, so the
-        same results always give the same pairings."""
+        """Pair the next round as a draft for the organiser to review: nothing is public and no result can be
+        reported until it is published. The rng comes from the event's secret seed, the round number and the
+        draw, so the same results always give the same pairings."""
         async with self._lock(guild_id):
             record = await self.current(guild_id)
             event = record.state.event
@@ -148,11 +150,33 @@ class TournamentService:
                 raise InvalidValue(f"All {record.rounds_planned} planned rounds have been paired: "
                                    "`/tournament finish` ends the event.")
             number = len(event.rounds) + 1
-            rng = derive_rng(record.seed, f"round:{number}")
             # Pairing a big field takes a moment: keep the event loop free meanwhile.
-            paired = await asyncio.to_thread(t.start_round, event, rng, mission)
+            paired = await asyncio.to_thread(
+                t.start_round, event, pairing_rng(record.seed, number, 0), mission, published=False)
             state = record.state.model_copy(update={"event": paired, "pending": ()})
             return await self._save(record, state)
+
+    async def repair(self, tournament_id: int, number: int, draw: int) -> TournamentRecord:
+        """Draw the draft round again (the next draw's stream); a button for an older draw is refused."""
+        return await self._change_draft(tournament_id, lambda record: asyncio.to_thread(
+            t.repair_round, record.state.event, number, draw, pairing_rng(record.seed, number, draw + 1)))
+
+    async def publish(self, tournament_id: int, number: int, draw: int) -> TournamentRecord:
+        """Make the draft round the round being played: announced, and open to results."""
+        async def op(record: TournamentRecord) -> t.Tournament:
+            return t.publish_round(record.state.event, number, draw)
+        return await self._change_draft(tournament_id, op)
+
+    async def _change_draft(
+        self, tournament_id: int, op: Callable[[TournamentRecord], Awaitable[t.Tournament]]
+    ) -> TournamentRecord:
+        guild_id = (await self.get(tournament_id)).guild_id
+        async with self._lock(guild_id):
+            record = await self.get(tournament_id)
+            if record.status != TournamentStatus.ACTIVE:
+                raise GameError("This tournament has finished.")
+            event = await op(record)
+            return await self._save(record, record.state.model_copy(update={"event": event}))
 
     async def report(
         self, guild_id: int, actor: str, table: int, outcome: str | None, vp_a: int, vp_b: int, *, organiser: bool,
@@ -235,6 +259,11 @@ class TournamentService:
             return await self.repo.save_if_version(record, state, status)
         except StaleVersion:  # another process saved first: the user tries again on fresh state
             raise GameError(CHANGED_MESSAGE) from None
+
+
+def pairing_rng(seed: str, number: int, draw: int) -> random.Random:
+    """Round `number`'s first draw keeps the stream rounds were always paired with; each re-pair a new one."""
+    return derive_rng(seed, f"round:{number}" if draw == 0 else f"round:{number}:draw:{draw}")
 
 
 def _without(state: EventState, table: int) -> tuple[PendingReport, ...]:

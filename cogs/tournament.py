@@ -105,42 +105,20 @@ class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swi
     @app_commands.choices(mission=MISSIONS)
     async def pair(self, interaction: discord.Interaction, mission: str | None = None) -> None:
         await self._organiser(interaction, "pair a round")
-        # Private: a refusal found while pairing stays private too; /tournament announce is the public post.
+        # Private: the organiser reviews the draft (a refusal stays private too); Publish makes it public.
         await interaction.response.defer(ephemeral=True, thinking=True)
         saved = await self.service.pair(_guild(interaction), mission)
-        current = saved.state.event.rounds[-1]
-        bye = f" {ui.mention(current.pairings.bye.a)} has the bye." if current.pairings.bye else ""
-        await interaction.followup.send(
-            f"Round {current.number} of **{saved.name}** is paired: {len(current.pairings.tables)} tables, "
-            f"{ui.mission_title(self.bot.catalog, current.mission)}.{bye} "  # type: ignore[attr-defined]
-            "`/tournament announce` posts the pairings.", ephemeral=True, allowed_mentions=NO_PINGS)
+        await ui.send_draft(interaction, saved)
 
-    @app_commands.command(name="announce", description="Post the current round's pairings and mission (organisers)")
+    @app_commands.command(name="announce", description="Post the current round's pairings and mission again "
+                                                       "(organisers)")
     async def announce(self, interaction: discord.Interaction) -> None:
         record = await self._organiser(interaction, "announce the pairings")
         if not record.state.event.rounds:
             raise GameError("No round has been paired yet: `/tournament pair` first.")
-        channel = interaction.channel
-        if record.announce_channel_id is not None:
-            try:
-                channel = self.bot.get_channel(record.announce_channel_id) or await self.bot.fetch_channel(
-                    record.announce_channel_id)
-            except (discord.NotFound, discord.Forbidden):
-                raise GameError(f"I cannot reach the announcement channel <#{record.announce_channel_id}>: "
-                                "check it still exists and that I can see it.") from None
-        assert isinstance(channel, discord.abc.Messageable)
-        where = f"<#{channel.id}>"  # type: ignore[attr-defined]
-        messages = ui.pairing_messages(self.bot.catalog, record)  # type: ignore[attr-defined]
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            for embeds in messages:
-                await channel.send(embeds=embeds)
-        except discord.Forbidden:
-            raise GameError(f"I cannot post in {where}: check my permissions there.") from None
-        count = len(messages)
-        await interaction.followup.send(
-            f"Posted the round {len(record.state.event.rounds)} pairings in {where} "
-            f"({count} message{'s' if count != 1 else ''}).", ephemeral=True)
+        where, count = await ui.announce(self.bot, record, interaction.channel)  # type: ignore[arg-type]
+        await interaction.followup.send(ui.announced_text(record, where, count), ephemeral=True)
 
     @app_commands.command(name="result", description="Report your table's result; organisers enter or correct one")
     @app_commands.rename(vp_a="vp-a", vp_b="vp-b")

@@ -25,7 +25,7 @@ from bot.store.models import utcnow
 from bot.store.repository import StaleVersion
 from bot.store.tournament_models import TournamentRow, TournamentStatus
 
-STATE_SCHEMA = 2
+STATE_SCHEMA = 3
 
 
 class ActiveTournamentExists(Exception):
@@ -47,7 +47,7 @@ class PendingReport(Frozen):
 class EventState(Frozen):
     """What the bot keeps about an event: the pure Tournament plus names and unconfirmed reports."""
 
-    schema_version: Literal[2] = STATE_SCHEMA
+    schema_version: Literal[3] = STATE_SCHEMA
     event: Tournament = Tournament()
     names: dict[str, str] = Field(default_factory=dict, description="player id -> display name at registration")
     pending: tuple[PendingReport, ...] = ()
@@ -158,8 +158,16 @@ def _event_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "schema_version": 2, "event": {**event, "rounds": rounds}, "pending": pending}
 
 
+def _event_v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 3 keeps a paired round as an unpublished draft until the organiser publishes it. Every round
+    stored before was public as soon as it was paired, and was never re-paired."""
+    event = data["event"]
+    rounds = [{**r, "published": True, "draw": 0} for r in event["rounds"]]
+    return {**data, "schema_version": 3, "event": {**event, "rounds": rounds}}
+
+
 # schema version -> the step that upgrades a stored event of that version to the next one
-_EVENT_UPGRADES = {1: _event_v1_to_v2}
+_EVENT_UPGRADES = {1: _event_v1_to_v2, 2: _event_v2_to_v3}
 
 
 def load_event(text: str) -> EventState:

@@ -15,7 +15,7 @@ from bot.engine.catalog import Catalog
 from bot.store.tournament_repository import TournamentRecord
 from bot.ui.text import title_case
 from tests.cogs.harness import Harness, Reply
-from tests.discord_model import GUILD_ID, MEMBER_PERMISSIONS, FakeUser, embed_problems, message_problems
+from tests.discord_model import GUILD_ID, HarnessError, MEMBER_PERMISSIONS, FakeUser, embed_problems, message_problems
 
 MANAGE_SERVER = MEMBER_PERMISSIONS | discord.Permissions(manage_guild=True).value
 
@@ -50,9 +50,16 @@ async def open_event(harness: Harness, organiser: FakeUser, players: list[FakeUs
         await harness.slash("tournament register", user=p)
 
 
+async def publish(harness: Harness, organiser: FakeUser, **options: Any) -> Reply:
+    """/tournament pair, then Publish on the draft: what the Publish press did."""
+    draft = await harness.slash("tournament pair", user=organiser, **options)
+    [button] = [c for c in draft[-1].custom_ids if c.endswith(":publish")]
+    return await harness.press(button, user=organiser)
+
+
 async def paired(harness: Harness, organiser: FakeUser, players: list[FakeUser], **options: Any):
     await open_event(harness, organiser, players, **options)
-    await harness.slash("tournament pair", user=organiser)
+    await publish(harness, organiser)
     return (await current(harness)).state.event.rounds[-1].pairings.tables
 
 
@@ -332,59 +339,142 @@ async def test_standings_order_and_export(harness: Harness, organiser, players) 
     ]
 
 
-async def test_announce_posts_tables_mission_and_layouts(
+def mentioned(message: dict[str, Any]) -> list[int]:
+    """The users a posted message notifies: mentioned in its content and allowed to be."""
+    body_users = [int(u) for u in message["body"]["allowed_mentions"]["users"]]
+    assert message["body"]["allowed_mentions"]["parse"] == []  # no @everyone, no roles
+    in_content = [int(u) for u in re.findall(r"<@(\d+)>", message["body"]["content"])]
+    assert sorted(body_users) == sorted(in_content)  # exactly those users
+    for embed in message["body"].get("embeds") or []:  # embeds never notify: nobody is only there
+        assert set(map(int, re.findall(r"<@(\d+)>", str(embed)))) <= set(in_content)
+    return in_content
+
+
+def posted(harness: Harness, reply: Reply) -> list[dict[str, Any]]:
+    return [{"body": s.body, "message": s.message} for s in reply if s.kind == "message"]
+
+
+async def test_the_draft_is_private_until_published(harness: Harness, organiser, players, catalog: Catalog) -> None:
+    news = harness.channel("pairings")
+    await open_event(harness, organiser, players[:7], **{"announce-channel": news})
+    draft = await harness.slash("tournament pair", user=organiser, mission="A")
+    assert all(s.kind in ("response", "followup") for s in draft) and draft.ephemeral
+    assert harness.messages(news) == []
+    intro = draft.content
+    assert intro.startswith("Round 1 of **Club GT** is paired: 3 tables, Mission A:") and "Only you see" in intro
+    event = (await current(harness)).state.event
+    first = event.rounds[0]
+    assert not first.published and first.draw == 0
+    shown = "\n".join(e.get("description") or "" for s in draft if s.message for e in s.message["embeds"])
+    names = (await current(harness)).state.names
+    for p in first.pairings.tables:
+        assert f"**Table {p.table}**: {names[p.a]} (0-0) vs {names[p.b]} (0-0)" in shown
+    assert f"**Bye**: {names[first.pairings.bye.a]} (0-0)" in shown
+    a = by_id(players)[first.pairings.tables[0].a]
+    # Nothing can happen on a draft: no result, no announcement, no next round.
+    refused(await harness.slash("tournament result", user=a, table=1, **{"vp-a": 70, "vp-b": 40}),
+            "Round 1 is not published yet")
+    refused(await harness.slash("tournament result", user=organiser, table=1, **{"vp-a": 70, "vp-b": 40}),
+            "Round 1 is not published yet")
+    refused(await harness.slash("tournament announce", user=organiser), "Round 1 is still a draft")
+    refused(await harness.slash("tournament pair", user=organiser), "Round 1 is still a draft")
+    publish_1, repair_1 = draft.custom_ids
+    assert publish_1.endswith(":publish") and repair_1.endswith(":repair")
+    for button in (publish_1, repair_1):  # the draft is ephemeral: nobody else can even see its buttons
+        with pytest.raises(HarnessError, match="cannot see the ephemeral message"):
+            await harness.press(button, user=a)
+    assert harness.messages(news) == [] and (await current(harness)).state.event == event
+
+    again = await harness.press(repair_1, user=organiser)
+    assert again.ephemeral and harness.messages(news) == []
+    redrawn = (await current(harness)).state.event.rounds[0]
+    assert (redrawn.draw, redrawn.mission, redrawn.published) == (1, "A", False)
+    assert "is paired (draw 2)" in again.content
+    refused(await harness.press(publish_1, user=organiser), "This draft is out of date")
+    publish_2, _ = again.custom_ids
+    done = await harness.press(publish_2, user=organiser)
+    assert "Round 1 is published. Posted the round 1 pairings" in done[-1].content
+    assert (await current(harness)).state.event.rounds[0].published
+    assert len(harness.messages(news)) == 1
+    refused(await harness.press(publish_2, user=organiser), "This draft is out of date")
+
+
+async def test_a_re_pair_is_a_new_draw_that_keeps_the_rules(harness: Harness, organiser, players) -> None:
+    """Among eight 1-0 and 0-1 players, re-pairs draw other opponents, but never a rematch nor a 1-0 against
+    a 0-1 while an equal opponent is free."""
+    await paired(harness, organiser, players)
+    await enter_round(harness, organiser, {n: ("a_wins", 70, 40) for n in range(1, 5)})
+    event = (await current(harness)).state.event
+    winners = {r.a for r in event.rounds[0].results}
+    met = {frozenset((p.a, p.b)) for p in event.rounds[0].pairings.tables}
+    draft = await harness.slash("tournament pair", user=organiser)
+    seen = set()
+    for _ in range(6):
+        r2 = (await current(harness)).state.event.rounds[1]
+        tables = frozenset(frozenset((p.a, p.b)) for p in r2.pairings.tables)
+        assert not tables & met
+        assert all((p.a in winners) == (p.b in winners) for p in r2.pairings.tables)
+        seen.add(tables)
+        draft = await harness.press(draft.custom_ids[1], user=organiser)
+    assert len(seen) > 1
+
+
+async def test_announce_mentions_every_player_in_the_content(
     harness: Harness, organiser, players, catalog: Catalog
 ) -> None:
     news = harness.channel("pairings")
     await open_event(harness, organiser, players[:7], **{"announce-channel": news, "bye-vp": 20})
-    await harness.slash("tournament pair", user=organiser, mission="A")
-    reply = await harness.slash("tournament announce", user=organiser)
-    assert [s.kind for s in reply] == ["response", "message", "followup"]
-    done = reply[-1]
-    assert done.ephemeral and f"Posted the round 1 pairings in {news.mention} (1 message)" in done.content
-    [message] = harness.messages(news)
-    header, tables = message["embeds"]
+    published = await publish(harness, organiser, mission="A")
+    [message] = posted(harness, published)
+    event = (await current(harness)).state.event
+    bye, tables = event.rounds[0].pairings.bye, event.rounds[0].pairings.tables
+    lines = message["body"]["content"].splitlines()
+    assert lines == ["📣 **Club GT**: round 1 pairings", f"**Bye**: <@{bye.a}> scores a win and 20VP",
+                     *(f"**Table {p.table}**: <@{p.a}> vs <@{p.b}>" for p in tables)]
+    assert sorted(mentioned(message)) == sorted(p.id for p in players[:7])
+    [header] = message["body"]["embeds"]
     pool = catalog.pool_mission("A")
-    text = str(header)
     assert header["title"] == "Club GT: round 1 of 3"
-    assert title_case(catalog.primary(pool.primary).name) in text  # Take and Hold
-    assert title_case(catalog.deployment(pool.deployment).name) in text  # Tipping Point
+    assert title_case(catalog.primary(pool.primary).name) in str(header)  # Take and Hold
+    assert title_case(catalog.deployment(pool.deployment).name) in str(header)  # Tipping Point
     fields = {f["name"]: f["value"] for f in header["fields"]}
     assert fields["Terrain layouts"] == "Layout 1, Layout 2, Layout 4, Layout 6, Layout 7, Layout 8"
-    event = (await current(harness)).state.event
-    bye = event.rounds[0].pairings.bye
-    assert fields["Bye"] == f"<@{bye.a}> scores a win and 20VP"
-    assert [(f["name"], f["value"]) for f in tables["fields"]] == [
-        (f"Table {p.table}", f"<@{p.a}> vs <@{p.b}>") for p in event.rounds[0].pairings.tables
-    ]
+
+    again = await harness.slash("tournament announce", user=organiser)
+    assert [s.kind for s in again] == ["response", "message", "followup"]
+    assert again[-1].ephemeral and f"Posted the round 1 pairings in {news.mention} (1 message)" in again[-1].content
+    assert posted(harness, again)[0]["body"]["content"] == message["body"]["content"]
 
 
 async def test_a_thousand_player_announce_is_split_within_discord_limits(harness: Harness, organiser) -> None:
     await harness.slash("tournament create", user=organiser, name="Mega GT", rounds=5)
-    record = await current(harness)  # registering 1,000 players one command at a time would be slow
-    ids = [str(10**17 + i) for i in range(1000)]
+    record = await current(harness)  # registering 1,001 players one command at a time would be slow
+    ids = [str(10**17 + i) for i in range(1001)]
     event = record.state.event.model_copy(update={"players": tuple(ids)})
     state = record.state.model_copy(update={"event": event, "names": {p: f"p{p[-3:]}" for p in ids}})
     await harness.bot.tournaments.repo.save_if_version(record, state)
-    await harness.slash("tournament pair", user=organiser)
-    reply = await harness.slash("tournament announce", user=organiser)
-    posted = [s.message for s in reply if s.kind == "message"]
-    assert f"({len(posted)} messages)" in reply[-1].content and len(posted) > 1
-    fields = []
-    for message in posted:
-        assert message_problems(message) == []
-        for embed in message["embeds"]:
-            assert embed_problems(embed) == [] and len(embed.get("fields", [])) <= 25
-            fields += embed.get("fields", [])
-    tables = [f for f in fields if f["name"].startswith("Table ")]
-    assert [f["name"] for f in tables] == [f"Table {n}" for n in range(1, 501)]
-    mentioned = re.findall(r"<@(\d+)>", " ".join(f["value"] for f in tables))
-    assert sorted(mentioned) == ids
+    draft = await harness.slash("tournament pair", user=organiser)
+    previews = [s.body for s in draft if s.kind == "followup"]
+    assert len(previews) > 1 and all(message_problems(body) == [] for body in previews)
+    assert draft[-1].custom_ids[0].endswith(":publish") and not draft.custom_ids  # the buttons on the last
+    reply = await harness.press(draft[-1].custom_ids[0], user=organiser)
+    messages = posted(harness, reply)
+    assert f"({len(messages)} messages)" in reply[-1].content and len(messages) > 1
+    everyone = []
+    for message in messages:
+        assert message_problems(message["body"]) == []
+        users = mentioned(message)
+        assert len(users) <= 100
+        everyone += users
+    assert sorted(everyone) == sorted(map(int, ids))  # each player once, the bye too
+    lines = [line for m in messages for line in m["body"]["content"].splitlines()]
+    assert [line.split(":")[0] for line in lines if line.startswith("**Table")] == \
+        [f"**Table {n}**" for n in range(1, 501)]
 
     standings = await harness.slash("tournament standings", user=organiser)
     shown = [line for s in standings if s.message for e in s.message["embeds"]
              for line in (e.get("description") or "").splitlines()]
-    assert len(shown) == 1000
+    assert len(shown) == 1001
     assert all(message_problems(s.message) == [] for s in standings if s.message)
 
 
