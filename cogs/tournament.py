@@ -153,13 +153,17 @@ class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swi
             ui.report_text(done.record, done.table, done.pending), view=view_of(button),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(opponent))]))
 
-    @app_commands.command(name="standings", description="The tournament's standings")
+    @app_commands.command(name="standings", description="The standings: posted by organisers, privately to players")
     async def standings(self, interaction: discord.Interaction) -> None:
         record = await self.service.latest(_guild(interaction))
         messages = ui.standings_messages(record)
-        await interaction.response.send_message(embeds=messages[0])
+        # Only an organiser posts the standings for everyone; a player gets them, and their own place, privately.
+        public = ui.is_organiser(interaction, record)
+        own = "" if public else ui.own_standing(record, str(interaction.user.id))
+        await interaction.response.send_message(own, embeds=messages[0], ephemeral=not public,
+                                                allowed_mentions=NO_PINGS)
         for embeds in messages[1:]:
-            await interaction.followup.send(embeds=embeds)
+            await interaction.followup.send(embeds=embeds, ephemeral=not public)
 
     @app_commands.command(name="export", description="The standings and every result as CSV files")
     async def export(self, interaction: discord.Interaction) -> None:

@@ -186,20 +186,31 @@ def result_notes(event: t.Tournament) -> dict[str, list[str]]:
     return notes
 
 
+def own_standing(record: TournamentRecord, player: str) -> str:
+    """A player's own line, for the standings they get privately."""
+    table = t.standings(record.state.event)
+    mine = next((s for s in table if s.player == player), None)
+    if mine is None:
+        return "You are not registered in this event."
+    return (f"You are **{mine.rank}** of {len(table)}: {record_text(mine.wins, mine.draws, mine.losses)}, "
+            f"{mine.vp} VP.")
+
+
 def standings_messages(record: TournamentRecord) -> list[list[discord.Embed]]:
     event = record.state.event
     played = len(event.rounds)
     notes = result_notes(event)
     lines = [
         f"`{s.rank:>4}` {discord.utils.escape_markdown(name_of(record, s.player))} · "
-        f"{s.wins}-{s.draws}-{s.losses} · {s.opponents_win_pct:.2f}% · {s.vp} VP"
+        f"{record_text(s.wins, s.draws, s.losses)} · {s.opponents_win_pct:.2f}% · {s.vp} VP"
         f"{' · bye' if s.had_bye else ''}{' · dropped' if s.dropped else ''}"
         f"{''.join(f' · {n}' for n in notes.get(s.player, ()))}"
         for s in t.standings(event)
     ]
     title = f"{record.name}: standings after round {played}" if played else f"{record.name}: registered players"
     embeds = line_embeds(lines or ["No players yet."], title)
-    embeds[-1].set_footer(text="Rank · player · wins-draws-losses · opponents' win % · total VP")
+    embeds[-1].set_footer(text="Rank · player · record W-L (W-L-D when there are draws) · opponents' win % · "
+                               "total VP")
     return pack_embeds(embeds)
 
 
@@ -237,11 +248,12 @@ def pack_embeds(embeds: Iterable[discord.Embed]) -> list[list[discord.Embed]]:
 def standings_csv(record: TournamentRecord) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["rank", "player_id", "name", "wins", "draws", "losses", "opponents_win_pct", "vp",
+    writer.writerow(["rank", "player_id", "name", "record", "wins", "draws", "losses", "opponents_win_pct", "vp",
                      "path", "had_bye", "dropped", "notes"])
     notes = result_notes(record.state.event)
     for s in t.standings(record.state.event):
-        writer.writerow([s.rank, s.player, name_of(record, s.player), s.wins, s.draws, s.losses,
+        writer.writerow([s.rank, s.player, name_of(record, s.player), record_text(s.wins, s.draws, s.losses),
+                         s.wins, s.draws, s.losses,
                          f"{s.opponents_win_pct:.2f}", s.vp, s.path, s.had_bye, s.dropped,
                          "; ".join(notes.get(s.player, ()))])
     return out.getvalue()

@@ -309,12 +309,17 @@ async def test_standings_order_and_export(harness: Harness, organiser, players) 
     expected = [winners[0], winners[1], losers[1], losers[0]]  # by VP within the same record
     names = {str(p.id): p.name.title() for p in players}
 
-    reply = await harness.slash("tournament standings", user=players[0])
-    assert not reply.ephemeral and reply.embed["title"] == "Club GT: standings after round 1"
-    lines = reply.embed["description"].splitlines()
+    public = await harness.slash("tournament standings", user=organiser)
+    assert not public.ephemeral and public.content == "" and public.embed["title"] == "Club GT: standings after round 1"
+    lines = public.embed["description"].splitlines()
     assert [re.search(r"` (\w+) ·", line)[1] for line in lines] == [names[p] for p in expected]
-    assert lines[0].endswith(f"1-0-0 · 0.00% · 80 VP")
-    assert lines[3].startswith("`   4`") and "0-0-1 · 100.00% · 30 VP" in lines[3]
+    assert lines[0].endswith(f"· 1-0 · 0.00% · 80 VP")
+    assert lines[3].startswith("`   4`") and "· 0-1 · 100.00% · 30 VP" in lines[3]
+    assert "record W-L (W-L-D when there are draws)" in public.embed["footer"]["text"]
+    fourth = by_id(players)[expected[3]]
+    private = await harness.slash("tournament standings", user=fourth)  # a player's standings are their own
+    assert private.ephemeral and private.content == "You are **4** of 4: 0-1, 30 VP."
+    assert private.embed["description"] == public.embed["description"]
 
     reply = await harness.slash("tournament export", user=players[1])
     assert reply.ephemeral
@@ -323,7 +328,7 @@ async def test_standings_order_and_export(harness: Harness, organiser, players) 
     standings = list(csv.DictReader(io.StringIO(files[f"tournament-{record.id}-standings.csv"])))
     assert [row["player_id"] for row in standings] == expected
     assert standings[0] == {
-        "rank": "1", "player_id": expected[0], "name": names[expected[0]], "wins": "1", "draws": "0",
+        "rank": "1", "player_id": expected[0], "name": names[expected[0]], "record": "1-0", "wins": "1", "draws": "0",
         "losses": "0", "opponents_win_pct": "0.00", "vp": "80", "path": "W", "had_bye": "False", "dropped": "False",
         "notes": "",
     }
@@ -484,7 +489,8 @@ async def test_finish_then_a_new_event(harness: Harness, organiser, players) -> 
     await enter_round(harness, organiser, {1: ("draw", 45, 45)})
     reply = await harness.slash("tournament finish", user=organiser)
     assert "**Club GT** is over after 1 round." in reply.content
-    assert "1-0-0" not in reply.embed["description"] and "0-1-0 · 50.00% · 45 VP" in reply.embed["description"]
+    # A draw each: no wins, no losses, one draw, written W-L-D because there is a draw.
+    assert reply.embed["description"].count("· 0-0-1 · 50.00% · 45 VP") == 2
     refused(await harness.slash("tournament register", user=players[3]), "no tournament running")
     assert (await harness.slash("tournament standings", user=players[3])).embed["title"].startswith("Club GT")
     await harness.slash("tournament create", user=organiser, name="Next GT", rounds=2)
