@@ -26,6 +26,7 @@ from bot.store.repository import StaleVersion
 from bot.store.tournament_models import TournamentStatus
 from bot.store.tournament_repository import (
     ActiveTournamentExists,
+    Correction,
     EventState,
     PendingReport,
     TournamentRecord,
@@ -134,6 +135,11 @@ class TournamentService:
             })
         return await self._change(guild_id, op)
 
+    async def reinstate(self, guild_id: int, player: str) -> TournamentRecord:
+        return await self._change(
+            guild_id, lambda r: r.state.model_copy(update={"event": t.reinstate_player(r.state.event, player)})
+        )
+
     async def drop(self, guild_id: int, player: str) -> TournamentRecord:
         return await self._change(
             guild_id, lambda r: r.state.model_copy(update={"event": t.drop_player(r.state.event, player)})
@@ -178,23 +184,51 @@ class TournamentService:
             event = await op(record)
             return await self._save(record, record.state.model_copy(update={"event": event}))
 
+    async def report_own(
+        self, guild_id: int, actor: str, my_vp: int, opponent_vp: int, *, conceded: bool = False
+    ) -> ReportOutcome:
+        """A player's report from their own point of view: their table, seat and outcome are worked out."""
+        event = (await self.current(guild_id)).state.event
+        current = event.rounds[-1] if event.rounds else None
+        pairing = next((p for p in current.pairings.tables if actor in (p.a, p.b)), None) if current else None
+        if current is None or pairing is None:
+            bye = current is not None and current.pairings.bye is not None and current.pairings.bye.a == actor
+            raise NotAPlayer("You have the bye this round: there is nothing to report." if bye else
+                             "You have no table in the current round.")
+        seat_a = actor == pairing.a
+        vp_a, vp_b = (my_vp, opponent_vp) if seat_a else (opponent_vp, my_vp)
+        outcome = (t.Outcome.B_WINS if seat_a else t.Outcome.A_WINS) if conceded else None
+        return await self.report(guild_id, actor, pairing.table, outcome, vp_a, vp_b, organiser=False,
+                                 reason=t.Reason.CONCESSION if conceded else t.Reason.SCORE)
+
     async def report(
         self, guild_id: int, actor: str, table: int, outcome: str | None, vp_a: int, vp_b: int, *, organiser: bool,
-        reason: str = t.Reason.SCORE,
+        reason: str = t.Reason.SCORE, round_number: int | None = None,
     ) -> ReportOutcome:
-        """A player's report waits for their opponent; an organiser's entry is final and may correct one.
-        The VP decide the outcome; a concession is reported by the player who conceded (or an organiser),
-        a no-show only by an organiser."""
+        """A player's report waits for their opponent; an organiser's entry is final and may correct one, of
+        any round (`round_number`), logged with who made it. The VP decide the outcome; a concession is
+        reported by the player who conceded (or an organiser), a no-show only by an organiser."""
         async with self._lock(guild_id):
             record = await self.current(guild_id)
             event = record.state.event
-            checked = t.record_result(event, table, outcome, vp_a, vp_b, reason)  # validates table, outcome, VP
-            current = checked.rounds[-1]
+            if round_number is not None and not organiser:
+                raise NotAPlayer("Only an organiser enters or corrects the result of an earlier round.")
+            index = (round_number or len(event.rounds) or 1) - 1
+            # validates the round, table, outcome and VP
+            checked = t.record_result(event, table, outcome, vp_a, vp_b, reason, round_number)
+            current = checked.rounds[index]
             pairing = next(p for p in current.pairings.tables if p.table == table)
             result = next(r for r in current.results if r.table == table)
-            earlier = next((r for r in event.rounds[-1].results if r.table == table), None)
+            earlier = next((r for r in event.rounds[index].results if r.table == table), None)
             if organiser:
-                state = record.state.model_copy(update={"event": checked, "pending": _without(record.state, table)})
+                pending = record.state.pending
+                if index == len(event.rounds) - 1:
+                    pending = _without(record.state, table)
+                corrections = record.state.corrections
+                if earlier is not None:
+                    corrections = (*corrections, Correction(by=actor, before=earlier, after=result))
+                state = record.state.model_copy(update={"event": checked, "pending": pending,
+                                                        "corrections": corrections})
                 saved = await self._save(record, state)
                 return ReportOutcome(saved, pairing, result=result, corrected=earlier)
             if actor not in (pairing.a, pairing.b):

@@ -1,5 +1,5 @@
-"""/tournament: a Swiss event on this server: create, register, drop, pair, announce, result, standings,
-export, finish.
+"""/tournament: a Swiss event on this server: create, register, drop, reinstate, pair (a private draft to
+publish or re-pair), announce, report, result, status, standings, export, finish.
 
 Organisers (Manage Server, or the event's organiser role) run the event; players register, drop and
 report their own table, which their opponent confirms with a button. Everyone else gets an ephemeral no.
@@ -12,9 +12,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.errors import GameError
-from bot.engine.tournament import MISSION_LETTERS, Reason
+from bot.engine.tournament import MISSION_LETTERS, Reason, missing_tables
 from bot.store.tournament_repository import TournamentRecord
-from bot.tournament_service import MAX_NAME, MAX_ROUNDS, TournamentService, report_digest
+from bot.tournament_service import MAX_NAME, MAX_ROUNDS, ReportOutcome, TournamentService, report_digest
 from bot.ui import tournament as ui
 from bot.ui.controls import view_of
 
@@ -120,22 +120,61 @@ class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swi
         where, count = await ui.announce(self.bot, record, interaction.channel)  # type: ignore[arg-type]
         await interaction.followup.send(ui.announced_text(record, where, count), ephemeral=True)
 
+    @app_commands.command(name="report", description="Report your game's result, as you saw it")
+    @app_commands.rename(my_vp="my-vp", opponent_vp="opponent-vp")
+    @app_commands.describe(my_vp="Your victory points", opponent_vp="Your opponent's victory points",
+                           conceded="You conceded the game (your opponent wins whatever the VP)")
+    async def report(self, interaction: discord.Interaction, my_vp: app_commands.Range[int, 0, 100],
+                     opponent_vp: app_commands.Range[int, 0, 100], conceded: bool = False) -> None:
+        done = await self.service.report_own(_guild(interaction), str(interaction.user.id), my_vp, opponent_vp,
+                                             conceded=conceded)
+        await _ask_confirmation(interaction, done)
+
+    @app_commands.command(name="status", description="Which tables of the round have their result (organisers)")
+    async def status(self, interaction: discord.Interaction) -> None:
+        record = await self._organiser(interaction, "see the round's status")
+        rounds = record.state.event.rounds
+        if not rounds or not rounds[-1].published:
+            raise GameError("No round is being played: `/tournament pair` and publish one first.")
+        lines = ui.status_lines(record)
+        missing = len(missing_tables(rounds[-1]))
+        title = f"{record.name}: round {rounds[-1].number}, {missing} of {len(lines)} tables waiting"
+        messages = ui.pack_embeds(ui.line_embeds(lines or ["No tables (only a bye)."], title))
+        view = view_of(ui.NudgeButton(record.id, rounds[-1].number)) if missing else None
+        for i, embeds in enumerate(messages):
+            extra = {"view": view} if view is not None and i == len(messages) - 1 else {}
+            if i == 0:
+                await interaction.response.send_message(embeds=embeds, ephemeral=True, **extra)
+            else:
+                await interaction.followup.send(embeds=embeds, ephemeral=True, **extra)
+
+    @app_commands.command(name="reinstate", description="Bring back a player who dropped (organisers)")
+    @app_commands.describe(player="The player who dropped: they are paired again from the next round")
+    async def reinstate(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        await self._organiser(interaction, "reinstate a player")
+        saved = await self.service.reinstate(_guild(interaction), str(player.id))
+        await interaction.response.send_message(
+            f"{player.mention} is back in **{saved.name}** and will be paired from the next round, keeping "
+            f"their record. Reinstated by organiser {interaction.user.mention}.", allowed_mentions=NO_PINGS)
+
     @app_commands.command(name="result", description="Report your table's result; organisers enter or correct one")
-    @app_commands.rename(vp_a="vp-a", vp_b="vp-b")
+    @app_commands.rename(vp_a="vp-a", vp_b="vp-b", round_number="round")
     @app_commands.describe(table="Your table number this round", vp_a="Player A's victory points (A is named first)",
                            vp_b="Player B's victory points",
                            outcome="Leave it out: the VP decide. Must agree with them, except for a concession "
                                    "or no-show",
-                           reason="Only for a concession or a no-show: the outcome then stands whatever the VP")
+                           reason="Only for a concession or a no-show: the outcome then stands whatever the VP",
+                           round_number="Organisers: correct a result of an earlier round (default: this round)")
     @app_commands.choices(outcome=OUTCOMES, reason=REASONS)
     async def result(self, interaction: discord.Interaction, table: app_commands.Range[int, 1, 10_000],
                      vp_a: app_commands.Range[int, 0, 100], vp_b: app_commands.Range[int, 0, 100],
-                     outcome: str | None = None, reason: str = "score") -> None:
+                     outcome: str | None = None, reason: str = "score",
+                     round_number: app_commands.Range[int, 1, MAX_ROUNDS] | None = None) -> None:
         record = await self.service.current(_guild(interaction))
         organiser = ui.is_organiser(interaction, record)
         done = await self.service.report(record.guild_id, str(interaction.user.id), table, outcome, vp_a, vp_b,
-                                         organiser=organiser, reason=reason)
-        round_number = len(done.record.state.event.rounds)
+                                         organiser=organiser, reason=reason, round_number=round_number)
+        round_number = round_number or len(done.record.state.event.rounds)
         if done.result is not None:
             line = ui.score_line(done.table, done.result)
             was = ""
@@ -146,12 +185,7 @@ class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swi
                 f"📝 **{done.record.name}** round {round_number}, table {table}: {line}{was}. "
                 f"Entered by organiser {interaction.user.mention}.", allowed_mentions=NO_PINGS)
             return
-        assert done.pending is not None
-        opponent = done.table.b if done.pending.reporter == done.table.a else done.table.a
-        button = ui.ConfirmResult(done.record.id, round_number, table, report_digest(done.record.id, done.pending))
-        await interaction.response.send_message(
-            ui.report_text(done.record, done.table, done.pending), view=view_of(button),
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(opponent))]))
+        await _ask_confirmation(interaction, done)
 
     @app_commands.command(name="standings", description="The standings: posted by organisers, privately to players")
     async def standings(self, interaction: discord.Interaction) -> None:
@@ -182,6 +216,17 @@ class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swi
         await interaction.response.send_message(
             f"🏁 **{saved.name}** is over after {played} round{'s' if played != 1 else ''}. Final standings:",
             embed=top, allowed_mentions=NO_PINGS)
+
+
+async def _ask_confirmation(interaction: discord.Interaction, done: ReportOutcome) -> None:
+    """A player's report, mentioning their opponent, with the button that confirms it."""
+    assert done.pending is not None
+    opponent = done.table.b if done.pending.reporter == done.table.a else done.table.a
+    button = ui.ConfirmResult(done.record.id, done.pending.round_number, done.pending.table,
+                              report_digest(done.record.id, done.pending))
+    await interaction.response.send_message(
+        ui.report_text(done.record, done.table, done.pending), view=view_of(button),
+        allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(opponent))]))
 
 
 def _guild(interaction: discord.Interaction) -> int:

@@ -29,9 +29,9 @@ from bot.engine.tournament_ranking import (
 
 __all__ = [
     "MISSION_LETTERS", "Outcome", "Pairing", "Pairings", "PlayerRecord", "Reason", "Result", "Round", "Standing",
-    "Tournament", "add_player", "check_mission", "draft_round", "drop_player", "loser", "missing_tables", "outcome_of",
-    "pick_mission", "publish_round", "records", "record_result", "repair_round", "standings", "start_round",
-    "verdict",
+    "Tournament", "add_player", "check_mission", "draft_round", "drop_player", "loser", "missing_tables",
+    "outcome_of", "pick_mission", "publish_round", "records", "record_result", "reinstate_player", "repair_round",
+    "standings", "start_round", "verdict",
 ]
 
 # The Chapter Approved Tournament Mission Pool (Tournament Companion): missions A to T.
@@ -72,6 +72,17 @@ def drop_player(t: Tournament, player: str) -> Tournament:
     if player in t.dropped:
         raise InvalidValue(f"<@{player}> has already dropped.")
     return t.model_copy(update={"dropped": (*t.dropped, player)})
+
+
+def reinstate_player(t: Tournament, player: str) -> Tournament:
+    """Bring a dropped player back: they are paired again from the next round, with the record they had."""
+    _registered(t, player)
+    if player not in t.dropped:
+        raise InvalidValue(f"<@{player}> has not dropped.")
+    if t.rounds and not t.rounds[-1].published:
+        raise InvalidValue(f"Round {t.rounds[-1].number} is already paired as a draft without them: reinstate "
+                           "players before pairing the next round.")
+    return t.model_copy(update={"dropped": tuple(p for p in t.dropped if p != player)})
 
 
 def missing_tables(r: Round) -> list[int]:
@@ -131,16 +142,20 @@ def publish_round(t: Tournament, number: int, draw: int) -> Tournament:
 
 def record_result(
     t: Tournament, table: int, outcome: Outcome | str | None, vp_a: int, vp_b: int,
-    reason: Reason | str = Reason.SCORE,
+    reason: Reason | str = Reason.SCORE, round_number: int | None = None,
 ) -> Tournament:
-    """Record (or correct) the result of a table of the current round.
+    """Record (or correct) the result of a table of the current round, or of an earlier one (`round_number`):
+    records and standings are always folded from every round's results, so they follow the correction.
 
     The VP decide (the player with more VP wins, equal VP is a draw): `outcome` may be left out, and one
     that contradicts the VP is refused. Only a concession or a no-show names a winner whatever the VP.
     """
     if not t.rounds:
         raise InvalidValue("No round has been paired yet.")
-    current = t.rounds[-1]
+    if round_number is not None and not 1 <= round_number <= len(t.rounds):
+        raise InvalidValue(f"There is no round {round_number} (rounds 1-{len(t.rounds)}).")
+    index = (round_number or len(t.rounds)) - 1
+    current = t.rounds[index]
     if not current.published:
         raise InvalidValue(f"Round {current.number} is not published yet: results are reported once it is.")
     pairing = next((p for p in current.pairings.tables if p.table == table), None)
@@ -173,7 +188,7 @@ def record_result(
     )
     results = (*(r for r in current.results if r.table != table), result)
     updated = current.model_copy(update={"results": results})
-    return t.model_copy(update={"rounds": (*t.rounds[:-1], updated)})
+    return t.model_copy(update={"rounds": (*t.rounds[:index], updated, *t.rounds[index + 1:])})
 
 
 def verdict(pairing: Pairing, outcome: Outcome) -> str:

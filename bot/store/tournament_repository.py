@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.engine.tournament import Outcome, Reason, Tournament, outcome_of
+from bot.engine.tournament import Outcome, Reason, Result, Tournament, outcome_of
 from bot.engine.tournament_ranking import Frozen
 from bot.store.codec import load_snapshot
 from bot.store.models import utcnow
@@ -44,6 +44,14 @@ class PendingReport(Frozen):
     reason: Reason = Reason.SCORE
 
 
+class Correction(Frozen):
+    """An organiser's entry that replaced a recorded result, kept with who made it."""
+
+    by: str
+    before: Result
+    after: Result
+
+
 class EventState(Frozen):
     """What the bot keeps about an event: the pure Tournament plus names and unconfirmed reports."""
 
@@ -51,6 +59,7 @@ class EventState(Frozen):
     event: Tournament = Tournament()
     names: dict[str, str] = Field(default_factory=dict, description="player id -> display name at registration")
     pending: tuple[PendingReport, ...] = ()
+    corrections: tuple[Correction, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,7 @@ REASON_NOTES = {
 }
 
 DRAFT_TEMPLATE = r"mdtd:(?P<tournament>[0-9]+):(?P<round>[0-9]+):(?P<draw>[0-9]+):(?P<action>publish|repair)"
+NUDGE_TEMPLATE = r"mdtn:(?P<tournament>[0-9]+):(?P<round>[0-9]+)"
 CONFIRM_TEMPLATE = r"mdt:(?P<tournament>[0-9]+):(?P<round>[0-9]+):(?P<table>[0-9]+):(?P<digest>[0-9a-f]{12})"
 
 
@@ -80,7 +81,7 @@ def report_text(record: TournamentRecord, pairing: t.Pairing, report: PendingRep
     return (
         f"{mention(opponent)}, {mention(report.reporter)} reports **{record.name}** round {report.round_number}, "
         f"table {report.table}: {score_line(pairing, report)}. "
-        "Press **Confirm** if that is right; if not, report the right result with `/tournament result`."
+        "Press **Confirm** if that is right; if not, report the right result with `/tournament report`."
     )
 
 
@@ -120,7 +121,13 @@ def announcement_messages(catalog: Catalog, record: TournamentRecord) -> list[An
         lines.append((f"**Bye**: {mention(bye.a)} scores a win and {bye.vp_a}VP", [int(bye.a)]))
     lines += [(f"**Table {p.table}**: {mention(p.a)} vs {mention(p.b)}", [int(p.a), int(p.b)])
               for p in current.pairings.tables]
-    messages = [Announcement(title, [round_embed(catalog, record)], [])]
+    return pack_mentions(Announcement(title, [round_embed(catalog, record)], []), lines)
+
+
+def pack_mentions(first: Announcement, lines: list[tuple[str, list[int]]]) -> list[Announcement]:
+    """`first`, then lines (each with the users it mentions) added to messages of at most 2,000 characters
+    and 100 mentioned users."""
+    messages = [first]
     for line, users in lines:
         last = messages[-1]
         if len(last.content) + 1 + len(line) > MESSAGE_CONTENT_CHARS or len(last.users) + len(users) > MESSAGE_USERS:
@@ -128,6 +135,50 @@ def announcement_messages(catalog: Catalog, record: TournamentRecord) -> list[An
         else:
             messages[-1] = Announcement(f"{last.content}\n{line}", last.embeds, [*last.users, *users])
     return messages
+
+
+def status_lines(record: TournamentRecord) -> list[str]:
+    """Every table of the current round: confirmed, reported and awaiting whom, or nothing yet."""
+    current = record.state.event.rounds[-1]
+    results = {r.table: r for r in current.results}
+    pending = {p.table: p for p in record.state.pending if p.round_number == current.number}
+
+    def name(player: str) -> str:
+        return discord.utils.escape_markdown(name_of(record, player))
+
+    lines = []
+    for p in current.pairings.tables:
+        if (done := results.get(p.table)) is not None:
+            state = f"✅ {done.vp_a}–{done.vp_b}, {OUTCOME_WORDS[done.outcome]}, confirmed"
+        elif (report := pending.get(p.table)) is not None:
+            waiting = p.b if report.reporter == p.a else p.a
+            state = f"⏳ reported by {name(report.reporter)}, awaiting {name(waiting)}"
+        else:
+            state = "❌ nothing yet"
+        lines.append(f"**Table {p.table}** ({name(p.a)} vs {name(p.b)}): {state}")
+    return lines
+
+
+def nudge_messages(record: TournamentRecord) -> list[Announcement]:
+    """Mentions of exactly the players the current round still waits for: the opponent who has a report to
+    confirm, or both players of a table with nothing reported."""
+    current = record.state.event.rounds[-1]
+    pending = {p.table: p for p in record.state.pending if p.round_number == current.number}
+    lines: list[tuple[str, list[int]]] = []
+    for table in t.missing_tables(current):
+        p = next(x for x in current.pairings.tables if x.table == table)
+        if (report := pending.get(table)) is not None:
+            waiting = p.b if report.reporter == p.a else p.a
+            reporter = discord.utils.escape_markdown(name_of(record, report.reporter))  # not pinged: they reported
+            lines.append((f"**Table {table}**: {mention(waiting)}, please confirm {reporter}'s report (the "
+                          "**Confirm** button on it).", [int(waiting)]))
+        else:
+            lines.append((f"**Table {table}**: {mention(p.a)} {mention(p.b)}, please report your result with "
+                          "`/tournament report`.", [int(p.a), int(p.b)]))
+    if not lines:
+        return []
+    title = f"⏰ **{discord.utils.escape_markdown(record.name)}** round {current.number}: results still missing."
+    return pack_mentions(Announcement(title, [], []), lines)
 
 
 def draft_messages(catalog: Catalog, record: TournamentRecord) -> list[list[discord.Embed]]:
@@ -167,7 +218,7 @@ def round_embed(catalog: Catalog, record: TournamentRecord) -> discord.Embed:
     if current.pairings.bye is not None:
         header.add_field(name="Bye", value=f"{mention(current.pairings.bye.a)} scores a win and "
                                            f"{current.pairings.bye.vp_a}VP", inline=False)
-    header.set_footer(text="Player A is named first. Report with /tournament result table: vp-a: vp-b:")
+    header.set_footer(text="Report your result with /tournament report my-vp: opponent-vp:")
     return header
 
 
@@ -322,6 +373,13 @@ async def announce(client: discord.Client, record: TournamentRecord,
     current = record.state.event.rounds[-1]
     if not current.published:
         raise GameError(f"Round {current.number} is still a draft: publish it from `/tournament pair` first.")
+    messages = announcement_messages(client.catalog, record)  # type: ignore[attr-defined]
+    return await post(client, record, fallback, messages)
+
+
+async def post(client: discord.Client, record: TournamentRecord, fallback: discord.abc.Messageable | None,
+               messages: list[Announcement]) -> tuple[str, int]:
+    """Post messages in the event's announcement channel (else `fallback`): where, and how many."""
     channel = fallback
     if record.announce_channel_id is not None:
         try:
@@ -332,7 +390,6 @@ async def announce(client: discord.Client, record: TournamentRecord,
                             "check it still exists and that I can see it.") from None
     assert isinstance(channel, discord.abc.Messageable)
     where = f"<#{channel.id}>"  # type: ignore[attr-defined]
-    messages = announcement_messages(client.catalog, record)  # type: ignore[attr-defined]
     try:
         for message in messages:
             await channel.send(message.content, embeds=message.embeds, allowed_mentions=message.allowed_mentions)
@@ -405,4 +462,38 @@ class DraftButton(discord.ui.DynamicItem[discord.ui.Button], template=DRAFT_TEMP
             await send_error(interaction, exc.message)
         except Exception:
             _log.exception("The draft of tournament %s failed", self.tournament)
+            await send_error(interaction, APOLOGY)
+
+
+class NudgeButton(discord.ui.DynamicItem[discord.ui.Button], template=NUDGE_TEMPLATE):
+    """An organiser's reminder to the players a round still waits for, mentioning exactly them."""
+
+    def __init__(self, tournament: int, round_number: int) -> None:
+        super().__init__(discord.ui.Button(label="Nudge them", style=discord.ButtonStyle.primary,
+                                           custom_id=f"mdtn:{tournament}:{round_number}"))
+        self.tournament, self.round_number = tournament, round_number
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match) -> NudgeButton:
+        return cls(int(match["tournament"]), int(match["round"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            record = await _service(interaction).get(self.tournament)
+            if not is_organiser(interaction, record):
+                raise GameError("Only an organiser (Manage Server, or the event's organiser role) can nudge players.")
+            if len(record.state.event.rounds) != self.round_number:
+                raise GameError(f"Round {self.round_number} is over: `/tournament status` shows the current one.")
+            messages = nudge_messages(record)
+            if not messages:
+                raise GameError(f"Every table of round {self.round_number} has its result: nobody to nudge.")
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            where, _ = await post(interaction.client, record, interaction.channel, messages)  # type: ignore[arg-type]
+            count = sum(len(m.users) for m in messages)
+            await interaction.followup.send(f"Nudged {count} player{'s' if count != 1 else ''} in {where}.",
+                                            ephemeral=True)
+        except GameError as exc:
+            await send_error(interaction, exc.message)
+        except Exception:
+            _log.exception("Nudging the players of tournament %s failed", self.tournament)
             await send_error(interaction, APOLOGY)

@@ -12,6 +12,8 @@ import discord
 import pytest
 
 from bot.engine.catalog import Catalog
+from bot.engine.tournament import missing_tables
+from bot.engine.tournament import standings as event_standings
 from bot.store.tournament_repository import TournamentRecord
 from bot.ui.text import title_case
 from tests.cogs.harness import Harness, Reply
@@ -503,3 +505,112 @@ async def test_announce_where_the_bot_cannot_post_is_refused(harness: Harness, o
     harness.model.bot_permissions &= ~discord.Permissions(send_messages=True).value
     reply = await harness.slash("tournament announce", user=organiser)
     refused(reply, f"I cannot post in {harness.default_channel.mention}: check my permissions there.")
+
+
+async def test_a_player_reports_from_their_own_point_of_view(harness: Harness, organiser, players) -> None:
+    tables = await paired(harness, organiser, players[:5])
+    people = by_id(players)
+    first, second = tables
+    event = (await current(harness)).state.event
+    refused(await harness.slash("tournament report", user=people[event.rounds[0].pairings.bye.a],
+                                **{"my-vp": 50, "opponent-vp": 0}), "You have the bye this round")
+    refused(await harness.slash("tournament report", user=organiser, **{"my-vp": 50, "opponent-vp": 0}),
+            "You have no table in the current round")
+    # Player B of table 1 reports their win: the bot seats the VP and names the winner.
+    b, a = people[first.b], people[first.a]
+    report = await harness.slash("tournament report", user=b, **{"my-vp": 70, "opponent-vp": 40})
+    assert report.content.startswith(f"{a.mention}, {b.mention} reports **Club GT** round 1, table 1:")
+    assert f"{a.mention} **40** – **70** {b.mention}: {b.mention} wins" in report.content
+    assert report.response.body["data"]["allowed_mentions"]["users"] == [a.id]
+    await harness.press(report.custom_ids[0], user=a)
+    [result] = [r for r in (await current(harness)).state.event.rounds[0].results if r.table == 1]
+    assert (result.vp_a, result.vp_b, result.outcome, result.reason) == (40, 70, "b_wins", "score")
+    # Player A of table 2 concedes while ahead: B wins, as a concession.
+    conceding = people[second.a]
+    report = await harness.slash("tournament report", user=conceding, conceded=True,
+                                 **{"my-vp": 45, "opponent-vp": 20})
+    assert f"**45** – **20** {people[second.b].mention}: {people[second.b].mention} wins " \
+           f"({conceding.mention} conceded)" in report.content
+    await harness.press(report.custom_ids[0], user=people[second.b])
+    [result] = [r for r in (await current(harness)).state.event.rounds[0].results if r.table == 2]
+    assert (result.outcome, result.reason) == ("b_wins", "concession")
+    refused(await harness.slash("tournament report", user=conceding, **{"my-vp": 45, "opponent-vp": 20}),
+            "already has a confirmed result")
+
+
+async def test_status_lists_every_table_and_nudges_exactly_the_missing_players(
+    harness: Harness, organiser, players
+) -> None:
+    news = harness.channel("pairings")
+    tables = await paired(harness, organiser, players, **{"announce-channel": news})
+    people = by_id(players)
+    await enter_round(harness, organiser, {1: ("a_wins", 70, 40)})
+    reporter = people[tables[1].a]
+    await harness.slash("tournament report", user=reporter, **{"my-vp": 60, "opponent-vp": 50})
+    refused(await harness.slash("tournament status", user=reporter), "Only an organiser")
+    status = await harness.slash("tournament status", user=organiser)
+    assert status.ephemeral and status.embed["title"] == "Club GT: round 1, 3 of 4 tables waiting"
+    names = (await current(harness)).state.names
+    lines = status.embed["description"].splitlines()
+    assert lines[0] == f"**Table 1** ({names[tables[0].a]} vs {names[tables[0].b]}): ✅ 70–40, A wins, confirmed"
+    assert lines[1].endswith(f"⏳ reported by {names[tables[1].a]}, awaiting {names[tables[1].b]}")
+    assert lines[2].endswith("❌ nothing yet") and lines[3].endswith("❌ nothing yet")
+    [nudge] = status.custom_ids
+    before = len(harness.messages(news))
+    nudged = await harness.press(nudge, user=organiser)
+    assert "Nudged 5 players in" in nudged[-1].content
+    [message] = [{"body": s.body} for s in nudged if s.kind == "message"]
+    assert len(harness.messages(news)) == before + 1
+    waiting = [tables[1].b, tables[2].a, tables[2].b, tables[3].a, tables[3].b]
+    assert sorted(mentioned(message)) == sorted(map(int, waiting))
+    assert f"**Table 2**: <@{tables[1].b}>, please confirm {names[tables[1].a]}'s report" in message["body"]["content"]
+
+    await enter_round(harness, organiser, {n: ("draw", 50, 50) for n in (2, 3, 4)})
+    done = await harness.slash("tournament status", user=organiser)
+    assert done.embed["title"] == "Club GT: round 1, 0 of 4 tables waiting" and done.custom_ids == []
+    refused(await harness.press(nudge, user=organiser), "nobody to nudge")
+
+
+async def test_an_organiser_corrects_an_earlier_round_and_the_standings_follow(
+    harness: Harness, organiser, players
+) -> None:
+    tables = await paired(harness, organiser, players[:4])
+    await enter_round(harness, organiser, {1: ("a_wins", 80, 30), 2: ("a_wins", 70, 60)})
+    await publish(harness, organiser)
+    first = tables[0]
+    people = by_id(players)
+    refused(await harness.slash("tournament result", user=people[first.b], table=1,
+                                **{"vp-a": 30, "vp-b": 80, "round": 1}), "Only an organiser")
+    refused(await harness.slash("tournament result", user=organiser, table=1, **{"vp-a": 1, "vp-b": 2, "round": 9}),
+            "There is no round 9")
+    fixed = await harness.slash("tournament result", user=organiser, table=1, **{"vp-a": 30, "vp-b": 80, "round": 1})
+    assert not fixed.ephemeral and "round 1, table 1:" in fixed.content
+    assert "(corrected from 80 – 30, A wins)" in fixed.content and f"organiser {organiser.mention}" in fixed.content
+    record = await current(harness)
+    [correction] = record.state.corrections
+    assert correction.by == str(organiser.id) and (correction.before.vp_a, correction.after.vp_a) == (80, 30)
+    standings = {s.player: s for s in event_standings(record.state.event)}
+    assert (standings[first.b].wins, standings[first.b].vp) == (1, 80)
+    assert (standings[first.a].losses, standings[first.a].vp) == (1, 30)
+    assert len(record.state.event.rounds) == 2 and not missing_tables(record.state.event.rounds[0])
+
+
+async def test_an_organiser_reinstates_a_dropped_player_before_the_next_round(
+    harness: Harness, organiser, players
+) -> None:
+    tables = await paired(harness, organiser, players[:4])
+    people = by_id(players)
+    gone = people[tables[0].a]
+    refused(await harness.slash("tournament reinstate", user=organiser, player=gone), "has not dropped")
+    await harness.slash("tournament drop", user=gone)
+    refused(await harness.slash("tournament reinstate", user=gone, player=gone), "Only an organiser")
+    await enter_round(harness, organiser, {1: ("a_wins", 80, 30), 2: ("a_wins", 70, 60)})
+    back = await harness.slash("tournament reinstate", user=organiser, player=gone)
+    assert f"{gone.mention} is back in **Club GT**" in back.content
+    await publish(harness, organiser)
+    seated = {p for x in (await current(harness)).state.event.rounds[1].pairings.tables for p in (x.a, x.b)}
+    assert str(gone.id) in seated
+    await enter_round(harness, organiser, {1: ("a_wins", 80, 30), 2: ("a_wins", 70, 60)})
+    await harness.slash("tournament drop", user=gone)
+    await harness.slash("tournament pair", user=organiser)  # a draft without them
+    refused(await harness.slash("tournament reinstate", user=organiser, player=gone), "already paired as a draft")

@@ -24,6 +24,7 @@ from bot.engine.tournament import (
     publish_round,
     record_result,
     records,
+    reinstate_player,
     repair_round,
     start_round,
 )
@@ -36,8 +37,11 @@ SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[Healt
 # --- simulated events ---------------------------------------------------------------------------------
 
 
-def simulate(rnd: random.Random, players: int, rounds: int, drop_chance: float, draw_chance: float) -> Tournament:
-    """An event after `rounds` complete rounds with random results and drops (at least 2 stay)."""
+def simulate(
+    rnd: random.Random, players: int, rounds: int, drop_chance: float, draw_chance: float, fix_chance: float = 0.0
+) -> Tournament:
+    """An event after `rounds` complete rounds with random results and drops (at least 2 stay); with
+    `fix_chance`, organisers also correct results of any round so far and reinstate dropped players."""
     t = Tournament(bye_vp=50)
     for i in range(players):
         t = add_player(t, f"p{i:02d}")
@@ -51,6 +55,13 @@ def simulate(rnd: random.Random, players: int, rounds: int, drop_chance: float, 
             active = len(t.players) - len(t.dropped)
             if p not in t.dropped and active > 2 and rnd.random() < drop_chance:
                 t = drop_player(t, p)
+        if rnd.random() < fix_chance and (past := rnd.choice(t.rounds)).pairings.tables:
+            table = rnd.choice(past.pairings.tables).table
+            outcome = rnd.choice(list(Outcome))
+            t = record_result(t, table, outcome, *scores_for(rnd, outcome), round_number=past.number)
+        for p in t.dropped:
+            if rnd.random() < fix_chance:
+                t = reinstate_player(t, p)
     return t
 
 
@@ -64,12 +75,13 @@ def scores_for(rnd: random.Random, outcome: Outcome) -> tuple[int, int]:
 
 
 events = st.builds(
-    lambda rnd, players, rounds, drop, draw: (rnd, simulate(rnd, players, rounds, drop, draw)),
+    lambda rnd, players, rounds, drop, draw, fix: (rnd, simulate(rnd, players, rounds, drop, draw, fix)),
     st.randoms(use_true_random=False),
     st.integers(2, 11),
     st.integers(1, 7),
     st.sampled_from([0.0, 0.1]),
     st.sampled_from([0.0, 0.15, 0.5]),
+    st.sampled_from([0.0, 0.3]),  # corrections of earlier rounds and reinstated players
 )
 
 
@@ -203,12 +215,13 @@ def test_pairs_share_a_record_whenever_the_brackets_allow(event: tuple[random.Ra
 
 
 big_events = st.builds(
-    lambda rnd, players, rounds, drop, draw: (rnd, simulate(rnd, players, rounds, drop, draw)),
+    lambda rnd, players, rounds, drop, draw, fix: (rnd, simulate(rnd, players, rounds, drop, draw, fix)),
     st.randoms(use_true_random=False),
     st.integers(12, 40),
     st.integers(1, 9),
     st.sampled_from([0.0, 0.05]),
     st.sampled_from([0.0, 0.15, 0.6]),
+    st.sampled_from([0.0, 0.3]),
 )
 
 
