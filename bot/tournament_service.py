@@ -29,6 +29,7 @@ from bot.store.tournament_repository import (
     Correction,
     EventState,
     PendingReport,
+    RoundClock,
     TournamentRecord,
     TournamentRepository,
 )
@@ -36,6 +37,8 @@ from bot.store.tournament_repository import (
 MAX_ROUNDS = 20
 MAX_NAME = 100
 MAX_SEED = 64
+MAX_ROUND_MINUTES = 600
+REMINDERS = (30, 10, 0)  # minutes left when the round's channel is reminded
 
 
 class NoTournament(GameError):
@@ -159,7 +162,7 @@ class TournamentService:
             # Pairing a big field takes a moment: keep the event loop free meanwhile.
             paired = await asyncio.to_thread(
                 t.start_round, event, pairing_rng(record.seed, number, 0), mission, published=False)
-            state = record.state.model_copy(update={"event": paired, "pending": ()})
+            state = record.state.model_copy(update={"event": paired, "pending": (), "clock": None})
             return await self._save(record, state)
 
     async def repair(self, tournament_id: int, number: int, draw: int) -> TournamentRecord:
@@ -272,6 +275,81 @@ class TournamentService:
             saved = await self._save(record, state)
             return ReportOutcome(saved, pairing, result=result)
 
+    # --- check-in ------------------------------------------------------------------------------
+
+    async def open_checkin(self, guild_id: int) -> TournamentRecord:
+        def op(record: TournamentRecord) -> EventState:
+            if record.state.event.rounds:
+                raise InvalidValue("Check-in is before round 1: this event has started.")
+            return record.state.model_copy(update={"checkin_open": True})
+        return await self._change(guild_id, op)
+
+    async def check_in(self, tournament_id: int, player: str) -> TournamentRecord:
+        guild_id = (await self.get(tournament_id)).guild_id
+        async with self._lock(guild_id):
+            record = await self.get(tournament_id)
+            state = record.state
+            if record.status != TournamentStatus.ACTIVE or not state.checkin_open:
+                raise InvalidValue("Check-in is closed.")
+            if player not in state.event.players or player in state.event.dropped:
+                raise NotAPlayer("You are not registered: `/tournament register` first, then check in.")
+            if player in state.checked_in:
+                raise InvalidValue("You are already checked in.")
+            return await self._save(record, state.model_copy(update={"checked_in": (*state.checked_in, player)}))
+
+    async def close_checkin(self, tournament_id: int, digest: str) -> TournamentRecord:
+        """Close check-in, dropping exactly the players the organiser was shown (`absent_digest` of them);
+        refused if the list changed since (someone checked in, dropped or registered)."""
+        guild_id = (await self.get(tournament_id)).guild_id
+        async with self._lock(guild_id):
+            record = await self.get(tournament_id)
+            if not record.state.checkin_open:
+                raise InvalidValue("Check-in is closed already.")
+            absent = not_checked_in(record)
+            if absent_digest(absent) != digest:
+                raise StaleReport("Who has checked in changed since: `/tournament checkin close` again.")
+            event = record.state.event
+            for player in absent:
+                event = t.drop_player(event, player)
+            return await self._save(record, record.state.model_copy(update={"event": event, "checkin_open": False}))
+
+    # --- the round clock ------------------------------------------------------------------------
+
+    async def start_clock(self, guild_id: int, minutes: int, channel_id: int, now: int) -> TournamentRecord:
+        """Start the published round's clock: it ends `minutes` from `now`. Reminders a round that short never
+        reaches count as posted."""
+        if not 1 <= minutes <= MAX_ROUND_MINUTES:
+            raise InvalidValue(f"A round lasts 1 to {MAX_ROUND_MINUTES} minutes.")
+
+        def op(record: TournamentRecord) -> EventState:
+            rounds = record.state.event.rounds
+            if not rounds or not rounds[-1].published:
+                raise InvalidValue("No round is being played: `/tournament pair` and publish one first.")
+            clock = RoundClock(round_number=rounds[-1].number, ends_at=now + 60 * minutes, channel_id=channel_id,
+                               reminded=tuple(m for m in REMINDERS if m >= minutes))
+            return record.state.model_copy(update={"clock": clock})
+        return await self._change(guild_id, op)
+
+    async def due_reminders(self, now: int) -> list[tuple[TournamentRecord, int]]:
+        """The reminders due at `now` (the lowest mark passed, per event), marked as posted before they are
+        posted: a reminder is posted at most once, across restarts too."""
+        due = []
+        for record in await self.repo.all_active():
+            clock = record.state.clock
+            if clock is None:
+                continue
+            marks = [m for m in REMINDERS if m not in clock.reminded and now >= clock.ends_at - 60 * m]
+            if not marks:
+                continue
+            async with self._lock(record.guild_id):
+                fresh = await self.get(record.id)
+                if fresh.state.clock != clock:
+                    continue  # changed meanwhile: the next tick sees it
+                updated = clock.model_copy(update={"reminded": (*clock.reminded, *marks)})
+                saved = await self._save(fresh, fresh.state.model_copy(update={"clock": updated}))
+            due.append((saved, min(marks)))
+        return due
+
     async def finish(self, guild_id: int) -> TournamentRecord:
         async with self._lock(guild_id):
             record = await self.current(guild_id)
@@ -293,6 +371,16 @@ class TournamentService:
             return await self.repo.save_if_version(record, state, status)
         except StaleVersion:  # another process saved first: the user tries again on fresh state
             raise GameError(CHANGED_MESSAGE) from None
+
+
+def not_checked_in(record: TournamentRecord) -> list[str]:
+    """The players still in the event who have not checked in."""
+    state = record.state
+    return [p for p in state.event.players if p not in state.event.dropped and p not in state.checked_in]
+
+
+def absent_digest(players: list[str]) -> str:
+    return hashlib.sha256("|".join(players).encode()).hexdigest()[:12]
 
 
 def pairing_rng(seed: str, number: int, draw: int) -> random.Random:

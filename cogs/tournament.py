@@ -1,5 +1,6 @@
-"""/tournament: a Swiss event on this server: create, register, drop, reinstate, pair (a private draft to
-publish or re-pair), announce, report, result, status, standings, export, finish.
+"""/tournament: a Swiss event on this server: create, register, drop, reinstate, checkin, pair (a private draft
+to publish or re-pair), announce, round start (the clock and its reminders), report, result, status, standings,
+export, finish.
 
 Organisers (Manage Server, or the event's organiser role) run the event; players register, drop and
 report their own table, which their opponent confirms with a button. Everyone else gets an ephemeral no.
@@ -7,14 +8,26 @@ report their own table, which their opponent confirms with a button. Everyone el
 
 from __future__ import annotations
 
+import logging
+import time
+
 import discord
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot.engine.errors import GameError
 from bot.engine.tournament import MISSION_LETTERS, Reason, missing_tables
 from bot.store.tournament_repository import TournamentRecord
-from bot.tournament_service import MAX_NAME, MAX_ROUNDS, ReportOutcome, TournamentService, report_digest
+from bot.tournament_service import (
+    MAX_NAME,
+    MAX_ROUND_MINUTES,
+    MAX_ROUNDS,
+    ReportOutcome,
+    TournamentService,
+    absent_digest,
+    not_checked_in,
+    report_digest,
+)
 from bot.ui import tournament as ui
 from bot.ui.controls import view_of
 
@@ -31,6 +44,8 @@ REASONS = [
 ]
 ORGANISERS_ONLY = "Only an organiser (Manage Server, or the event's organiser role) can {}."
 NO_PINGS = discord.AllowedMentions.none()
+CLOCK_TICK = 20  # seconds between looks at the stored round clocks
+_log = logging.getLogger(__name__)
 
 
 @app_commands.guild_only()
@@ -148,6 +163,76 @@ class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swi
             else:
                 await interaction.followup.send(embeds=embeds, ephemeral=True, **extra)
 
+    @app_commands.command(name="checkin", description="Open or close check-in before round 1 (organisers)")
+    @app_commands.describe(action="open: post the check-in button; close: drop who did not check in (you confirm)")
+    @app_commands.choices(action=[app_commands.Choice(name="open", value="open"),
+                                  app_commands.Choice(name="close", value="close")])
+    async def checkin(self, interaction: discord.Interaction, action: str) -> None:
+        record = await self._organiser(interaction, "run check-in")
+        if action == "open":
+            saved = await self.service.open_checkin(record.guild_id)
+            await interaction.response.send_message(
+                f"📋 Check-in for **{saved.name}** is open: registered players, press **Check in**. Players who "
+                "have not checked in when it closes are dropped.", view=view_of(ui.CheckInButton(saved.id)),
+                allowed_mentions=NO_PINGS)
+            return
+        if not record.state.checkin_open:
+            raise GameError("Check-in is not open: `/tournament checkin open` first.")
+        absent = not_checked_in(record)
+        if not absent:
+            saved = await self.service.close_checkin(record.id, absent_digest(absent))
+            await interaction.response.send_message(ui.checkin_closed_text(saved), ephemeral=True)
+            return
+        names = ", ".join(discord.utils.escape_markdown(ui.name_of(record, p)) for p in absent)
+        text = f"{len(absent)} player{'s have' if len(absent) != 1 else ' has'} not checked in: {names}."
+        await interaction.response.send_message(
+            text[:1900] + ("…" if len(text) > 1900 else "") + " Drop them and close check-in?", ephemeral=True,
+            view=view_of(ui.CloseCheckInButton(record.id, absent_digest(absent))))
+
+    round_group = app_commands.Group(name="round", description="The round being played")
+
+    @round_group.command(name="start", description="Start the round's clock, with reminders (organisers)")
+    @app_commands.describe(minutes="How long the round lasts (default 180)")
+    async def round_start(self, interaction: discord.Interaction,
+                          minutes: app_commands.Range[int, 1, MAX_ROUND_MINUTES] = 180) -> None:
+        record = await self._organiser(interaction, "start the round")
+        assert interaction.channel_id is not None
+        saved = await self.service.start_clock(record.guild_id, minutes, interaction.channel_id, _now())
+        clock = saved.state.clock
+        assert clock is not None
+        await interaction.response.send_message(
+            f"⏱️ **{saved.name}** round {clock.round_number} has started: it ends <t:{clock.ends_at}:t> "
+            f"(<t:{clock.ends_at}:R>). Reminders at 30 and 10 minutes left, and at time.", allowed_mentions=NO_PINGS)
+
+    async def cog_load(self) -> None:
+        self.clock.start()  # reminders stored before a restart are posted from here on
+
+    async def cog_unload(self) -> None:
+        self.clock.cancel()
+
+    @tasks.loop(seconds=CLOCK_TICK)
+    async def clock(self) -> None:
+        try:
+            await self.post_reminders(_now())
+        except Exception:  # one bad tick must not stop the clock
+            _log.exception("Posting round reminders failed")
+
+    async def post_reminders(self, now: int) -> int:
+        """Post the reminders due at `now` (unix seconds); how many were posted."""
+        due = await self.service.due_reminders(now)
+        for record, minutes in due:
+            clock = record.state.clock
+            assert clock is not None
+            left = "time is up: finish your turn and report your result" if minutes == 0 else \
+                f"{minutes} minutes left (ends <t:{clock.ends_at}:R>)"
+            try:
+                channel = self.bot.get_channel(clock.channel_id) or await self.bot.fetch_channel(clock.channel_id)
+                await channel.send(f"⏰ **{record.name}** round {clock.round_number}: {left}.",  # type: ignore[union-attr]
+                                   allowed_mentions=NO_PINGS)
+            except discord.HTTPException:
+                _log.warning("Could not post a reminder of tournament %s", record.id, exc_info=True)
+        return len(due)
+
     @app_commands.command(name="reinstate", description="Bring back a player who dropped (organisers)")
     @app_commands.describe(player="The player who dropped: they are paired again from the next round")
     async def reinstate(self, interaction: discord.Interaction, player: discord.Member) -> None:
@@ -227,6 +312,10 @@ async def _ask_confirmation(interaction: discord.Interaction, done: ReportOutcom
     await interaction.response.send_message(
         ui.report_text(done.record, done.table, done.pending), view=view_of(button),
         allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(opponent))]))
+
+
+def _now() -> int:
+    return int(time.time())
 
 
 def _guild(interaction: discord.Interaction) -> int:

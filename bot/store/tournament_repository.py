@@ -52,6 +52,15 @@ class Correction(Frozen):
     after: Result
 
 
+class RoundClock(Frozen):
+    """The running round's end time, stored so the reminders survive a restart."""
+
+    round_number: int
+    ends_at: int = Field(description="Unix seconds")
+    channel_id: int
+    reminded: tuple[int, ...] = Field((), description="Minutes-left marks already posted (30, 10, 0)")
+
+
 class EventState(Frozen):
     """What the bot keeps about an event: the pure Tournament plus names and unconfirmed reports."""
 
@@ -60,6 +69,9 @@ class EventState(Frozen):
     names: dict[str, str] = Field(default_factory=dict, description="player id -> display name at registration")
     pending: tuple[PendingReport, ...] = ()
     corrections: tuple[Correction, ...] = ()
+    checkin_open: bool = False
+    checked_in: tuple[str, ...] = ()
+    clock: RoundClock | None = None
 
 
 @dataclass(frozen=True)
@@ -112,6 +124,13 @@ class TournamentRepository:
         async with self._sessionmaker() as session, session.begin():
             row = (await session.exec(query)).one_or_none()
         return _record(row) if row is not None else None
+
+    async def all_active(self) -> list[TournamentRecord]:
+        """Every running event (one per server at most)."""
+        query = select(TournamentRow).where(TournamentRow.status == TournamentStatus.ACTIVE)
+        async with self._sessionmaker() as session, session.begin():
+            rows = (await session.exec(query)).all()
+        return [_record(row) for row in rows]
 
     async def latest(self, guild_id: int) -> TournamentRecord | None:
         """The running event, else the one that finished last (a new event always has the highest id,

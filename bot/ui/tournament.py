@@ -45,6 +45,8 @@ REASON_NOTES = {
 }
 
 DRAFT_TEMPLATE = r"mdtd:(?P<tournament>[0-9]+):(?P<round>[0-9]+):(?P<draw>[0-9]+):(?P<action>publish|repair)"
+CHECKIN_TEMPLATE = r"mdtk:(?P<tournament>[0-9]+)"
+CLOSE_TEMPLATE = r"mdtkc:(?P<tournament>[0-9]+):(?P<digest>[0-9a-f]{12})"
 NUDGE_TEMPLATE = r"mdtn:(?P<tournament>[0-9]+):(?P<round>[0-9]+)"
 CONFIRM_TEMPLATE = r"mdt:(?P<tournament>[0-9]+):(?P<round>[0-9]+):(?P<table>[0-9]+):(?P<digest>[0-9a-f]{12})"
 
@@ -497,3 +499,58 @@ class NudgeButton(discord.ui.DynamicItem[discord.ui.Button], template=NUDGE_TEMP
         except Exception:
             _log.exception("Nudging the players of tournament %s failed", self.tournament)
             await send_error(interaction, APOLOGY)
+
+
+class CheckInButton(discord.ui.DynamicItem[discord.ui.Button], template=CHECKIN_TEMPLATE):
+    """A registered player's check-in, on the public check-in message."""
+
+    def __init__(self, tournament: int) -> None:
+        super().__init__(discord.ui.Button(label="Check in", style=discord.ButtonStyle.success,
+                                           custom_id=f"mdtk:{tournament}"))
+        self.tournament = tournament
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match) -> CheckInButton:
+        return cls(int(match["tournament"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            saved = await _service(interaction).check_in(self.tournament, str(interaction.user.id))
+            await interaction.response.send_message(f"✅ You are checked in for **{saved.name}**.", ephemeral=True)
+        except GameError as exc:
+            await send_error(interaction, exc.message)
+        except Exception:
+            _log.exception("Checking in to tournament %s failed", self.tournament)
+            await send_error(interaction, APOLOGY)
+
+
+class CloseCheckInButton(discord.ui.DynamicItem[discord.ui.Button], template=CLOSE_TEMPLATE):
+    """The organiser's confirmation: close check-in and drop exactly the players they were shown."""
+
+    def __init__(self, tournament: int, digest: str) -> None:
+        super().__init__(discord.ui.Button(label="Drop them and close check-in", style=discord.ButtonStyle.danger,
+                                           custom_id=f"mdtkc:{tournament}:{digest}"))
+        self.tournament, self.digest = tournament, digest
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match) -> CloseCheckInButton:
+        return cls(int(match["tournament"]), match["digest"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            service = _service(interaction)
+            if not is_organiser(interaction, await service.get(self.tournament)):
+                raise GameError("Only an organiser (Manage Server, or the event's organiser role) can close check-in.")
+            saved = await service.close_checkin(self.tournament, self.digest)
+            await interaction.response.edit_message(content=checkin_closed_text(saved), view=None,
+                                                    allowed_mentions=discord.AllowedMentions.none())
+        except GameError as exc:
+            await send_error(interaction, exc.message)
+        except Exception:
+            _log.exception("Closing the check-in of tournament %s failed", self.tournament)
+            await send_error(interaction, APOLOGY)
+
+
+def checkin_closed_text(record: TournamentRecord) -> str:
+    count = len(record.state.event.players) - len(record.state.event.dropped)
+    return f"Check-in for **{discord.utils.escape_markdown(record.name)}** is closed: {count} players will be paired."

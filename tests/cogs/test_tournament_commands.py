@@ -16,6 +16,8 @@ from bot.engine.tournament import missing_tables
 from bot.engine.tournament import standings as event_standings
 from bot.store.tournament_repository import TournamentRecord
 from bot.ui.text import title_case
+from bot.client import MissionBot
+from tests.cogs.conftest import harness_settings
 from tests.cogs.harness import Harness, Reply
 from tests.discord_model import GUILD_ID, HarnessError, MEMBER_PERMISSIONS, FakeUser, embed_problems, message_problems
 
@@ -614,3 +616,72 @@ async def test_an_organiser_reinstates_a_dropped_player_before_the_next_round(
     await harness.slash("tournament drop", user=gone)
     await harness.slash("tournament pair", user=organiser)  # a draft without them
     refused(await harness.slash("tournament reinstate", user=organiser, player=gone), "already paired as a draft")
+
+
+async def test_check_in_drops_only_who_the_organiser_saw_and_confirmed(harness: Harness, organiser, players) -> None:
+    await open_event(harness, organiser, players[:5])
+    refused(await harness.slash("tournament checkin", user=players[0], action="open"), "Only an organiser")
+    refused(await harness.slash("tournament checkin", user=organiser, action="close"), "Check-in is not open")
+    opened = await harness.slash("tournament checkin", user=organiser, action="open")
+    assert not opened.ephemeral and "press **Check in**" in opened.content
+    [button] = opened.custom_ids
+    for p in players[:3]:
+        done = await harness.press(button, user=p)
+        assert done.ephemeral and "You are checked in for **Club GT**" in done.content
+    refused(await harness.press(button, user=players[0]), "already checked in")
+    refused(await harness.press(button, user=players[6]), "You are not registered")
+    close = await harness.slash("tournament checkin", user=organiser, action="close")
+    names = (await current(harness)).state.names
+    assert close.ephemeral and close.content.startswith(
+        f"2 players have not checked in: {names[str(players[3].id)]}, {names[str(players[4].id)]}.")
+    assert (await current(harness)).state.event.dropped == ()  # nothing happens before the organiser confirms
+    [confirm] = close.custom_ids
+    await harness.press(button, user=players[3])  # checks in meanwhile: the list shown is out of date
+    refused(await harness.press(confirm, user=organiser), "Who has checked in changed since")
+    close = await harness.slash("tournament checkin", user=organiser, action="close")
+    closed = await harness.press(close.custom_ids[0], user=organiser)
+    assert "Check-in for **Club GT** is closed: 4 players will be paired." in closed.content
+    record = await current(harness)
+    assert record.state.event.dropped == (str(players[4].id),) and not record.state.checkin_open
+    refused(await harness.press(button, user=players[4]), "Check-in is closed")
+    await publish(harness, organiser)
+    refused(await harness.slash("tournament checkin", user=organiser, action="open"), "this event has started")
+
+
+async def test_the_round_clock_reminds_after_a_restart(catalog: Catalog, database_url: str) -> None:
+    async with Harness(MissionBot(harness_settings(database_url), catalog)) as first:
+        organiser = first.user("organiser", permissions=MANAGE_SERVER)
+        players = [first.user(f"player{i}") for i in range(4)]
+        await open_event(first, organiser, players)
+        refused(await first.slash("tournament round start", user=organiser), "No round is being played")
+        await publish(first, organiser)
+        refused(await first.slash("tournament round start", user=players[0]), "Only an organiser")
+        started = await first.slash("tournament round start", user=organiser, minutes=45)
+        clock = (await current(first)).state.clock
+        assert clock.ends_at > 0 and clock.reminded == ()
+        assert not started.ephemeral and f"ends <t:{clock.ends_at}:t> (<t:{clock.ends_at}:R>)" in started.content
+        channel_id = first.default_channel.id
+        assert clock.channel_id == channel_id
+    # The bot restarts: a new process reads the stored end time.
+    async with Harness(MissionBot(harness_settings(database_url), catalog)) as second:
+        assert second.default_channel.id == channel_id
+        cog = second.bot.get_cog("tournament")
+        assert cog.clock.is_running()
+        assert await cog.post_reminders(clock.ends_at - 31 * 60) == 0
+        assert await cog.post_reminders(clock.ends_at - 30 * 60) == 1
+        assert await cog.post_reminders(clock.ends_at - 29 * 60) == 0  # each reminder once
+        assert await cog.post_reminders(clock.ends_at) == 1  # late: only the latest mark is posted
+        texts = [m["content"] for m in second.messages()]
+        assert texts == [f"⏰ **Club GT** round 1: 30 minutes left (ends <t:{clock.ends_at}:R>).",
+                         "⏰ **Club GT** round 1: time is up: finish your turn and report your result."]
+        assert (await second.bot.tournaments.current(GUILD_ID)).state.clock.reminded == (30, 10, 0)
+
+
+async def test_a_short_round_skips_the_reminders_it_never_reaches(harness: Harness, organiser, players) -> None:
+    await paired(harness, organiser, players[:4])
+    await harness.slash("tournament round start", user=organiser, minutes=20)
+    clock = (await current(harness)).state.clock
+    assert clock.reminded == (30,)
+    cog = harness.bot.get_cog("tournament")
+    assert await cog.post_reminders(clock.ends_at - 10 * 60) == 1
+    assert harness.messages()[-1]["content"].startswith("⏰ **Club GT** round 1: 10 minutes left")
