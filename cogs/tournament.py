@@ -8,6 +8,7 @@ report their own table, which their opponent confirms with a button. Everyone el
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 
@@ -52,6 +53,7 @@ _log = logging.getLogger(__name__)
 class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swiss tournament on this server"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        self._ticking = asyncio.Lock()
         super().__init__()
 
     @property
@@ -208,14 +210,16 @@ class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swi
         self.clock.start()  # reminders stored before a restart are posted from here on
 
     async def cog_unload(self) -> None:
-        self.clock.cancel()
+        async with self._ticking:  # a tick in flight finishes its database work before the bot closes
+            self.clock.cancel()
 
     @tasks.loop(seconds=CLOCK_TICK)
     async def clock(self) -> None:
-        try:
-            await self.post_reminders(_now())
-        except Exception:  # one bad tick must not stop the clock
-            _log.exception("Posting round reminders failed")
+        async with self._ticking:
+            try:
+                await self.post_reminders(_now())
+            except Exception:  # one bad tick must not stop the clock
+                _log.exception("Posting round reminders failed")
 
     async def post_reminders(self, now: int) -> int:
         """Post the reminders due at `now` (unix seconds); how many were posted."""
