@@ -20,7 +20,7 @@ from bot.tournament_service import TournamentService
 from bot.ui.controls import GameButton, GameSelect
 from bot.ui.desk import GameDesk
 from bot.ui.errors import send_error
-from bot.ui.tournament import ConfirmResult
+from bot.ui.tournament import CheckInButton, CloseCheckInButton, ConfirmResult, DraftButton, NudgeButton
 
 _log = logging.getLogger(__name__)
 
@@ -29,7 +29,9 @@ EXTENSIONS: tuple[str, ...] = ("cogs.cards", "cogs.faq", "cogs.dice", "cogs.game
 
 # DynamicItem button classes (game boards) are listed here so that a press on a board posted before a
 # restart still reaches its callback; each class's custom id carries what it needs.
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem], ...] = (GameButton, GameSelect, ConfirmResult)
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem], ...] = (
+    GameButton, GameSelect, ConfirmResult, DraftButton, NudgeButton, CheckInButton, CloseCheckInButton,
+)
 
 # The bot echoes user input (card names, dice): never let that ping @everyone or a role.
 ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)

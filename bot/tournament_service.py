@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from collections.abc import Callable
+import random
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from weakref import WeakValueDictionary
 
@@ -25,8 +26,10 @@ from bot.store.repository import StaleVersion
 from bot.store.tournament_models import TournamentStatus
 from bot.store.tournament_repository import (
     ActiveTournamentExists,
+    Correction,
     EventState,
     PendingReport,
+    RoundClock,
     TournamentRecord,
     TournamentRepository,
 )
@@ -34,6 +37,8 @@ from bot.store.tournament_repository import (
 MAX_ROUNDS = 20
 MAX_NAME = 100
 MAX_SEED = 64
+MAX_ROUND_MINUTES = 600
+REMINDERS = (30, 10, 0)  # minutes left when the round's channel is reminded
 
 
 class NoTournament(GameError):
@@ -133,14 +138,20 @@ class TournamentService:
             })
         return await self._change(guild_id, op)
 
+    async def reinstate(self, guild_id: int, player: str) -> TournamentRecord:
+        return await self._change(
+            guild_id, lambda r: r.state.model_copy(update={"event": t.reinstate_player(r.state.event, player)})
+        )
+
     async def drop(self, guild_id: int, player: str) -> TournamentRecord:
         return await self._change(
             guild_id, lambda r: r.state.model_copy(update={"event": t.drop_player(r.state.event, player)})
         )
 
     async def pair(self, guild_id: int, mission: str | None = None) -> TournamentRecord:
-        """Pair the next round. The rng comes from the event's secret seed and the round number, so the
-        same results always give the same pairings."""
+        """Pair the next round as a draft for the organiser to review: nothing is public and no result can be
+        reported until it is published. The rng comes from the event's secret seed, the round number and the
+        draw, so the same results always give the same pairings."""
         async with self._lock(guild_id):
             record = await self.current(guild_id)
             event = record.state.event
@@ -148,29 +159,79 @@ class TournamentService:
                 raise InvalidValue(f"All {record.rounds_planned} planned rounds have been paired: "
                                    "`/tournament finish` ends the event.")
             number = len(event.rounds) + 1
-            rng = derive_rng(record.seed, f"round:{number}")
             # Pairing a big field takes a moment: keep the event loop free meanwhile.
-            paired = await asyncio.to_thread(t.start_round, event, rng, mission)
-            state = record.state.model_copy(update={"event": paired, "pending": ()})
+            paired = await asyncio.to_thread(
+                t.start_round, event, pairing_rng(record.seed, number, 0), mission, published=False)
+            state = record.state.model_copy(update={"event": paired, "pending": (), "clock": None})
             return await self._save(record, state)
+
+    async def repair(self, tournament_id: int, number: int, draw: int) -> TournamentRecord:
+        """Draw the draft round again (the next draw's stream); a button for an older draw is refused."""
+        return await self._change_draft(tournament_id, lambda record: asyncio.to_thread(
+            t.repair_round, record.state.event, number, draw, pairing_rng(record.seed, number, draw + 1)))
+
+    async def publish(self, tournament_id: int, number: int, draw: int) -> TournamentRecord:
+        """Make the draft round the round being played: announced, and open to results."""
+        async def op(record: TournamentRecord) -> t.Tournament:
+            return t.publish_round(record.state.event, number, draw)
+        return await self._change_draft(tournament_id, op)
+
+    async def _change_draft(
+        self, tournament_id: int, op: Callable[[TournamentRecord], Awaitable[t.Tournament]]
+    ) -> TournamentRecord:
+        guild_id = (await self.get(tournament_id)).guild_id
+        async with self._lock(guild_id):
+            record = await self.get(tournament_id)
+            if record.status != TournamentStatus.ACTIVE:
+                raise GameError("This tournament has finished.")
+            event = await op(record)
+            return await self._save(record, record.state.model_copy(update={"event": event}))
+
+    async def report_own(
+        self, guild_id: int, actor: str, my_vp: int, opponent_vp: int, *, conceded: bool = False
+    ) -> ReportOutcome:
+        """A player's report from their own point of view: their table, seat and outcome are worked out."""
+        event = (await self.current(guild_id)).state.event
+        current = event.rounds[-1] if event.rounds else None
+        pairing = next((p for p in current.pairings.tables if actor in (p.a, p.b)), None) if current else None
+        if current is None or pairing is None:
+            bye = current is not None and current.pairings.bye is not None and current.pairings.bye.a == actor
+            raise NotAPlayer("You have the bye this round: there is nothing to report." if bye else
+                             "You have no table in the current round.")
+        seat_a = actor == pairing.a
+        vp_a, vp_b = (my_vp, opponent_vp) if seat_a else (opponent_vp, my_vp)
+        outcome = (t.Outcome.B_WINS if seat_a else t.Outcome.A_WINS) if conceded else None
+        return await self.report(guild_id, actor, pairing.table, outcome, vp_a, vp_b, organiser=False,
+                                 reason=t.Reason.CONCESSION if conceded else t.Reason.SCORE)
 
     async def report(
         self, guild_id: int, actor: str, table: int, outcome: str | None, vp_a: int, vp_b: int, *, organiser: bool,
-        reason: str = t.Reason.SCORE,
+        reason: str = t.Reason.SCORE, round_number: int | None = None,
     ) -> ReportOutcome:
-        """A player's report waits for their opponent; an organiser's entry is final and may correct one.
-        The VP decide the outcome; a concession is reported by the player who conceded (or an organiser),
-        a no-show only by an organiser."""
+        """A player's report waits for their opponent; an organiser's entry is final and may correct one, of
+        any round (`round_number`), logged with who made it. The VP decide the outcome; a concession is
+        reported by the player who conceded (or an organiser), a no-show only by an organiser."""
         async with self._lock(guild_id):
             record = await self.current(guild_id)
             event = record.state.event
-            checked = t.record_result(event, table, outcome, vp_a, vp_b, reason)  # validates table, outcome, VP
-            current = checked.rounds[-1]
+            if round_number is not None and not organiser:
+                raise NotAPlayer("Only an organiser enters or corrects the result of an earlier round.")
+            index = (round_number or len(event.rounds) or 1) - 1
+            # validates the round, table, outcome and VP
+            checked = t.record_result(event, table, outcome, vp_a, vp_b, reason, round_number)
+            current = checked.rounds[index]
             pairing = next(p for p in current.pairings.tables if p.table == table)
             result = next(r for r in current.results if r.table == table)
-            earlier = next((r for r in event.rounds[-1].results if r.table == table), None)
+            earlier = next((r for r in event.rounds[index].results if r.table == table), None)
             if organiser:
-                state = record.state.model_copy(update={"event": checked, "pending": _without(record.state, table)})
+                pending = record.state.pending
+                if index == len(event.rounds) - 1:
+                    pending = _without(record.state, table)
+                corrections = record.state.corrections
+                if earlier is not None:
+                    corrections = (*corrections, Correction(by=actor, before=earlier, after=result))
+                state = record.state.model_copy(update={"event": checked, "pending": pending,
+                                                        "corrections": corrections})
                 saved = await self._save(record, state)
                 return ReportOutcome(saved, pairing, result=result, corrected=earlier)
             if actor not in (pairing.a, pairing.b):
@@ -214,6 +275,81 @@ class TournamentService:
             saved = await self._save(record, state)
             return ReportOutcome(saved, pairing, result=result)
 
+    # --- check-in ------------------------------------------------------------------------------
+
+    async def open_checkin(self, guild_id: int) -> TournamentRecord:
+        def op(record: TournamentRecord) -> EventState:
+            if record.state.event.rounds:
+                raise InvalidValue("Check-in is before round 1: this event has started.")
+            return record.state.model_copy(update={"checkin_open": True})
+        return await self._change(guild_id, op)
+
+    async def check_in(self, tournament_id: int, player: str) -> TournamentRecord:
+        guild_id = (await self.get(tournament_id)).guild_id
+        async with self._lock(guild_id):
+            record = await self.get(tournament_id)
+            state = record.state
+            if record.status != TournamentStatus.ACTIVE or not state.checkin_open:
+                raise InvalidValue("Check-in is closed.")
+            if player not in state.event.players or player in state.event.dropped:
+                raise NotAPlayer("You are not registered: `/tournament register` first, then check in.")
+            if player in state.checked_in:
+                raise InvalidValue("You are already checked in.")
+            return await self._save(record, state.model_copy(update={"checked_in": (*state.checked_in, player)}))
+
+    async def close_checkin(self, tournament_id: int, digest: str) -> TournamentRecord:
+        """Close check-in, dropping exactly the players the organiser was shown (`absent_digest` of them);
+        refused if the list changed since (someone checked in, dropped or registered)."""
+        guild_id = (await self.get(tournament_id)).guild_id
+        async with self._lock(guild_id):
+            record = await self.get(tournament_id)
+            if not record.state.checkin_open:
+                raise InvalidValue("Check-in is closed already.")
+            absent = not_checked_in(record)
+            if absent_digest(absent) != digest:
+                raise StaleReport("Who has checked in changed since: `/tournament checkin close` again.")
+            event = record.state.event
+            for player in absent:
+                event = t.drop_player(event, player)
+            return await self._save(record, record.state.model_copy(update={"event": event, "checkin_open": False}))
+
+    # --- the round clock ------------------------------------------------------------------------
+
+    async def start_clock(self, guild_id: int, minutes: int, channel_id: int, now: int) -> TournamentRecord:
+        """Start the published round's clock: it ends `minutes` from `now`. Reminders a round that short never
+        reaches count as posted."""
+        if not 1 <= minutes <= MAX_ROUND_MINUTES:
+            raise InvalidValue(f"A round lasts 1 to {MAX_ROUND_MINUTES} minutes.")
+
+        def op(record: TournamentRecord) -> EventState:
+            rounds = record.state.event.rounds
+            if not rounds or not rounds[-1].published:
+                raise InvalidValue("No round is being played: `/tournament pair` and publish one first.")
+            clock = RoundClock(round_number=rounds[-1].number, ends_at=now + 60 * minutes, channel_id=channel_id,
+                               reminded=tuple(m for m in REMINDERS if m >= minutes))
+            return record.state.model_copy(update={"clock": clock})
+        return await self._change(guild_id, op)
+
+    async def due_reminders(self, now: int) -> list[tuple[TournamentRecord, int]]:
+        """The reminders due at `now` (the lowest mark passed, per event), marked as posted before they are
+        posted: a reminder is posted at most once, across restarts too."""
+        due = []
+        for record in await self.repo.all_active():
+            clock = record.state.clock
+            if clock is None:
+                continue
+            marks = [m for m in REMINDERS if m not in clock.reminded and now >= clock.ends_at - 60 * m]
+            if not marks:
+                continue
+            async with self._lock(record.guild_id):
+                fresh = await self.get(record.id)
+                if fresh.state.clock != clock:
+                    continue  # changed meanwhile: the next tick sees it
+                updated = clock.model_copy(update={"reminded": (*clock.reminded, *marks)})
+                saved = await self._save(fresh, fresh.state.model_copy(update={"clock": updated}))
+            due.append((saved, min(marks)))
+        return due
+
     async def finish(self, guild_id: int) -> TournamentRecord:
         async with self._lock(guild_id):
             record = await self.current(guild_id)
@@ -235,6 +371,21 @@ class TournamentService:
             return await self.repo.save_if_version(record, state, status)
         except StaleVersion:  # another process saved first: the user tries again on fresh state
             raise GameError(CHANGED_MESSAGE) from None
+
+
+def not_checked_in(record: TournamentRecord) -> list[str]:
+    """The players still in the event who have not checked in."""
+    state = record.state
+    return [p for p in state.event.players if p not in state.event.dropped and p not in state.checked_in]
+
+
+def absent_digest(players: list[str]) -> str:
+    return hashlib.sha256("|".join(players).encode()).hexdigest()[:12]
+
+
+def pairing_rng(seed: str, number: int, draw: int) -> random.Random:
+    """Round `number`'s first draw keeps the stream rounds were always paired with; each re-pair a new one."""
+    return derive_rng(seed, f"round:{number}" if draw == 0 else f"round:{number}:draw:{draw}")
 
 
 def _without(state: EventState, table: int) -> tuple[PendingReport, ...]:

@@ -1,4 +1,5 @@
-"""/tournament: a Swiss event on this server: create, register, drop, pair, announce, result, standings,
+"""/tournament: a Swiss event on this server: create, register, drop, reinstate, checkin, pair (a private draft
+to publish or re-pair), announce, round start (the clock and its reminders), report, result, status, standings,
 export, finish.
 
 Organisers (Manage Server, or the event's organiser role) run the event; players register, drop and
@@ -7,14 +8,27 @@ report their own table, which their opponent confirms with a button. Everyone el
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import time
+
 import discord
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot.engine.errors import GameError
-from bot.engine.tournament import MISSION_LETTERS, Reason
+from bot.engine.tournament import MISSION_LETTERS, Reason, missing_tables
 from bot.store.tournament_repository import TournamentRecord
-from bot.tournament_service import MAX_NAME, MAX_ROUNDS, TournamentService, report_digest
+from bot.tournament_service import (
+    MAX_NAME,
+    MAX_ROUND_MINUTES,
+    MAX_ROUNDS,
+    ReportOutcome,
+    TournamentService,
+    absent_digest,
+    not_checked_in,
+    report_digest,
+)
 from bot.ui import tournament as ui
 from bot.ui.controls import view_of
 
@@ -31,12 +45,15 @@ REASONS = [
 ]
 ORGANISERS_ONLY = "Only an organiser (Manage Server, or the event's organiser role) can {}."
 NO_PINGS = discord.AllowedMentions.none()
+CLOCK_TICK = 20  # seconds between looks at the stored round clocks
+_log = logging.getLogger(__name__)
 
 
 @app_commands.guild_only()
 class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swiss tournament on this server"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        self._ticking = asyncio.Lock()
         super().__init__()
 
     @property
@@ -105,59 +122,148 @@ class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swi
     @app_commands.choices(mission=MISSIONS)
     async def pair(self, interaction: discord.Interaction, mission: str | None = None) -> None:
         await self._organiser(interaction, "pair a round")
-        # Private: a refusal found while pairing stays private too; /tournament announce is the public post.
+        # Private: the organiser reviews the draft (a refusal stays private too); Publish makes it public.
         await interaction.response.defer(ephemeral=True, thinking=True)
         saved = await self.service.pair(_guild(interaction), mission)
-        current = saved.state.event.rounds[-1]
-        bye = f" {ui.mention(current.pairings.bye.a)} has the bye." if current.pairings.bye else ""
-        await interaction.followup.send(
-            f"Round {current.number} of **{saved.name}** is paired: {len(current.pairings.tables)} tables, "
-            f"{ui.mission_title(self.bot.catalog, current.mission)}.{bye} "  # type: ignore[attr-defined]
-            "`/tournament announce` posts the pairings.", ephemeral=True, allowed_mentions=NO_PINGS)
+        await ui.send_draft(interaction, saved)
 
-    @app_commands.command(name="announce", description="Post the current round's pairings and mission (organisers)")
+    @app_commands.command(name="announce", description="Post the current round's pairings and mission again "
+                                                       "(organisers)")
     async def announce(self, interaction: discord.Interaction) -> None:
         record = await self._organiser(interaction, "announce the pairings")
         if not record.state.event.rounds:
             raise GameError("No round has been paired yet: `/tournament pair` first.")
-        channel = interaction.channel
-        if record.announce_channel_id is not None:
-            try:
-                channel = self.bot.get_channel(record.announce_channel_id) or await self.bot.fetch_channel(
-                    record.announce_channel_id)
-            except (discord.NotFound, discord.Forbidden):
-                raise GameError(f"I cannot reach the announcement channel <#{record.announce_channel_id}>: "
-                                "check it still exists and that I can see it.") from None
-        assert isinstance(channel, discord.abc.Messageable)
-        where = f"<#{channel.id}>"  # type: ignore[attr-defined]
-        messages = ui.pairing_messages(self.bot.catalog, record)  # type: ignore[attr-defined]
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            for embeds in messages:
-                await channel.send(embeds=embeds)
-        except discord.Forbidden:
-            raise GameError(f"I cannot post in {where}: check my permissions there.") from None
-        count = len(messages)
-        await interaction.followup.send(
-            f"Posted the round {len(record.state.event.rounds)} pairings in {where} "
-            f"({count} message{'s' if count != 1 else ''}).", ephemeral=True)
+        where, count = await ui.announce(self.bot, record, interaction.channel)  # type: ignore[arg-type]
+        await interaction.followup.send(ui.announced_text(record, where, count), ephemeral=True)
+
+    @app_commands.command(name="report", description="Report your game's result, as you saw it")
+    @app_commands.rename(my_vp="my-vp", opponent_vp="opponent-vp")
+    @app_commands.describe(my_vp="Your victory points", opponent_vp="Your opponent's victory points",
+                           conceded="You conceded the game (your opponent wins whatever the VP)")
+    async def report(self, interaction: discord.Interaction, my_vp: app_commands.Range[int, 0, 100],
+                     opponent_vp: app_commands.Range[int, 0, 100], conceded: bool = False) -> None:
+        done = await self.service.report_own(_guild(interaction), str(interaction.user.id), my_vp, opponent_vp,
+                                             conceded=conceded)
+        await _ask_confirmation(interaction, done)
+
+    @app_commands.command(name="status", description="Which tables of the round have their result (organisers)")
+    async def status(self, interaction: discord.Interaction) -> None:
+        record = await self._organiser(interaction, "see the round's status")
+        rounds = record.state.event.rounds
+        if not rounds or not rounds[-1].published:
+            raise GameError("No round is being played: `/tournament pair` and publish one first.")
+        lines = ui.status_lines(record)
+        missing = len(missing_tables(rounds[-1]))
+        title = f"{record.name}: round {rounds[-1].number}, {missing} of {len(lines)} tables waiting"
+        messages = ui.pack_embeds(ui.line_embeds(lines or ["No tables (only a bye)."], title))
+        view = view_of(ui.NudgeButton(record.id, rounds[-1].number)) if missing else None
+        for i, embeds in enumerate(messages):
+            extra = {"view": view} if view is not None and i == len(messages) - 1 else {}
+            if i == 0:
+                await interaction.response.send_message(embeds=embeds, ephemeral=True, **extra)
+            else:
+                await interaction.followup.send(embeds=embeds, ephemeral=True, **extra)
+
+    @app_commands.command(name="checkin", description="Open or close check-in before round 1 (organisers)")
+    @app_commands.describe(action="open: post the check-in button; close: drop who did not check in (you confirm)")
+    @app_commands.choices(action=[app_commands.Choice(name="open", value="open"),
+                                  app_commands.Choice(name="close", value="close")])
+    async def checkin(self, interaction: discord.Interaction, action: str) -> None:
+        record = await self._organiser(interaction, "run check-in")
+        if action == "open":
+            saved = await self.service.open_checkin(record.guild_id)
+            await interaction.response.send_message(
+                f"📋 Check-in for **{saved.name}** is open: registered players, press **Check in**. Players who "
+                "have not checked in when it closes are dropped.", view=view_of(ui.CheckInButton(saved.id)),
+                allowed_mentions=NO_PINGS)
+            return
+        if not record.state.checkin_open:
+            raise GameError("Check-in is not open: `/tournament checkin open` first.")
+        absent = not_checked_in(record)
+        if not absent:
+            saved = await self.service.close_checkin(record.id, absent_digest(absent))
+            await interaction.response.send_message(ui.checkin_closed_text(saved), ephemeral=True)
+            return
+        names = ", ".join(discord.utils.escape_markdown(ui.name_of(record, p)) for p in absent)
+        text = f"{len(absent)} player{'s have' if len(absent) != 1 else ' has'} not checked in: {names}."
+        await interaction.response.send_message(
+            text[:1900] + ("…" if len(text) > 1900 else "") + " Drop them and close check-in?", ephemeral=True,
+            view=view_of(ui.CloseCheckInButton(record.id, absent_digest(absent))))
+
+    round_group = app_commands.Group(name="round", description="The round being played")
+
+    @round_group.command(name="start", description="Start the round's clock, with reminders (organisers)")
+    @app_commands.describe(minutes="How long the round lasts (default 180)")
+    async def round_start(self, interaction: discord.Interaction,
+                          minutes: app_commands.Range[int, 1, MAX_ROUND_MINUTES] = 180) -> None:
+        record = await self._organiser(interaction, "start the round")
+        assert interaction.channel_id is not None
+        saved = await self.service.start_clock(record.guild_id, minutes, interaction.channel_id, _now())
+        clock = saved.state.clock
+        assert clock is not None
+        await interaction.response.send_message(
+            f"⏱️ **{saved.name}** round {clock.round_number} has started: it ends <t:{clock.ends_at}:t> "
+            f"(<t:{clock.ends_at}:R>). Reminders at 30 and 10 minutes left, and at time.", allowed_mentions=NO_PINGS)
+
+    async def cog_load(self) -> None:
+        self.clock.start()  # reminders stored before a restart are posted from here on
+
+    async def cog_unload(self) -> None:
+        async with self._ticking:  # a tick in flight finishes its database work before the bot closes
+            self.clock.cancel()
+
+    @tasks.loop(seconds=CLOCK_TICK)
+    async def clock(self) -> None:
+        async with self._ticking:
+            try:
+                await self.post_reminders(_now())
+            except Exception:  # one bad tick must not stop the clock
+                _log.exception("Posting round reminders failed")
+
+    async def post_reminders(self, now: int) -> int:
+        """Post the reminders due at `now` (unix seconds); how many were posted."""
+        due = await self.service.due_reminders(now)
+        for record, minutes in due:
+            clock = record.state.clock
+            assert clock is not None
+            left = "time is up: finish your turn and report your result" if minutes == 0 else \
+                f"{minutes} minutes left (ends <t:{clock.ends_at}:R>)"
+            try:
+                channel = self.bot.get_channel(clock.channel_id) or await self.bot.fetch_channel(clock.channel_id)
+                await channel.send(f"⏰ **{record.name}** round {clock.round_number}: {left}.",  # type: ignore[union-attr]
+                                   allowed_mentions=NO_PINGS)
+            except discord.HTTPException:
+                _log.warning("Could not post a reminder of tournament %s", record.id, exc_info=True)
+        return len(due)
+
+    @app_commands.command(name="reinstate", description="Bring back a player who dropped (organisers)")
+    @app_commands.describe(player="The player who dropped: they are paired again from the next round")
+    async def reinstate(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        await self._organiser(interaction, "reinstate a player")
+        saved = await self.service.reinstate(_guild(interaction), str(player.id))
+        await interaction.response.send_message(
+            f"{player.mention} is back in **{saved.name}** and will be paired from the next round, keeping "
+            f"their record. Reinstated by organiser {interaction.user.mention}.", allowed_mentions=NO_PINGS)
 
     @app_commands.command(name="result", description="Report your table's result; organisers enter or correct one")
-    @app_commands.rename(vp_a="vp-a", vp_b="vp-b")
+    @app_commands.rename(vp_a="vp-a", vp_b="vp-b", round_number="round")
     @app_commands.describe(table="Your table number this round", vp_a="Player A's victory points (A is named first)",
                            vp_b="Player B's victory points",
                            outcome="Leave it out: the VP decide. Must agree with them, except for a concession "
                                    "or no-show",
-                           reason="Only for a concession or a no-show: the outcome then stands whatever the VP")
+                           reason="Only for a concession or a no-show: the outcome then stands whatever the VP",
+                           round_number="Organisers: correct a result of an earlier round (default: this round)")
     @app_commands.choices(outcome=OUTCOMES, reason=REASONS)
     async def result(self, interaction: discord.Interaction, table: app_commands.Range[int, 1, 10_000],
                      vp_a: app_commands.Range[int, 0, 100], vp_b: app_commands.Range[int, 0, 100],
-                     outcome: str | None = None, reason: str = "score") -> None:
+                     outcome: str | None = None, reason: str = "score",
+                     round_number: app_commands.Range[int, 1, MAX_ROUNDS] | None = None) -> None:
         record = await self.service.current(_guild(interaction))
         organiser = ui.is_organiser(interaction, record)
         done = await self.service.report(record.guild_id, str(interaction.user.id), table, outcome, vp_a, vp_b,
-                                         organiser=organiser, reason=reason)
-        round_number = len(done.record.state.event.rounds)
+                                         organiser=organiser, reason=reason, round_number=round_number)
+        round_number = round_number or len(done.record.state.event.rounds)
         if done.result is not None:
             line = ui.score_line(done.table, done.result)
             was = ""
@@ -168,20 +274,19 @@ class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swi
                 f"📝 **{done.record.name}** round {round_number}, table {table}: {line}{was}. "
                 f"Entered by organiser {interaction.user.mention}.", allowed_mentions=NO_PINGS)
             return
-        assert done.pending is not None
-        opponent = done.table.b if done.pending.reporter == done.table.a else done.table.a
-        button = ui.ConfirmResult(done.record.id, round_number, table, report_digest(done.record.id, done.pending))
-        await interaction.response.send_message(
-            ui.report_text(done.record, done.table, done.pending), view=view_of(button),
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(opponent))]))
+        await _ask_confirmation(interaction, done)
 
-    @app_commands.command(name="standings", description="The tournament's standings")
+    @app_commands.command(name="standings", description="The standings: posted by organisers, privately to players")
     async def standings(self, interaction: discord.Interaction) -> None:
         record = await self.service.latest(_guild(interaction))
         messages = ui.standings_messages(record)
-        await interaction.response.send_message(embeds=messages[0])
+        # Only an organiser posts the standings for everyone; a player gets them, and their own place, privately.
+        public = ui.is_organiser(interaction, record)
+        own = "" if public else ui.own_standing(record, str(interaction.user.id))
+        await interaction.response.send_message(own, embeds=messages[0], ephemeral=not public,
+                                                allowed_mentions=NO_PINGS)
         for embeds in messages[1:]:
-            await interaction.followup.send(embeds=embeds)
+            await interaction.followup.send(embeds=embeds, ephemeral=not public)
 
     @app_commands.command(name="export", description="The standings and every result as CSV files")
     async def export(self, interaction: discord.Interaction) -> None:
@@ -200,6 +305,21 @@ class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swi
         await interaction.response.send_message(
             f"🏁 **{saved.name}** is over after {played} round{'s' if played != 1 else ''}. Final standings:",
             embed=top, allowed_mentions=NO_PINGS)
+
+
+async def _ask_confirmation(interaction: discord.Interaction, done: ReportOutcome) -> None:
+    """A player's report, mentioning their opponent, with the button that confirms it."""
+    assert done.pending is not None
+    opponent = done.table.b if done.pending.reporter == done.table.a else done.table.a
+    button = ui.ConfirmResult(done.record.id, done.pending.round_number, done.pending.table,
+                              report_digest(done.record.id, done.pending))
+    await interaction.response.send_message(
+        ui.report_text(done.record, done.table, done.pending), view=view_of(button),
+        allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(opponent))]))
+
+
+def _now() -> int:
+    return int(time.time())
 
 
 def _guild(interaction: discord.Interaction) -> int:

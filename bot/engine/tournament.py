@@ -29,8 +29,9 @@ from bot.engine.tournament_ranking import (
 
 __all__ = [
     "MISSION_LETTERS", "Outcome", "Pairing", "Pairings", "PlayerRecord", "Reason", "Result", "Round", "Standing",
-    "Tournament", "add_player", "check_mission", "drop_player", "loser", "missing_tables", "outcome_of",
-    "pick_mission", "records", "record_result", "standings", "start_round", "verdict",
+    "Tournament", "add_player", "check_mission", "draft_round", "drop_player", "loser", "missing_tables",
+    "outcome_of", "pick_mission", "publish_round", "records", "record_result", "reinstate_player", "repair_round",
+    "standings", "start_round", "verdict",
 ]
 
 # The Chapter Approved Tournament Mission Pool (Tournament Companion): missions A to T.
@@ -44,6 +45,9 @@ class Round(Frozen):
     mission: str = Field(pattern=r"^[A-T]$")
     pairings: Pairings
     results: tuple[Result, ...] = Field((), description="The bye's result is recorded when the round is paired")
+    published: bool = Field(True, description="False while the organiser reviews the draft: nothing is public, "
+                                              "no result can be reported")
+    draw: int = Field(0, ge=0, description="How many times the draft was re-paired (names the pairing's rng stream)")
 
 
 class Tournament(Frozen):
@@ -70,6 +74,17 @@ def drop_player(t: Tournament, player: str) -> Tournament:
     return t.model_copy(update={"dropped": (*t.dropped, player)})
 
 
+def reinstate_player(t: Tournament, player: str) -> Tournament:
+    """Bring a dropped player back: they are paired again from the next round, with the record they had."""
+    _registered(t, player)
+    if player not in t.dropped:
+        raise InvalidValue(f"<@{player}> has not dropped.")
+    if t.rounds and not t.rounds[-1].published:
+        raise InvalidValue(f"Round {t.rounds[-1].number} is already paired as a draft without them: reinstate "
+                           "players before pairing the next round.")
+    return t.model_copy(update={"dropped": tuple(p for p in t.dropped if p != player)})
+
+
 def missing_tables(r: Round) -> list[int]:
     done = {res.table for res in r.results}
     return [p.table for p in r.pairings.tables if p.table not in done]
@@ -83,8 +98,13 @@ def standings(t: Tournament) -> list[Standing]:
     return rank_records(records(t))
 
 
-def start_round(t: Tournament, rng: random.Random, mission: str | None = None) -> Tournament:
-    """Pair the next round and choose its mission (random from the pool unless the organiser names one)."""
+def start_round(
+    t: Tournament, rng: random.Random, mission: str | None = None, *, published: bool = True
+) -> Tournament:
+    """Pair the next round and choose its mission (random from the pool unless the organiser names one).
+    `published=False` keeps it a draft for the organiser to review (`publish_round`, `repair_round`)."""
+    if t.rounds and not t.rounds[-1].published:
+        raise InvalidValue(f"Round {t.rounds[-1].number} is still a draft: publish it or re-pair it first.")
     if t.rounds and (missing := missing_tables(t.rounds[-1])):
         tables = ", ".join(str(n) for n in missing)
         raise InvalidValue(
@@ -93,22 +113,51 @@ def start_round(t: Tournament, rng: random.Random, mission: str | None = None) -
     number = len(t.rounds) + 1
     letter = check_mission(mission) if mission is not None else pick_mission([r.mission for r in t.rounds], rng)
     pairings = pair_round(records(t), number, rng, t.bye_vp)
-    new = Round(number=number, mission=letter, pairings=pairings, results=(pairings.bye,) if pairings.bye else ())
+    new = Round(number=number, mission=letter, pairings=pairings, results=(pairings.bye,) if pairings.bye else (),
+                published=published)
     return t.model_copy(update={"rounds": (*t.rounds, new)})
+
+
+def draft_round(t: Tournament, number: int, draw: int) -> Round:
+    """The unpublished round a Publish or Re-pair button was drawn for; a replaced or published draft is refused."""
+    current = t.rounds[-1] if t.rounds else None
+    if current is None or current.published or (current.number, current.draw) != (number, draw):
+        raise InvalidValue("This draft is out of date: it was re-paired or published since.")
+    return current
+
+
+def repair_round(t: Tournament, number: int, draw: int, rng: random.Random) -> Tournament:
+    """A new draw of the draft round `number` with the same mission: `rng` must be a new stream (the next
+    draw's), so players who are equal by the rules of pairing may meet someone else; the rules still hold."""
+    current = draft_round(t, number, draw)
+    before = t.model_copy(update={"rounds": t.rounds[:-1]})
+    redrawn = start_round(before, rng, current.mission, published=False).rounds[-1]
+    return t.model_copy(update={"rounds": (*t.rounds[:-1], redrawn.model_copy(update={"draw": draw + 1}))})
+
+
+def publish_round(t: Tournament, number: int, draw: int) -> Tournament:
+    current = draft_round(t, number, draw)
+    return t.model_copy(update={"rounds": (*t.rounds[:-1], current.model_copy(update={"published": True}))})
 
 
 def record_result(
     t: Tournament, table: int, outcome: Outcome | str | None, vp_a: int, vp_b: int,
-    reason: Reason | str = Reason.SCORE,
+    reason: Reason | str = Reason.SCORE, round_number: int | None = None,
 ) -> Tournament:
-    """Record (or correct) the result of a table of the current round.
+    """Record (or correct) the result of a table of the current round, or of an earlier one (`round_number`):
+    records and standings are always folded from every round's results, so they follow the correction.
 
     The VP decide (the player with more VP wins, equal VP is a draw): `outcome` may be left out, and one
     that contradicts the VP is refused. Only a concession or a no-show names a winner whatever the VP.
     """
     if not t.rounds:
         raise InvalidValue("No round has been paired yet.")
-    current = t.rounds[-1]
+    if round_number is not None and not 1 <= round_number <= len(t.rounds):
+        raise InvalidValue(f"There is no round {round_number} (rounds 1-{len(t.rounds)}).")
+    index = (round_number or len(t.rounds)) - 1
+    current = t.rounds[index]
+    if not current.published:
+        raise InvalidValue(f"Round {current.number} is not published yet: results are reported once it is.")
     pairing = next((p for p in current.pairings.tables if p.table == table), None)
     if pairing is None:
         raise InvalidValue(f"Round {current.number} has no table {table} (tables 1-{len(current.pairings.tables)}).")
@@ -139,7 +188,7 @@ def record_result(
     )
     results = (*(r for r in current.results if r.table != table), result)
     updated = current.model_copy(update={"results": results})
-    return t.model_copy(update={"rounds": (*t.rounds[:-1], updated)})
+    return t.model_copy(update={"rounds": (*t.rounds[:index], updated, *t.rounds[index + 1:])})
 
 
 def verdict(pairing: Pairing, outcome: Outcome) -> str:

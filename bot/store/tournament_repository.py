@@ -18,14 +18,14 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.engine.tournament import Outcome, Reason, Tournament, outcome_of
+from bot.engine.tournament import Outcome, Reason, Result, Tournament, outcome_of
 from bot.engine.tournament_ranking import Frozen
 from bot.store.codec import load_snapshot
 from bot.store.models import utcnow
 from bot.store.repository import StaleVersion
 from bot.store.tournament_models import TournamentRow, TournamentStatus
 
-STATE_SCHEMA = 2
+STATE_SCHEMA = 3
 
 
 class ActiveTournamentExists(Exception):
@@ -44,13 +44,34 @@ class PendingReport(Frozen):
     reason: Reason = Reason.SCORE
 
 
+class Correction(Frozen):
+    """An organiser's entry that replaced a recorded result, kept with who made it."""
+
+    by: str
+    before: Result
+    after: Result
+
+
+class RoundClock(Frozen):
+    """The running round's end time, stored so the reminders survive a restart."""
+
+    round_number: int
+    ends_at: int = Field(description="Unix seconds")
+    channel_id: int
+    reminded: tuple[int, ...] = Field((), description="Minutes-left marks already posted (30, 10, 0)")
+
+
 class EventState(Frozen):
     """What the bot keeps about an event: the pure Tournament plus names and unconfirmed reports."""
 
-    schema_version: Literal[2] = STATE_SCHEMA
+    schema_version: Literal[3] = STATE_SCHEMA
     event: Tournament = Tournament()
     names: dict[str, str] = Field(default_factory=dict, description="player id -> display name at registration")
     pending: tuple[PendingReport, ...] = ()
+    corrections: tuple[Correction, ...] = ()
+    checkin_open: bool = False
+    checked_in: tuple[str, ...] = ()
+    clock: RoundClock | None = None
 
 
 @dataclass(frozen=True)
@@ -103,6 +124,13 @@ class TournamentRepository:
         async with self._sessionmaker() as session, session.begin():
             row = (await session.exec(query)).one_or_none()
         return _record(row) if row is not None else None
+
+    async def all_active(self) -> list[TournamentRecord]:
+        """Every running event (one per server at most)."""
+        query = select(TournamentRow).where(TournamentRow.status == TournamentStatus.ACTIVE)
+        async with self._sessionmaker() as session, session.begin():
+            rows = (await session.exec(query)).all()
+        return [_record(row) for row in rows]
 
     async def latest(self, guild_id: int) -> TournamentRecord | None:
         """The running event, else the one that finished last (a new event always has the highest id,
@@ -158,8 +186,16 @@ def _event_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "schema_version": 2, "event": {**event, "rounds": rounds}, "pending": pending}
 
 
+def _event_v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 3 keeps a paired round as an unpublished draft until the organiser publishes it. Every round
+    stored before was public as soon as it was paired, and was never re-paired."""
+    event = data["event"]
+    rounds = [{**r, "published": True, "draw": 0} for r in event["rounds"]]
+    return {**data, "schema_version": 3, "event": {**event, "rounds": rounds}}
+
+
 # schema version -> the step that upgrades a stored event of that version to the next one
-_EVENT_UPGRADES = {1: _event_v1_to_v2}
+_EVENT_UPGRADES = {1: _event_v1_to_v2, 2: _event_v2_to_v3}
 
 
 def load_event(text: str) -> EventState:

@@ -10,6 +10,7 @@ import csv
 import io
 import logging
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import discord
@@ -33,6 +34,8 @@ EMBED_CHARS = 6000
 MESSAGE_EMBEDS = 10
 MESSAGE_CHARS = 6000  # all the embeds of one message together
 DESCRIPTION_CHARS = 4096
+MESSAGE_CONTENT_CHARS = 2000
+MESSAGE_USERS = 100  # allowed_mentions.users holds at most 100 ids
 OUTCOME_WORDS = {t.Outcome.A_WINS: "A wins", t.Outcome.B_WINS: "B wins", t.Outcome.DRAW: "draw"}
 # A result not decided by the score, as the standings note it: (for the winner, for the loser).
 REASON_NOTES = {
@@ -41,6 +44,10 @@ REASON_NOTES = {
     t.Reason.AS_ENTERED: ("as entered", "as entered"),
 }
 
+DRAFT_TEMPLATE = r"mdtd:(?P<tournament>[0-9]+):(?P<round>[0-9]+):(?P<draw>[0-9]+):(?P<action>publish|repair)"
+CHECKIN_TEMPLATE = r"mdtk:(?P<tournament>[0-9]+)"
+CLOSE_TEMPLATE = r"mdtkc:(?P<tournament>[0-9]+):(?P<digest>[0-9a-f]{12})"
+NUDGE_TEMPLATE = r"mdtn:(?P<tournament>[0-9]+):(?P<round>[0-9]+)"
 CONFIRM_TEMPLATE = r"mdt:(?P<tournament>[0-9]+):(?P<round>[0-9]+):(?P<table>[0-9]+):(?P<digest>[0-9a-f]{12})"
 
 
@@ -76,7 +83,7 @@ def report_text(record: TournamentRecord, pairing: t.Pairing, report: PendingRep
     return (
         f"{mention(opponent)}, {mention(report.reporter)} reports **{record.name}** round {report.round_number}, "
         f"table {report.table}: {score_line(pairing, report)}. "
-        "Press **Confirm** if that is right; if not, report the right result with `/tournament result`."
+        "Press **Confirm** if that is right; if not, report the right result with `/tournament report`."
     )
 
 
@@ -86,8 +93,117 @@ def mission_title(catalog: Catalog, letter: str) -> str:
             f"{title_case(catalog.deployment(pool.deployment).name)}")
 
 
-def pairing_messages(catalog: Catalog, record: TournamentRecord) -> list[list[discord.Embed]]:
-    """The current round: the mission with its terrain layouts, the bye, then every table."""
+def record_text(wins: int, draws: int, losses: int) -> str:
+    """A record as players write it: wins-losses, with draws only when there are any (W-L-D): 3-1, 2-1-1."""
+    return f"{wins}-{losses}-{draws}" if draws else f"{wins}-{losses}"
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """One public message of a round's announcement: the mentions are in the content (embeds never
+    notify) and `users` are exactly the people it mentions, the only ones Discord may notify."""
+
+    content: str
+    embeds: list[discord.Embed]
+    users: list[int]
+
+    @property
+    def allowed_mentions(self) -> discord.AllowedMentions:
+        return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                       users=[discord.Object(u) for u in self.users])
+
+
+def announcement_messages(catalog: Catalog, record: TournamentRecord) -> list[Announcement]:
+    """The current round: the mission with its terrain layouts in an embed, then the bye and every table in
+    the content, split so that no message exceeds 2,000 characters nor mentions more than 100 users."""
+    current = record.state.event.rounds[-1]
+    title = f"📣 **{discord.utils.escape_markdown(record.name)}**: round {current.number} pairings"
+    lines: list[tuple[str, list[int]]] = []
+    if (bye := current.pairings.bye) is not None:
+        lines.append((f"**Bye**: {mention(bye.a)} scores a win and {bye.vp_a}VP", [int(bye.a)]))
+    lines += [(f"**Table {p.table}**: {mention(p.a)} vs {mention(p.b)}", [int(p.a), int(p.b)])
+              for p in current.pairings.tables]
+    return pack_mentions(Announcement(title, [round_embed(catalog, record)], []), lines)
+
+
+def pack_mentions(first: Announcement, lines: list[tuple[str, list[int]]]) -> list[Announcement]:
+    """`first`, then lines (each with the users it mentions) added to messages of at most 2,000 characters
+    and 100 mentioned users."""
+    messages = [first]
+    for line, users in lines:
+        last = messages[-1]
+        if len(last.content) + 1 + len(line) > MESSAGE_CONTENT_CHARS or len(last.users) + len(users) > MESSAGE_USERS:
+            messages.append(Announcement(line, [], users))
+        else:
+            messages[-1] = Announcement(f"{last.content}\n{line}", last.embeds, [*last.users, *users])
+    return messages
+
+
+def status_lines(record: TournamentRecord) -> list[str]:
+    """Every table of the current round: confirmed, reported and awaiting whom, or nothing yet."""
+    current = record.state.event.rounds[-1]
+    results = {r.table: r for r in current.results}
+    pending = {p.table: p for p in record.state.pending if p.round_number == current.number}
+
+    def name(player: str) -> str:
+        return discord.utils.escape_markdown(name_of(record, player))
+
+    lines = []
+    for p in current.pairings.tables:
+        if (done := results.get(p.table)) is not None:
+            state = f"✅ {done.vp_a}–{done.vp_b}, {OUTCOME_WORDS[done.outcome]}, confirmed"
+        elif (report := pending.get(p.table)) is not None:
+            waiting = p.b if report.reporter == p.a else p.a
+            state = f"⏳ reported by {name(report.reporter)}, awaiting {name(waiting)}"
+        else:
+            state = "❌ nothing yet"
+        lines.append(f"**Table {p.table}** ({name(p.a)} vs {name(p.b)}): {state}")
+    return lines
+
+
+def nudge_messages(record: TournamentRecord) -> list[Announcement]:
+    """Mentions of exactly the players the current round still waits for: the opponent who has a report to
+    confirm, or both players of a table with nothing reported."""
+    current = record.state.event.rounds[-1]
+    pending = {p.table: p for p in record.state.pending if p.round_number == current.number}
+    lines: list[tuple[str, list[int]]] = []
+    for table in t.missing_tables(current):
+        p = next(x for x in current.pairings.tables if x.table == table)
+        if (report := pending.get(table)) is not None:
+            waiting = p.b if report.reporter == p.a else p.a
+            reporter = discord.utils.escape_markdown(name_of(record, report.reporter))  # not pinged: they reported
+            lines.append((f"**Table {table}**: {mention(waiting)}, please confirm {reporter}'s report (the "
+                          "**Confirm** button on it).", [int(waiting)]))
+        else:
+            lines.append((f"**Table {table}**: {mention(p.a)} {mention(p.b)}, please report your result with "
+                          "`/tournament report`.", [int(p.a), int(p.b)]))
+    if not lines:
+        return []
+    title = f"⏰ **{discord.utils.escape_markdown(record.name)}** round {current.number}: results still missing."
+    return pack_mentions(Announcement(title, [], []), lines)
+
+
+def draft_messages(catalog: Catalog, record: TournamentRecord) -> list[list[discord.Embed]]:
+    """The draft round as only the organiser sees it: the mission and layouts, then the bye and every table
+    with each player's record before the round."""
+    event = record.state.event
+    current = event.rounds[-1]
+    before = t.records(event.model_copy(update={"rounds": event.rounds[:-1]}))
+
+    def who(player: str) -> str:
+        r = before[player]
+        return f"{discord.utils.escape_markdown(name_of(record, player))} ({record_text(r.wins, r.draws, r.losses)})"
+
+    lines = [f"**Bye**: {who(current.pairings.bye.a)}"] if current.pairings.bye else []
+    lines += [f"**Table {p.table}**: {who(p.a)} vs {who(p.b)}" for p in current.pairings.tables]
+    header = round_embed(catalog, record)
+    header.title = f"Draft: {header.title}"
+    header.set_footer(text="Only you see this. Publish announces it; Re-pair draws again among equal players.")
+    return pack_embeds([header, *line_embeds(lines, f"{len(current.pairings.tables)} tables")])
+
+
+def round_embed(catalog: Catalog, record: TournamentRecord) -> discord.Embed:
+    """The current round's mission: primary, deployment and terrain layouts, and the bye."""
     event = record.state.event
     current = event.rounds[-1]
     pool = catalog.pool_mission(current.mission)
@@ -104,9 +220,8 @@ def pairing_messages(catalog: Catalog, record: TournamentRecord) -> list[list[di
     if current.pairings.bye is not None:
         header.add_field(name="Bye", value=f"{mention(current.pairings.bye.a)} scores a win and "
                                            f"{current.pairings.bye.vp_a}VP", inline=False)
-    header.set_footer(text="Player A is named first. Report with /tournament result table: vp-a: vp-b:")
-    tables = [(f"Table {p.table}", f"{mention(p.a)} vs {mention(p.b)}") for p in current.pairings.tables]
-    return pack_embeds([header, *field_embeds(tables, "Pairings")])
+    header.set_footer(text="Report your result with /tournament report my-vp: opponent-vp:")
+    return header
 
 
 def result_notes(event: t.Tournament) -> dict[str, list[str]]:
@@ -124,33 +239,32 @@ def result_notes(event: t.Tournament) -> dict[str, list[str]]:
     return notes
 
 
+def own_standing(record: TournamentRecord, player: str) -> str:
+    """A player's own line, for the standings they get privately."""
+    table = t.standings(record.state.event)
+    mine = next((s for s in table if s.player == player), None)
+    if mine is None:
+        return "You are not registered in this event."
+    return (f"You are **{mine.rank}** of {len(table)}: {record_text(mine.wins, mine.draws, mine.losses)}, "
+            f"{mine.vp} VP.")
+
+
 def standings_messages(record: TournamentRecord) -> list[list[discord.Embed]]:
     event = record.state.event
     played = len(event.rounds)
     notes = result_notes(event)
     lines = [
         f"`{s.rank:>4}` {discord.utils.escape_markdown(name_of(record, s.player))} · "
-        f"{s.wins}-{s.draws}-{s.losses} · {s.opponents_win_pct:.2f}% · {s.vp} VP"
+        f"{record_text(s.wins, s.draws, s.losses)} · {s.opponents_win_pct:.2f}% · {s.vp} VP"
         f"{' · bye' if s.had_bye else ''}{' · dropped' if s.dropped else ''}"
         f"{''.join(f' · {n}' for n in notes.get(s.player, ()))}"
         for s in t.standings(event)
     ]
     title = f"{record.name}: standings after round {played}" if played else f"{record.name}: registered players"
     embeds = line_embeds(lines or ["No players yet."], title)
-    embeds[-1].set_footer(text="Rank · player · wins-draws-losses · opponents' win % · total VP")
+    embeds[-1].set_footer(text="Rank · player · record W-L (W-L-D when there are draws) · opponents' win % · "
+                               "total VP")
     return pack_embeds(embeds)
-
-
-def field_embeds(fields: list[tuple[str, str]], title: str) -> list[discord.Embed]:
-    """Fields spread over as many embeds as they need, 25 at most to an embed."""
-    embeds = []
-    for start in range(0, len(fields), EMBED_FIELDS):
-        chunk = fields[start:start + EMBED_FIELDS]
-        embed = discord.Embed(title=f"{title} ({chunk[0][0]} – {chunk[-1][0]})", colour=COLOUR)
-        for name, value in chunk:
-            embed.add_field(name=name, value=value, inline=True)
-        embeds.append(embed)
-    return embeds
 
 
 def line_embeds(lines: list[str], title: str) -> list[discord.Embed]:
@@ -187,11 +301,12 @@ def pack_embeds(embeds: Iterable[discord.Embed]) -> list[list[discord.Embed]]:
 def standings_csv(record: TournamentRecord) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["rank", "player_id", "name", "wins", "draws", "losses", "opponents_win_pct", "vp",
+    writer.writerow(["rank", "player_id", "name", "record", "wins", "draws", "losses", "opponents_win_pct", "vp",
                      "path", "had_bye", "dropped", "notes"])
     notes = result_notes(record.state.event)
     for s in t.standings(record.state.event):
-        writer.writerow([s.rank, s.player, name_of(record, s.player), s.wins, s.draws, s.losses,
+        writer.writerow([s.rank, s.player, name_of(record, s.player), record_text(s.wins, s.draws, s.losses),
+                         s.wins, s.draws, s.losses,
                          f"{s.opponents_win_pct:.2f}", s.vp, s.path, s.had_bye, s.dropped,
                          "; ".join(notes.get(s.player, ()))])
     return out.getvalue()
@@ -251,3 +366,191 @@ class ConfirmResult(discord.ui.DynamicItem[discord.ui.Button], template=CONFIRM_
         except Exception:
             _log.exception("Confirming a result of tournament %s failed", self.tournament)
             await send_error(interaction, APOLOGY)
+
+
+async def announce(client: discord.Client, record: TournamentRecord,
+                   fallback: discord.abc.Messageable | None) -> tuple[str, int]:
+    """Post the current round in the event's announcement channel (else `fallback`): where, and how many
+    messages. Refused, posting nothing, while the round is a draft."""
+    current = record.state.event.rounds[-1]
+    if not current.published:
+        raise GameError(f"Round {current.number} is still a draft: publish it from `/tournament pair` first.")
+    messages = announcement_messages(client.catalog, record)  # type: ignore[attr-defined]
+    return await post(client, record, fallback, messages)
+
+
+async def post(client: discord.Client, record: TournamentRecord, fallback: discord.abc.Messageable | None,
+               messages: list[Announcement]) -> tuple[str, int]:
+    """Post messages in the event's announcement channel (else `fallback`): where, and how many."""
+    channel = fallback
+    if record.announce_channel_id is not None:
+        try:
+            channel = client.get_channel(record.announce_channel_id) or await client.fetch_channel(
+                record.announce_channel_id)
+        except (discord.NotFound, discord.Forbidden):
+            raise GameError(f"I cannot reach the announcement channel <#{record.announce_channel_id}>: "
+                            "check it still exists and that I can see it.") from None
+    assert isinstance(channel, discord.abc.Messageable)
+    where = f"<#{channel.id}>"  # type: ignore[attr-defined]
+    try:
+        for message in messages:
+            await channel.send(message.content, embeds=message.embeds, allowed_mentions=message.allowed_mentions)
+    except discord.Forbidden:
+        raise GameError(f"I cannot post in {where}: check my permissions there.") from None
+    return where, len(messages)
+
+
+def announced_text(record: TournamentRecord, where: str, count: int) -> str:
+    return (f"Posted the round {record.state.event.rounds[-1].number} pairings in {where} "
+            f"({count} message{'s' if count != 1 else ''}).")
+
+
+def draft_view(record: TournamentRecord) -> discord.ui.View:
+    current = record.state.event.rounds[-1]
+    view = discord.ui.View(timeout=None)
+    for action in ("publish", "repair"):
+        view.add_item(DraftButton(record.id, current.number, current.draw, action))
+    return view
+
+
+async def send_draft(interaction: discord.Interaction, record: TournamentRecord) -> None:
+    """The draft round, privately to the organiser (after a deferred response), buttons on its last message."""
+    catalog = interaction.client.catalog  # type: ignore[attr-defined]
+    current = record.state.event.rounds[-1]
+    redrawn = f" (draw {current.draw + 1})" if current.draw else ""
+    intro = (f"Round {current.number} of **{discord.utils.escape_markdown(record.name)}** is paired{redrawn}: "
+             f"{len(current.pairings.tables)} tables, {mission_title(catalog, current.mission)}. Only you see this "
+             "draft: **Publish** announces it (players are notified); **Re-pair** draws again among equal players.")
+    messages = draft_messages(catalog, record)
+    for i, embeds in enumerate(messages):
+        last = i == len(messages) - 1
+        await interaction.followup.send(intro if i == 0 else "", embeds=embeds, ephemeral=True,
+                                        allowed_mentions=discord.AllowedMentions.none(),
+                                        **({"view": draft_view(record)} if last else {}))
+
+
+class DraftButton(discord.ui.DynamicItem[discord.ui.Button], template=DRAFT_TEMPLATE):
+    """Publish or Re-pair one exact draw of a draft round (organisers): a button for a draw that was
+    re-paired or published since is refused."""
+
+    def __init__(self, tournament: int, round_number: int, draw: int, action: str) -> None:
+        publish = action == "publish"
+        super().__init__(discord.ui.Button(
+            label="Publish" if publish else "Re-pair",
+            style=discord.ButtonStyle.success if publish else discord.ButtonStyle.secondary,
+            custom_id=f"mdtd:{tournament}:{round_number}:{draw}:{action}",
+        ))
+        self.tournament, self.round_number, self.draw, self.action = tournament, round_number, draw, action
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match) -> DraftButton:
+        return cls(int(match["tournament"]), int(match["round"]), int(match["draw"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            service = _service(interaction)
+            if not is_organiser(interaction, await service.get(self.tournament)):
+                raise GameError("Only an organiser (Manage Server, or the event's organiser role) can publish or "
+                                "re-pair a round.")
+            await interaction.response.defer(ephemeral=True, thinking=True)  # pairing a big field takes a moment
+            if self.action == "repair":
+                await send_draft(interaction, await service.repair(self.tournament, self.round_number, self.draw))
+                return
+            record = await service.publish(self.tournament, self.round_number, self.draw)
+            where, count = await announce(interaction.client, record, interaction.channel)  # type: ignore[arg-type]
+            await interaction.followup.send(f"Round {self.round_number} is published. "
+                                            f"{announced_text(record, where, count)}", ephemeral=True)
+        except GameError as exc:
+            await send_error(interaction, exc.message)
+        except Exception:
+            _log.exception("The draft of tournament %s failed", self.tournament)
+            await send_error(interaction, APOLOGY)
+
+
+class NudgeButton(discord.ui.DynamicItem[discord.ui.Button], template=NUDGE_TEMPLATE):
+    """An organiser's reminder to the players a round still waits for, mentioning exactly them."""
+
+    def __init__(self, tournament: int, round_number: int) -> None:
+        super().__init__(discord.ui.Button(label="Nudge them", style=discord.ButtonStyle.primary,
+                                           custom_id=f"mdtn:{tournament}:{round_number}"))
+        self.tournament, self.round_number = tournament, round_number
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match) -> NudgeButton:
+        return cls(int(match["tournament"]), int(match["round"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            record = await _service(interaction).get(self.tournament)
+            if not is_organiser(interaction, record):
+                raise GameError("Only an organiser (Manage Server, or the event's organiser role) can nudge players.")
+            if len(record.state.event.rounds) != self.round_number:
+                raise GameError(f"Round {self.round_number} is over: `/tournament status` shows the current one.")
+            messages = nudge_messages(record)
+            if not messages:
+                raise GameError(f"Every table of round {self.round_number} has its result: nobody to nudge.")
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            where, _ = await post(interaction.client, record, interaction.channel, messages)  # type: ignore[arg-type]
+            count = sum(len(m.users) for m in messages)
+            await interaction.followup.send(f"Nudged {count} player{'s' if count != 1 else ''} in {where}.",
+                                            ephemeral=True)
+        except GameError as exc:
+            await send_error(interaction, exc.message)
+        except Exception:
+            _log.exception("Nudging the players of tournament %s failed", self.tournament)
+            await send_error(interaction, APOLOGY)
+
+
+class CheckInButton(discord.ui.DynamicItem[discord.ui.Button], template=CHECKIN_TEMPLATE):
+    """A registered player's check-in, on the public check-in message."""
+
+    def __init__(self, tournament: int) -> None:
+        super().__init__(discord.ui.Button(label="Check in", style=discord.ButtonStyle.success,
+                                           custom_id=f"mdtk:{tournament}"))
+        self.tournament = tournament
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match) -> CheckInButton:
+        return cls(int(match["tournament"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            saved = await _service(interaction).check_in(self.tournament, str(interaction.user.id))
+            await interaction.response.send_message(f"✅ You are checked in for **{saved.name}**.", ephemeral=True)
+        except GameError as exc:
+            await send_error(interaction, exc.message)
+        except Exception:
+            _log.exception("Checking in to tournament %s failed", self.tournament)
+            await send_error(interaction, APOLOGY)
+
+
+class CloseCheckInButton(discord.ui.DynamicItem[discord.ui.Button], template=CLOSE_TEMPLATE):
+    """The organiser's confirmation: close check-in and drop exactly the players they were shown."""
+
+    def __init__(self, tournament: int, digest: str) -> None:
+        super().__init__(discord.ui.Button(label="Drop them and close check-in", style=discord.ButtonStyle.danger,
+                                           custom_id=f"mdtkc:{tournament}:{digest}"))
+        self.tournament, self.digest = tournament, digest
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match) -> CloseCheckInButton:
+        return cls(int(match["tournament"]), match["digest"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            service = _service(interaction)
+            if not is_organiser(interaction, await service.get(self.tournament)):
+                raise GameError("Only an organiser (Manage Server, or the event's organiser role) can close check-in.")
+            saved = await service.close_checkin(self.tournament, self.digest)
+            await interaction.response.edit_message(content=checkin_closed_text(saved), view=None,
+                                                    allowed_mentions=discord.AllowedMentions.none())
+        except GameError as exc:
+            await send_error(interaction, exc.message)
+        except Exception:
+            _log.exception("Closing the check-in of tournament %s failed", self.tournament)
+            await send_error(interaction, APOLOGY)
+
+
+def checkin_closed_text(record: TournamentRecord) -> str:
+    count = len(record.state.event.players) - len(record.state.event.dropped)
+    return f"Check-in for **{discord.utils.escape_markdown(record.name)}** is closed: {count} players will be paired."

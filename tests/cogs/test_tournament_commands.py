@@ -12,10 +12,14 @@ import discord
 import pytest
 
 from bot.engine.catalog import Catalog
+from bot.engine.tournament import missing_tables
+from bot.engine.tournament import standings as event_standings
 from bot.store.tournament_repository import TournamentRecord
 from bot.ui.text import title_case
+from bot.client import MissionBot
+from tests.cogs.conftest import harness_settings
 from tests.cogs.harness import Harness, Reply
-from tests.discord_model import GUILD_ID, MEMBER_PERMISSIONS, FakeUser, embed_problems, message_problems
+from tests.discord_model import GUILD_ID, HarnessError, MEMBER_PERMISSIONS, FakeUser, embed_problems, message_problems
 
 MANAGE_SERVER = MEMBER_PERMISSIONS | discord.Permissions(manage_guild=True).value
 
@@ -50,9 +54,16 @@ async def open_event(harness: Harness, organiser: FakeUser, players: list[FakeUs
         await harness.slash("tournament register", user=p)
 
 
+async def publish(harness: Harness, organiser: FakeUser, **options: Any) -> Reply:
+    """/tournament pair, then Publish on the draft: what the Publish press did."""
+    draft = await harness.slash("tournament pair", user=organiser, **options)
+    [button] = [c for c in draft[-1].custom_ids if c.endswith(":publish")]
+    return await harness.press(button, user=organiser)
+
+
 async def paired(harness: Harness, organiser: FakeUser, players: list[FakeUser], **options: Any):
     await open_event(harness, organiser, players, **options)
-    await harness.slash("tournament pair", user=organiser)
+    await publish(harness, organiser)
     return (await current(harness)).state.event.rounds[-1].pairings.tables
 
 
@@ -302,12 +313,17 @@ async def test_standings_order_and_export(harness: Harness, organiser, players) 
     expected = [winners[0], winners[1], losers[1], losers[0]]  # by VP within the same record
     names = {str(p.id): p.name.title() for p in players}
 
-    reply = await harness.slash("tournament standings", user=players[0])
-    assert not reply.ephemeral and reply.embed["title"] == "Club GT: standings after round 1"
-    lines = reply.embed["description"].splitlines()
+    public = await harness.slash("tournament standings", user=organiser)
+    assert not public.ephemeral and public.content == "" and public.embed["title"] == "Club GT: standings after round 1"
+    lines = public.embed["description"].splitlines()
     assert [re.search(r"` (\w+) ·", line)[1] for line in lines] == [names[p] for p in expected]
-    assert lines[0].endswith("1-0-0 · 0.00% · 80 VP")
-    assert lines[3].startswith("`   4`") and "0-0-1 · 100.00% · 30 VP" in lines[3]
+    assert lines[0].endswith("· 1-0 · 0.00% · 80 VP")
+    assert lines[3].startswith("`   4`") and "· 0-1 · 100.00% · 30 VP" in lines[3]
+    assert "record W-L (W-L-D when there are draws)" in public.embed["footer"]["text"]
+    fourth = by_id(players)[expected[3]]
+    private = await harness.slash("tournament standings", user=fourth)  # a player's standings are their own
+    assert private.ephemeral and private.content == "You are **4** of 4: 0-1, 30 VP."
+    assert private.embed["description"] == public.embed["description"]
 
     reply = await harness.slash("tournament export", user=players[1])
     assert reply.ephemeral
@@ -316,7 +332,7 @@ async def test_standings_order_and_export(harness: Harness, organiser, players) 
     standings = list(csv.DictReader(io.StringIO(files[f"tournament-{record.id}-standings.csv"])))
     assert [row["player_id"] for row in standings] == expected
     assert standings[0] == {
-        "rank": "1", "player_id": expected[0], "name": names[expected[0]], "wins": "1", "draws": "0",
+        "rank": "1", "player_id": expected[0], "name": names[expected[0]], "record": "1-0", "wins": "1", "draws": "0",
         "losses": "0", "opponents_win_pct": "0.00", "vp": "80", "path": "W", "had_bye": "False", "dropped": "False",
         "notes": "",
     }
@@ -332,59 +348,142 @@ async def test_standings_order_and_export(harness: Harness, organiser, players) 
     ]
 
 
-async def test_announce_posts_tables_mission_and_layouts(
+def mentioned(message: dict[str, Any]) -> list[int]:
+    """The users a posted message notifies: mentioned in its content and allowed to be."""
+    body_users = [int(u) for u in message["body"]["allowed_mentions"]["users"]]
+    assert message["body"]["allowed_mentions"]["parse"] == []  # no @everyone, no roles
+    in_content = [int(u) for u in re.findall(r"<@(\d+)>", message["body"]["content"])]
+    assert sorted(body_users) == sorted(in_content)  # exactly those users
+    for embed in message["body"].get("embeds") or []:  # embeds never notify: nobody is only there
+        assert set(map(int, re.findall(r"<@(\d+)>", str(embed)))) <= set(in_content)
+    return in_content
+
+
+def posted(harness: Harness, reply: Reply) -> list[dict[str, Any]]:
+    return [{"body": s.body, "message": s.message} for s in reply if s.kind == "message"]
+
+
+async def test_the_draft_is_private_until_published(harness: Harness, organiser, players, catalog: Catalog) -> None:
+    news = harness.channel("pairings")
+    await open_event(harness, organiser, players[:7], **{"announce-channel": news})
+    draft = await harness.slash("tournament pair", user=organiser, mission="A")
+    assert all(s.kind in ("response", "followup") for s in draft) and draft.ephemeral
+    assert harness.messages(news) == []
+    intro = draft.content
+    assert intro.startswith("Round 1 of **Club GT** is paired: 3 tables, Mission A:") and "Only you see" in intro
+    event = (await current(harness)).state.event
+    first = event.rounds[0]
+    assert not first.published and first.draw == 0
+    shown = "\n".join(e.get("description") or "" for s in draft if s.message for e in s.message["embeds"])
+    names = (await current(harness)).state.names
+    for p in first.pairings.tables:
+        assert f"**Table {p.table}**: {names[p.a]} (0-0) vs {names[p.b]} (0-0)" in shown
+    assert f"**Bye**: {names[first.pairings.bye.a]} (0-0)" in shown
+    a = by_id(players)[first.pairings.tables[0].a]
+    # Nothing can happen on a draft: no result, no announcement, no next round.
+    refused(await harness.slash("tournament result", user=a, table=1, **{"vp-a": 70, "vp-b": 40}),
+            "Round 1 is not published yet")
+    refused(await harness.slash("tournament result", user=organiser, table=1, **{"vp-a": 70, "vp-b": 40}),
+            "Round 1 is not published yet")
+    refused(await harness.slash("tournament announce", user=organiser), "Round 1 is still a draft")
+    refused(await harness.slash("tournament pair", user=organiser), "Round 1 is still a draft")
+    publish_1, repair_1 = draft.custom_ids
+    assert publish_1.endswith(":publish") and repair_1.endswith(":repair")
+    for button in (publish_1, repair_1):  # the draft is ephemeral: nobody else can even see its buttons
+        with pytest.raises(HarnessError, match="cannot see the ephemeral message"):
+            await harness.press(button, user=a)
+    assert harness.messages(news) == [] and (await current(harness)).state.event == event
+
+    again = await harness.press(repair_1, user=organiser)
+    assert again.ephemeral and harness.messages(news) == []
+    redrawn = (await current(harness)).state.event.rounds[0]
+    assert (redrawn.draw, redrawn.mission, redrawn.published) == (1, "A", False)
+    assert "is paired (draw 2)" in again.content
+    refused(await harness.press(publish_1, user=organiser), "This draft is out of date")
+    publish_2, _ = again.custom_ids
+    done = await harness.press(publish_2, user=organiser)
+    assert "Round 1 is published. Posted the round 1 pairings" in done[-1].content
+    assert (await current(harness)).state.event.rounds[0].published
+    assert len(harness.messages(news)) == 1
+    refused(await harness.press(publish_2, user=organiser), "This draft is out of date")
+
+
+async def test_a_re_pair_is_a_new_draw_that_keeps_the_rules(harness: Harness, organiser, players) -> None:
+    """Among eight 1-0 and 0-1 players, re-pairs draw other opponents, but never a rematch nor a 1-0 against
+    a 0-1 while an equal opponent is free."""
+    await paired(harness, organiser, players)
+    await enter_round(harness, organiser, {n: ("a_wins", 70, 40) for n in range(1, 5)})
+    event = (await current(harness)).state.event
+    winners = {r.a for r in event.rounds[0].results}
+    met = {frozenset((p.a, p.b)) for p in event.rounds[0].pairings.tables}
+    draft = await harness.slash("tournament pair", user=organiser)
+    seen = set()
+    for _ in range(6):
+        r2 = (await current(harness)).state.event.rounds[1]
+        tables = frozenset(frozenset((p.a, p.b)) for p in r2.pairings.tables)
+        assert not tables & met
+        assert all((p.a in winners) == (p.b in winners) for p in r2.pairings.tables)
+        seen.add(tables)
+        draft = await harness.press(draft.custom_ids[1], user=organiser)
+    assert len(seen) > 1
+
+
+async def test_announce_mentions_every_player_in_the_content(
     harness: Harness, organiser, players, catalog: Catalog
 ) -> None:
     news = harness.channel("pairings")
     await open_event(harness, organiser, players[:7], **{"announce-channel": news, "bye-vp": 20})
-    await harness.slash("tournament pair", user=organiser, mission="A")
-    reply = await harness.slash("tournament announce", user=organiser)
-    assert [s.kind for s in reply] == ["response", "message", "followup"]
-    done = reply[-1]
-    assert done.ephemeral and f"Posted the round 1 pairings in {news.mention} (1 message)" in done.content
-    [message] = harness.messages(news)
-    header, tables = message["embeds"]
+    published = await publish(harness, organiser, mission="A")
+    [message] = posted(harness, published)
+    event = (await current(harness)).state.event
+    bye, tables = event.rounds[0].pairings.bye, event.rounds[0].pairings.tables
+    lines = message["body"]["content"].splitlines()
+    assert lines == ["📣 **Club GT**: round 1 pairings", f"**Bye**: <@{bye.a}> scores a win and 20VP",
+                     *(f"**Table {p.table}**: <@{p.a}> vs <@{p.b}>" for p in tables)]
+    assert sorted(mentioned(message)) == sorted(p.id for p in players[:7])
+    [header] = message["body"]["embeds"]
     pool = catalog.pool_mission("A")
-    text = str(header)
     assert header["title"] == "Club GT: round 1 of 3"
-    assert title_case(catalog.primary(pool.primary).name) in text  # Take and Hold
-    assert title_case(catalog.deployment(pool.deployment).name) in text  # Tipping Point
+    assert title_case(catalog.primary(pool.primary).name) in str(header)  # Take and Hold
+    assert title_case(catalog.deployment(pool.deployment).name) in str(header)  # Tipping Point
     fields = {f["name"]: f["value"] for f in header["fields"]}
     assert fields["Terrain layouts"] == "Layout 1, Layout 2, Layout 4, Layout 6, Layout 7, Layout 8"
-    event = (await current(harness)).state.event
-    bye = event.rounds[0].pairings.bye
-    assert fields["Bye"] == f"<@{bye.a}> scores a win and 20VP"
-    assert [(f["name"], f["value"]) for f in tables["fields"]] == [
-        (f"Table {p.table}", f"<@{p.a}> vs <@{p.b}>") for p in event.rounds[0].pairings.tables
-    ]
+
+    again = await harness.slash("tournament announce", user=organiser)
+    assert [s.kind for s in again] == ["response", "message", "followup"]
+    assert again[-1].ephemeral and f"Posted the round 1 pairings in {news.mention} (1 message)" in again[-1].content
+    assert posted(harness, again)[0]["body"]["content"] == message["body"]["content"]
 
 
 async def test_a_thousand_player_announce_is_split_within_discord_limits(harness: Harness, organiser) -> None:
     await harness.slash("tournament create", user=organiser, name="Mega GT", rounds=5)
-    record = await current(harness)  # registering 1,000 players one command at a time would be slow
-    ids = [str(10**17 + i) for i in range(1000)]
+    record = await current(harness)  # registering 1,001 players one command at a time would be slow
+    ids = [str(10**17 + i) for i in range(1001)]
     event = record.state.event.model_copy(update={"players": tuple(ids)})
     state = record.state.model_copy(update={"event": event, "names": {p: f"p{p[-3:]}" for p in ids}})
     await harness.bot.tournaments.repo.save_if_version(record, state)
-    await harness.slash("tournament pair", user=organiser)
-    reply = await harness.slash("tournament announce", user=organiser)
-    posted = [s.message for s in reply if s.kind == "message"]
-    assert f"({len(posted)} messages)" in reply[-1].content and len(posted) > 1
-    fields = []
-    for message in posted:
-        assert message_problems(message) == []
-        for embed in message["embeds"]:
-            assert embed_problems(embed) == [] and len(embed.get("fields", [])) <= 25
-            fields += embed.get("fields", [])
-    tables = [f for f in fields if f["name"].startswith("Table ")]
-    assert [f["name"] for f in tables] == [f"Table {n}" for n in range(1, 501)]
-    mentioned = re.findall(r"<@(\d+)>", " ".join(f["value"] for f in tables))
-    assert sorted(mentioned) == ids
+    draft = await harness.slash("tournament pair", user=organiser)
+    previews = [s.body for s in draft if s.kind == "followup"]
+    assert len(previews) > 1 and all(message_problems(body) == [] for body in previews)
+    assert draft[-1].custom_ids[0].endswith(":publish") and not draft.custom_ids  # the buttons on the last
+    reply = await harness.press(draft[-1].custom_ids[0], user=organiser)
+    messages = posted(harness, reply)
+    assert f"({len(messages)} messages)" in reply[-1].content and len(messages) > 1
+    everyone = []
+    for message in messages:
+        assert message_problems(message["body"]) == []
+        users = mentioned(message)
+        assert len(users) <= 100
+        everyone += users
+    assert sorted(everyone) == sorted(map(int, ids))  # each player once, the bye too
+    lines = [line for m in messages for line in m["body"]["content"].splitlines()]
+    assert [line.split(":")[0] for line in lines if line.startswith("**Table")] == \
+        [f"**Table {n}**" for n in range(1, 501)]
 
     standings = await harness.slash("tournament standings", user=organiser)
     shown = [line for s in standings if s.message for e in s.message["embeds"]
              for line in (e.get("description") or "").splitlines()]
-    assert len(shown) == 1000
+    assert len(shown) == 1001
     assert all(message_problems(s.message) == [] for s in standings if s.message)
 
 
@@ -394,7 +493,8 @@ async def test_finish_then_a_new_event(harness: Harness, organiser, players) -> 
     await enter_round(harness, organiser, {1: ("draw", 45, 45)})
     reply = await harness.slash("tournament finish", user=organiser)
     assert "**Club GT** is over after 1 round." in reply.content
-    assert "1-0-0" not in reply.embed["description"] and "0-1-0 · 50.00% · 45 VP" in reply.embed["description"]
+    # A draw each: no wins, no losses, one draw, written W-L-D because there is a draw.
+    assert reply.embed["description"].count("· 0-0-1 · 50.00% · 45 VP") == 2
     refused(await harness.slash("tournament register", user=players[3]), "no tournament running")
     assert (await harness.slash("tournament standings", user=players[3])).embed["title"].startswith("Club GT")
     await harness.slash("tournament create", user=organiser, name="Next GT", rounds=2)
@@ -407,3 +507,181 @@ async def test_announce_where_the_bot_cannot_post_is_refused(harness: Harness, o
     harness.model.bot_permissions &= ~discord.Permissions(send_messages=True).value
     reply = await harness.slash("tournament announce", user=organiser)
     refused(reply, f"I cannot post in {harness.default_channel.mention}: check my permissions there.")
+
+
+async def test_a_player_reports_from_their_own_point_of_view(harness: Harness, organiser, players) -> None:
+    tables = await paired(harness, organiser, players[:5])
+    people = by_id(players)
+    first, second = tables
+    event = (await current(harness)).state.event
+    refused(await harness.slash("tournament report", user=people[event.rounds[0].pairings.bye.a],
+                                **{"my-vp": 50, "opponent-vp": 0}), "You have the bye this round")
+    refused(await harness.slash("tournament report", user=organiser, **{"my-vp": 50, "opponent-vp": 0}),
+            "You have no table in the current round")
+    # Player B of table 1 reports their win: the bot seats the VP and names the winner.
+    b, a = people[first.b], people[first.a]
+    report = await harness.slash("tournament report", user=b, **{"my-vp": 70, "opponent-vp": 40})
+    assert report.content.startswith(f"{a.mention}, {b.mention} reports **Club GT** round 1, table 1:")
+    assert f"{a.mention} **40** – **70** {b.mention}: {b.mention} wins" in report.content
+    assert report.response.body["data"]["allowed_mentions"]["users"] == [a.id]
+    await harness.press(report.custom_ids[0], user=a)
+    [result] = [r for r in (await current(harness)).state.event.rounds[0].results if r.table == 1]
+    assert (result.vp_a, result.vp_b, result.outcome, result.reason) == (40, 70, "b_wins", "score")
+    # Player A of table 2 concedes while ahead: B wins, as a concession.
+    conceding = people[second.a]
+    report = await harness.slash("tournament report", user=conceding, conceded=True,
+                                 **{"my-vp": 45, "opponent-vp": 20})
+    assert f"**45** – **20** {people[second.b].mention}: {people[second.b].mention} wins " \
+           f"({conceding.mention} conceded)" in report.content
+    await harness.press(report.custom_ids[0], user=people[second.b])
+    [result] = [r for r in (await current(harness)).state.event.rounds[0].results if r.table == 2]
+    assert (result.outcome, result.reason) == ("b_wins", "concession")
+    refused(await harness.slash("tournament report", user=conceding, **{"my-vp": 45, "opponent-vp": 20}),
+            "already has a confirmed result")
+
+
+async def test_status_lists_every_table_and_nudges_exactly_the_missing_players(
+    harness: Harness, organiser, players
+) -> None:
+    news = harness.channel("pairings")
+    tables = await paired(harness, organiser, players, **{"announce-channel": news})
+    people = by_id(players)
+    await enter_round(harness, organiser, {1: ("a_wins", 70, 40)})
+    reporter = people[tables[1].a]
+    await harness.slash("tournament report", user=reporter, **{"my-vp": 60, "opponent-vp": 50})
+    refused(await harness.slash("tournament status", user=reporter), "Only an organiser")
+    status = await harness.slash("tournament status", user=organiser)
+    assert status.ephemeral and status.embed["title"] == "Club GT: round 1, 3 of 4 tables waiting"
+    names = (await current(harness)).state.names
+    lines = status.embed["description"].splitlines()
+    assert lines[0] == f"**Table 1** ({names[tables[0].a]} vs {names[tables[0].b]}): ✅ 70–40, A wins, confirmed"
+    assert lines[1].endswith(f"⏳ reported by {names[tables[1].a]}, awaiting {names[tables[1].b]}")
+    assert lines[2].endswith("❌ nothing yet") and lines[3].endswith("❌ nothing yet")
+    [nudge] = status.custom_ids
+    before = len(harness.messages(news))
+    nudged = await harness.press(nudge, user=organiser)
+    assert "Nudged 5 players in" in nudged[-1].content
+    [message] = [{"body": s.body} for s in nudged if s.kind == "message"]
+    assert len(harness.messages(news)) == before + 1
+    waiting = [tables[1].b, tables[2].a, tables[2].b, tables[3].a, tables[3].b]
+    assert sorted(mentioned(message)) == sorted(map(int, waiting))
+    assert f"**Table 2**: <@{tables[1].b}>, please confirm {names[tables[1].a]}'s report" in message["body"]["content"]
+
+    await enter_round(harness, organiser, {n: ("draw", 50, 50) for n in (2, 3, 4)})
+    done = await harness.slash("tournament status", user=organiser)
+    assert done.embed["title"] == "Club GT: round 1, 0 of 4 tables waiting" and done.custom_ids == []
+    refused(await harness.press(nudge, user=organiser), "nobody to nudge")
+
+
+async def test_an_organiser_corrects_an_earlier_round_and_the_standings_follow(
+    harness: Harness, organiser, players
+) -> None:
+    tables = await paired(harness, organiser, players[:4])
+    await enter_round(harness, organiser, {1: ("a_wins", 80, 30), 2: ("a_wins", 70, 60)})
+    await publish(harness, organiser)
+    first = tables[0]
+    people = by_id(players)
+    refused(await harness.slash("tournament result", user=people[first.b], table=1,
+                                **{"vp-a": 30, "vp-b": 80, "round": 1}), "Only an organiser")
+    refused(await harness.slash("tournament result", user=organiser, table=1, **{"vp-a": 1, "vp-b": 2, "round": 9}),
+            "There is no round 9")
+    fixed = await harness.slash("tournament result", user=organiser, table=1, **{"vp-a": 30, "vp-b": 80, "round": 1})
+    assert not fixed.ephemeral and "round 1, table 1:" in fixed.content
+    assert "(corrected from 80 – 30, A wins)" in fixed.content and f"organiser {organiser.mention}" in fixed.content
+    record = await current(harness)
+    [correction] = record.state.corrections
+    assert correction.by == str(organiser.id) and (correction.before.vp_a, correction.after.vp_a) == (80, 30)
+    standings = {s.player: s for s in event_standings(record.state.event)}
+    assert (standings[first.b].wins, standings[first.b].vp) == (1, 80)
+    assert (standings[first.a].losses, standings[first.a].vp) == (1, 30)
+    assert len(record.state.event.rounds) == 2 and not missing_tables(record.state.event.rounds[0])
+
+
+async def test_an_organiser_reinstates_a_dropped_player_before_the_next_round(
+    harness: Harness, organiser, players
+) -> None:
+    tables = await paired(harness, organiser, players[:4])
+    people = by_id(players)
+    gone = people[tables[0].a]
+    refused(await harness.slash("tournament reinstate", user=organiser, player=gone), "has not dropped")
+    await harness.slash("tournament drop", user=gone)
+    refused(await harness.slash("tournament reinstate", user=gone, player=gone), "Only an organiser")
+    await enter_round(harness, organiser, {1: ("a_wins", 80, 30), 2: ("a_wins", 70, 60)})
+    back = await harness.slash("tournament reinstate", user=organiser, player=gone)
+    assert f"{gone.mention} is back in **Club GT**" in back.content
+    await publish(harness, organiser)
+    seated = {p for x in (await current(harness)).state.event.rounds[1].pairings.tables for p in (x.a, x.b)}
+    assert str(gone.id) in seated
+    await enter_round(harness, organiser, {1: ("a_wins", 80, 30), 2: ("a_wins", 70, 60)})
+    await harness.slash("tournament drop", user=gone)
+    await harness.slash("tournament pair", user=organiser)  # a draft without them
+    refused(await harness.slash("tournament reinstate", user=organiser, player=gone), "already paired as a draft")
+
+
+async def test_check_in_drops_only_who_the_organiser_saw_and_confirmed(harness: Harness, organiser, players) -> None:
+    await open_event(harness, organiser, players[:5])
+    refused(await harness.slash("tournament checkin", user=players[0], action="open"), "Only an organiser")
+    refused(await harness.slash("tournament checkin", user=organiser, action="close"), "Check-in is not open")
+    opened = await harness.slash("tournament checkin", user=organiser, action="open")
+    assert not opened.ephemeral and "press **Check in**" in opened.content
+    [button] = opened.custom_ids
+    for p in players[:3]:
+        done = await harness.press(button, user=p)
+        assert done.ephemeral and "You are checked in for **Club GT**" in done.content
+    refused(await harness.press(button, user=players[0]), "already checked in")
+    refused(await harness.press(button, user=players[6]), "You are not registered")
+    close = await harness.slash("tournament checkin", user=organiser, action="close")
+    names = (await current(harness)).state.names
+    assert close.ephemeral and close.content.startswith(
+        f"2 players have not checked in: {names[str(players[3].id)]}, {names[str(players[4].id)]}.")
+    assert (await current(harness)).state.event.dropped == ()  # nothing happens before the organiser confirms
+    [confirm] = close.custom_ids
+    await harness.press(button, user=players[3])  # checks in meanwhile: the list shown is out of date
+    refused(await harness.press(confirm, user=organiser), "Who has checked in changed since")
+    close = await harness.slash("tournament checkin", user=organiser, action="close")
+    closed = await harness.press(close.custom_ids[0], user=organiser)
+    assert "Check-in for **Club GT** is closed: 4 players will be paired." in closed.content
+    record = await current(harness)
+    assert record.state.event.dropped == (str(players[4].id),) and not record.state.checkin_open
+    refused(await harness.press(button, user=players[4]), "Check-in is closed")
+    await publish(harness, organiser)
+    refused(await harness.slash("tournament checkin", user=organiser, action="open"), "this event has started")
+
+
+async def test_the_round_clock_reminds_after_a_restart(catalog: Catalog, database_url: str) -> None:
+    async with Harness(MissionBot(harness_settings(database_url), catalog)) as first:
+        organiser = first.user("organiser", permissions=MANAGE_SERVER)
+        players = [first.user(f"player{i}") for i in range(4)]
+        await open_event(first, organiser, players)
+        refused(await first.slash("tournament round start", user=organiser), "No round is being played")
+        await publish(first, organiser)
+        refused(await first.slash("tournament round start", user=players[0]), "Only an organiser")
+        started = await first.slash("tournament round start", user=organiser, minutes=45)
+        clock = (await current(first)).state.clock
+        assert clock.ends_at > 0 and clock.reminded == ()
+        assert not started.ephemeral and f"ends <t:{clock.ends_at}:t> (<t:{clock.ends_at}:R>)" in started.content
+        channel_id = first.default_channel.id
+        assert clock.channel_id == channel_id
+    # The bot restarts: a new process reads the stored end time.
+    async with Harness(MissionBot(harness_settings(database_url), catalog)) as second:
+        assert second.default_channel.id == channel_id
+        cog = second.bot.get_cog("tournament")
+        assert cog.clock.is_running()
+        assert await cog.post_reminders(clock.ends_at - 31 * 60) == 0
+        assert await cog.post_reminders(clock.ends_at - 30 * 60) == 1
+        assert await cog.post_reminders(clock.ends_at - 29 * 60) == 0  # each reminder once
+        assert await cog.post_reminders(clock.ends_at) == 1  # late: only the latest mark is posted
+        texts = [m["content"] for m in second.messages()]
+        assert texts == [f"⏰ **Club GT** round 1: 30 minutes left (ends <t:{clock.ends_at}:R>).",
+                         "⏰ **Club GT** round 1: time is up: finish your turn and report your result."]
+        assert (await second.bot.tournaments.current(GUILD_ID)).state.clock.reminded == (30, 10, 0)
+
+
+async def test_a_short_round_skips_the_reminders_it_never_reaches(harness: Harness, organiser, players) -> None:
+    await paired(harness, organiser, players[:4])
+    await harness.slash("tournament round start", user=organiser, minutes=20)
+    clock = (await current(harness)).state.clock
+    assert clock.reminded == (30,)
+    cog = harness.bot.get_cog("tournament")
+    assert await cog.post_reminders(clock.ends_at - 10 * 60) == 1
+    assert harness.messages()[-1]["content"].startswith("⏰ **Club GT** round 1: 10 minutes left")

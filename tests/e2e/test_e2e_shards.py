@@ -230,6 +230,11 @@ class Tournament:
             record = await repo.active(self.channel.guild_id)
             return record is not None and len(record.state.event.rounds) == 1
         await until(paired, f"round 1 of the tournament of server {self.channel.guild_id}")
+        # The round is the organiser's private draft until they press Publish on it.
+        record = await repo.active(self.channel.guild_id)
+        publish = f"mdtd:{record.id}:1:0:publish"
+        draft = next(s.message for s in reversed(self.model.sent) if s.message and publish in str(s.message))
+        await answers(self.fake, self.model.component(publish, self.organiser, int(draft["id"]), None))
 
     async def results(self, repo: TournamentRepository) -> None:
         record = await repo.active(self.channel.guild_id)
@@ -306,10 +311,11 @@ async def test_two_processes_one_shard_each_over_one_postgres(
         kinds = Counter(e.action.kind for e in await games.list_actions(crashed.game_id))
         assert kinds["end_command_phase"] == kinds["end_turn"] == 3 and kinds["done_scoring"] == 6  # both players
 
-        # Every tournament: created, four registrations, a pairing, a report, its confirmation, a result, the end.
+        # Every tournament: created, four registrations, a pairing published, a report, its confirmation, a result,
+        # the end.
         for guild in guilds:
             event = await events.latest(guild)
-            assert (event.status, event.version) == (TournamentStatus.FINISHED, 9)
+            assert (event.status, event.version) == (TournamentStatus.FINISHED, 10)
             assert len(event.state.event.rounds[0].results) == 2
 
         # Every press answered exactly once (the one in flight at the crash at most once).

@@ -21,8 +21,11 @@ from bot.engine.tournament import (
     check_mission,
     drop_player,
     pick_mission,
+    publish_round,
     record_result,
     records,
+    reinstate_player,
+    repair_round,
     start_round,
 )
 from bot.engine.tournament_pairing import pair_round
@@ -34,8 +37,11 @@ SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[Healt
 # --- simulated events ---------------------------------------------------------------------------------
 
 
-def simulate(rnd: random.Random, players: int, rounds: int, drop_chance: float, draw_chance: float) -> Tournament:
-    """An event after `rounds` complete rounds with random results and drops (at least 2 stay)."""
+def simulate(
+    rnd: random.Random, players: int, rounds: int, drop_chance: float, draw_chance: float, fix_chance: float = 0.0
+) -> Tournament:
+    """An event after `rounds` complete rounds with random results and drops (at least 2 stay); with
+    `fix_chance`, organisers also correct results of any round so far and reinstate dropped players."""
     t = Tournament(bye_vp=50)
     for i in range(players):
         t = add_player(t, f"p{i:02d}")
@@ -49,6 +55,13 @@ def simulate(rnd: random.Random, players: int, rounds: int, drop_chance: float, 
             active = len(t.players) - len(t.dropped)
             if p not in t.dropped and active > 2 and rnd.random() < drop_chance:
                 t = drop_player(t, p)
+        if rnd.random() < fix_chance and (past := rnd.choice(t.rounds)).pairings.tables:
+            table = rnd.choice(past.pairings.tables).table
+            outcome = rnd.choice(list(Outcome))
+            t = record_result(t, table, outcome, *scores_for(rnd, outcome), round_number=past.number)
+        for p in t.dropped:
+            if rnd.random() < fix_chance:
+                t = reinstate_player(t, p)
     return t
 
 
@@ -62,12 +75,13 @@ def scores_for(rnd: random.Random, outcome: Outcome) -> tuple[int, int]:
 
 
 events = st.builds(
-    lambda rnd, players, rounds, drop, draw: (rnd, simulate(rnd, players, rounds, drop, draw)),
+    lambda rnd, players, rounds, drop, draw, fix: (rnd, simulate(rnd, players, rounds, drop, draw, fix)),
     st.randoms(use_true_random=False),
     st.integers(2, 11),
     st.integers(1, 7),
     st.sampled_from([0.0, 0.1]),
     st.sampled_from([0.0, 0.15, 0.5]),
+    st.sampled_from([0.0, 0.3]),  # corrections of earlier rounds and reinstated players
 )
 
 
@@ -201,12 +215,13 @@ def test_pairs_share_a_record_whenever_the_brackets_allow(event: tuple[random.Ra
 
 
 big_events = st.builds(
-    lambda rnd, players, rounds, drop, draw: (rnd, simulate(rnd, players, rounds, drop, draw)),
+    lambda rnd, players, rounds, drop, draw, fix: (rnd, simulate(rnd, players, rounds, drop, draw, fix)),
     st.randoms(use_true_random=False),
     st.integers(12, 40),
     st.integers(1, 9),
     st.sampled_from([0.0, 0.05]),
     st.sampled_from([0.0, 0.15, 0.6]),
+    st.sampled_from([0.0, 0.3]),
 )
 
 
@@ -405,3 +420,45 @@ def test_each_round_gets_a_mission_and_the_organiser_may_choose_it() -> None:
     for bad in ("U", "", "AB", "1"):
         with pytest.raises(InvalidValue, match="choose a letter from A to T"):
             check_mission(bad)
+
+
+@SETTINGS
+@given(events, st.integers(1, 3))
+def test_a_re_paired_draft_keeps_every_rule_of_pairing(event: tuple[random.Random, Tournament], draws: int) -> None:
+    """Each re-pair of a draft is a new draw that is still complete and as good as the exhaustive search's best:
+    the same record steps and win paths, no avoidable rematch; only ties among equals may go another way."""
+    rnd, t = event
+    recs = records(t)
+    draft = start_round(t, rnd, published=False)
+    mission = draft.rounds[-1].mission
+    for draw in range(draws):
+        draft = repair_round(draft, len(t.rounds) + 1, draw, random.Random(rnd.random()))
+        current = draft.rounds[-1]
+        assert (current.draw, current.published, current.mission) == (draw + 1, False, mission)
+        pairings = current.pairings
+        check_complete(pairings, recs)
+        rest = [p for p in active_players(recs) if not pairings.bye or p != pairings.bye.a]
+        bracket = record_order(recs, rest)
+        ours = score(recs, [(x.a, x.b) for x in pairings.tables], bracket)
+        assert ours == min(score(recs, m, bracket) for m in all_matchings(rest))
+
+
+def test_a_draft_takes_no_result_and_a_stale_draw_is_refused() -> None:
+    t = Tournament()
+    for i in range(4):
+        t = add_player(t, f"p{i}")
+    draft = start_round(t, random.Random(1), "B", published=False)
+    with pytest.raises(InvalidValue, match="Round 1 is not published yet"):
+        record_result(draft, 1, None, 50, 40)
+    with pytest.raises(InvalidValue, match="Round 1 is still a draft"):
+        start_round(draft, random.Random(2))
+    redrawn = repair_round(draft, 1, 0, random.Random(2))
+    assert redrawn.rounds[-1].mission == "B" and redrawn.rounds[-1].draw == 1
+    for stale in (lambda: repair_round(redrawn, 1, 0, random.Random(3)), lambda: publish_round(redrawn, 1, 0)):
+        with pytest.raises(InvalidValue, match="out of date"):
+            stale()
+    live = publish_round(redrawn, 1, 1)
+    assert live.rounds[-1].published and live.rounds[-1].pairings == redrawn.rounds[-1].pairings
+    with pytest.raises(InvalidValue, match="out of date"):
+        publish_round(live, 1, 1)
+    assert record_result(live, 1, None, 50, 40).rounds[-1].results

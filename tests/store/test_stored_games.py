@@ -7,6 +7,7 @@ by the Alembic migrations exactly as a user's database is at start-up.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 
 import pytest
@@ -73,8 +74,10 @@ def stored_tournament_json() -> str:
 async def test_the_stored_tournament_loads_with_its_pending_report(stored):
     service = TournamentService(stored)
     record = await service.current(1)
-    assert record.state.schema_version == 2
+    assert record.state.schema_version == 3
     assert [r.number for r in record.state.event.rounds] == [1, 2]
+    # Rounds were public as soon as they were paired, and never re-paired.
+    assert [(r.published, r.draw) for r in record.state.event.rounds] == [(True, 0), (True, 0)]
     # Every stored result agreed with its VP: each is now a result decided by the score.
     results = [(r.round_number, r.table, r.outcome, r.vp_a, r.vp_b, r.reason)
                for rnd in record.state.event.rounds for r in rnd.results]
@@ -87,6 +90,16 @@ async def test_the_stored_tournament_loads_with_its_pending_report(stored):
     assert (pending.table, pending.outcome, pending.vp_a, pending.vp_b, pending.reason) == \
         (1, Outcome.B_WINS, 40, 60, Reason.SCORE)
     assert record.state.names
+
+
+def test_a_version_2_event_loads_with_its_rounds_published():
+    """Events written by the version before drafts (schema 2) had no `published` nor `draw`."""
+    upgraded = json.loads(load_event(stored_tournament_json()).model_dump_json())
+    for r in upgraded["event"]["rounds"]:
+        del r["published"], r["draw"]
+    event = load_event(json.dumps({**upgraded, "schema_version": 2})).event
+    assert [(r.published, r.draw) for r in event.rounds] == [(True, 0), (True, 0)]
+    assert event == load_event(stored_tournament_json()).event
 
 
 async def test_the_stored_report_is_confirmed_with_the_button_posted_before_the_upgrade(stored):

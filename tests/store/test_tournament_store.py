@@ -25,11 +25,18 @@ def service(sessionmaker) -> TournamentService:
     return TournamentService(sessionmaker)
 
 
+async def published(service: TournamentService, guild: int = GUILD):
+    """Pair the next round and publish the draft as it was drawn."""
+    draft = await service.pair(guild)
+    current = draft.state.event.rounds[-1]
+    return await service.publish(draft.id, current.number, current.draw)
+
+
 async def started(service: TournamentService, players=PLAYERS, seed: str = "event-seed", rounds: int = 3):
     await service.create(GUILD, "Club GT", rounds, seed=seed, bye_vp=20)
     for i, p in enumerate(players):
         await service.register(GUILD, p, f"Player {i}")
-    return await service.pair(GUILD)
+    return await published(service)
 
 
 async def test_one_running_tournament_per_server(sessionmaker) -> None:
@@ -207,10 +214,10 @@ async def test_pairing_is_reproducible_from_the_seed(sessionmaker, database_url:
         await service.create(guild, "GT", 3, seed="same-seed", bye_vp=20)
         for p in odd:
             await service.register(guild, p, p)
-        first = await service.pair(guild)
+        first = await published(service, guild)
         for p in first.state.event.rounds[-1].pairings.tables:
             await service.report(guild, "organiser", p.table, "a_wins", 60 + p.table, 40, organiser=True)
-        runs.append(await service.pair(guild))
+        runs.append(await published(service, guild))
     assert runs[0].state.event.rounds == runs[1].state.event.rounds
     assert runs[0].state.event.rounds[0].pairings.bye.vp_a == 20
     other = TournamentService(sessionmaker)
