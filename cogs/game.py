@@ -16,7 +16,7 @@ from bot.engine.rng import new_seed, seed_hash
 from bot.engine.state import GameSetup, GameState
 from bot.ui.briefing import briefing
 from bot.ui.controls import GameButton, view_of
-from bot.ui.result_card import score_sheet_text
+from bot.ui.result_card import score_sheet_text, sheet_file
 
 LETTERS = [app_commands.Choice(name=f"Mission {c}", value=c) for c in "ABCDEFGHIJKLMNOPQRST"]
 LETTERS.append(app_commands.Choice(name="Random pool mission", value="random"))
@@ -114,6 +114,12 @@ class GameCog(commands.GroupCog, name="game", description="Play a Chapter Approv
         payload = io.BytesIO(json.dumps(data, indent=2, ensure_ascii=False).encode())
         await interaction.response.send_message(
             _sheet_message(record.state), file=discord.File(payload, filename=f"game-{record.id}.json"))
+
+    @app_commands.command(name="sheet", description="The score sheet picture of this channel's latest game")
+    async def sheet(self, interaction: discord.Interaction) -> None:
+        record = await self.service.latest_game(interaction.channel_id)
+        await interaction.response.send_message(
+            f"Score sheet of game {record.id}.", file=sheet_file(self.bot.catalog, record.state, record.id))
 
 
 def _sheet_message(state: GameState) -> str:

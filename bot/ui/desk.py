@@ -25,7 +25,7 @@ from bot.ui.board import board_embed
 from bot.ui.briefing import table_map
 from bot.ui.controls import GameButton, GameSelect, view_of
 from bot.ui.errors import send_error
-from bot.ui.result_card import result_embed
+from bot.ui.result_card import result_embed, sheet_file
 from bot.ui.text import title_case
 
 _log = logging.getLogger(__name__)
@@ -167,7 +167,8 @@ class GameDesk:
             await interaction.channel.send(f"<@{player}>, the game needs your decision.", view=view)
         if state.status in (Status.ENDED, Status.ABANDONED):
             self._announced.pop(result.game_id, None)
-            await interaction.channel.send(embed=result_embed(self.catalog, state, result.game_id))
+            await interaction.channel.send(embed=result_embed(self.catalog, state, result.game_id),
+                                           file=sheet_file(self.catalog, state, result.game_id))
 
     # ---- buttons and menus ---------------------------------------------------------------------
 
