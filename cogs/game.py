@@ -105,7 +105,21 @@ class GameCog(commands.GroupCog, name="game", description="Play a Chapter Approv
         verb = "endby-first" if me == record.setup.players[0] else "endby-second"
         await interaction.response.send_message(
             f"<@{other}>, {interaction.user.mention} wants to abandon this game (no result). Agree?",
-            view=view_of(GameButton(record.id, record.version, verb)))
+            view=view_of(GameButton(record.id, record.version, verb)),
+            allowed_mentions=await self.desk.ping_to(record.id, other, actor=me))
+
+    @app_commands.command(name="pings", description="Turn the bot's pings to you on or off in this channel's game")
+    @app_commands.describe(setting="off: the bot still names you with your buttons, but your phone stays quiet")
+    async def pings(self, interaction: discord.Interaction, setting: Literal["on", "off"]) -> None:
+        record = await self.service.get_state(channel_id=interaction.channel_id)
+        me = str(interaction.user.id)
+        if me not in record.setup.players:
+            raise GameError("Only the players of this game can change their pings.")
+        await self.service.repo.set_pings(record.id, me, setting == "on")
+        await interaction.response.send_message(
+            "Pings on: you are notified when the game passes to you." if setting == "on" else
+            "Pings off: the bot still names you when the game waits on you, without notifying you.",
+            ephemeral=True)
 
     @app_commands.command(name="log", description="The game's log as JSON and a per-round score sheet")
     async def log(self, interaction: discord.Interaction) -> None:

@@ -138,37 +138,42 @@ class GameDesk:
         if private or done:
             await interaction.followup.send("\n".join([*(private or []), *([done] if done else [])]), ephemeral=True)
         self.request_refresh(result.game_id)
-        await self._announce(interaction, result)
+        await self._announce(interaction, result, actor)
 
     def note(self, game_id: int, events: tuple[Event, ...]) -> None:
         for event in events:
             if event.private_to is None:
                 self.recent[game_id].append(event.text)
 
-    async def _announce(self, interaction: discord.Interaction, result: ActResult) -> None:
-        """A new prompt mentions the player who must answer; the end of the game gets its result card."""
+    async def _announce(self, interaction: discord.Interaction, result: ActResult, actor: str) -> None:
+        """Ping each player play passes to (their turn, a decision), once; the end of the game gets its result card."""
         state = result.state
         if interaction.channel is None:
             return
-        waiting = {(q.player, "answer", q.kind.value, q.card) for q in state.prompts}
-        if state.phase == Phase.DISCARDS and state.discard_queue:
-            waiting.add((state.discard_queue[0], "discard", str(state.round), str(state.turn)))
-        # Once one player has confirmed, the other is the one the game waits for.
-        for confirmed, verb in ((state.deployed if state.status == Status.DEPLOYMENT else (), "deployed"),
-                                (state.scoring_done, "done")):
-            for p in state.players:
-                if confirmed and p.id not in confirmed:
-                    waiting.add((p.id, verb, str(state.round), str(state.turn)))
-        # Each decision is announced once, not again with every action taken while it waits.
+        waiting = waits(state)
+        # Each turn and decision is announced once, not again with every action taken while it waits.
         new = waiting - self._announced.get(result.game_id, set())
         self._announced[result.game_id] = waiting
-        for player, verb, *_ in sorted(new):
-            view = view_of(GameButton(result.game_id, result.version, verb))
-            await interaction.channel.send(f"<@{player}>, the game needs your decision.", view=view)
+        for player in sorted({w[0] for w in new}):
+            verbs = sorted({verb for who, verb, *_ in new if who == player})
+            text = f"your turn (battle round {state.round})." if "turn" in verbs else ""
+            buttons = [GameButton(result.game_id, result.version, verb) for verb in verbs if verb != "turn"]
+            if buttons:
+                text = f"{text} The game needs your decision.".strip()
+            await interaction.channel.send(
+                f"<@{player}>, {text}", view=view_of(*buttons) if buttons else None,
+                allowed_mentions=await self.ping_to(result.game_id, player, actor=actor))
         if state.status in (Status.ENDED, Status.ABANDONED):
             self._announced.pop(result.game_id, None)
             await interaction.channel.send(embed=result_embed(self.catalog, state, result.game_id),
                                            file=sheet_file(self.catalog, state, result.game_id))
+
+    async def ping_to(self, game_id: int, player: str, *, actor: str | None) -> discord.AllowedMentions:
+        """Mentions that notify `player` alone; none when they just acted themselves or turned pings off."""
+        if player == actor or player in await self.service.repo.quiet_players(game_id):
+            return discord.AllowedMentions.none()
+        return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                       users=[discord.Object(int(player))])
 
     # ---- buttons and menus ---------------------------------------------------------------------
 
@@ -425,10 +430,33 @@ class GameDesk:
                 await interaction.followup.send(f"{interaction.user.mention} called the game off.")
             else:
                 await interaction.followup.send(
-                    f"{interaction.user.mention} accepts! Here is the board; the briefing is above.")
+                    f"{interaction.user.mention} accepts! Here is the board; the briefing is above.",
+                    allowed_mentions=discord.AllowedMentions.none())
                 await self.post_board(interaction.channel, record)
+                chooser = record.state.sides_rolloff.winner  # play passes to them: Attacker or Defender
+                await interaction.channel.send(
+                    f"<@{chooser}>, you won the roll-off: choose Attacker or Defender on the board.",
+                    allowed_mentions=await self.ping_to(game_id, chooser, actor=me))
         finally:
             self._accepting.discard(game_id)
+
+
+def waits(state: GameState) -> set[tuple[str, ...]]:
+    """(player, verb, ...) for each turn and decision the game waits on: the player whose turn it is, prompts
+    to answer, the next discard, and once one player has chosen, deployed or finished scoring, the other."""
+    waiting = {(q.player, "answer", q.kind.value, q.card) for q in state.prompts}
+    if state.status == Status.BATTLE and state.active is not None:
+        waiting.add((state.active, "turn", str(state.round), str(state.turn)))
+    if state.phase == Phase.DISCARDS and state.discard_queue:
+        waiting.add((state.discard_queue[0], "discard", str(state.round), str(state.turn)))
+    if state.status == Status.SECONDARIES and any(p.choice for p in state.players):
+        waiting |= {(p.id, "choose") for p in state.players if p.choice is None}
+    for confirmed, verb in ((state.deployed if state.status == Status.DEPLOYMENT else (), "deployed"),
+                            (state.scoring_done, "done")):
+        for p in state.players:
+            if confirmed and p.id not in confirmed:
+                waiting.add((p.id, verb, str(state.round), str(state.turn)))
+    return waiting
 
 
 def board_buttons(game_id: int, state: GameState, version: int, *, adapt_or_die: bool = False,
