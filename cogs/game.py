@@ -41,23 +41,34 @@ class GameCog(commands.GroupCog, name="game", description="Play a Chapter Approv
                            mission="A Tournament Mission Pool mission instead of drawing (Strike Force only)",
                            twist="Draw a Twist card (not in pool missions)",
                            challenger="Use Challenger cards (default: on)",
-                           seed="Replay a game's shuffles: the seed is shown to everyone, so none is secret")
+                           seed="Replay a game's shuffles: the seed is shown to everyone, so none is secret",
+                           thread="Open a thread for the game from this channel and play there")
     @app_commands.choices(mission=LETTERS)
     async def new(self, interaction: discord.Interaction,
                   size: Literal["incursion", "strike-force", "asymmetric-war"], opponent: discord.Member,
                   mission: str | None = None, twist: bool = False, challenger: bool = True,
-                  seed: app_commands.Range[str, 1, MAX_SEED] | None = None) -> None:
+                  seed: app_commands.Range[str, 1, MAX_SEED] | None = None, thread: bool = False) -> None:
         if opponent.bot:
             raise GameError("Bots cannot play: challenge a person.")
         if len(seed or "") > MAX_SEED:
             raise GameError(f"Seeds are at most {MAX_SEED} characters.")
+        if thread and not isinstance(interaction.channel, discord.TextChannel):
+            raise GameError("`thread:` opens a thread from a text channel; here, start the game without it.")
         setup = GameSetup(
             size=size, players=(str(interaction.user.id), str(opponent.id)),
             names=(interaction.user.display_name, opponent.display_name), twist=twist,
             challenger_cards=challenger, mission=mission, seed=seed or new_seed(),
             seed_fixed_by=str(interaction.user.id) if seed else None,
         )
-        result = await self.service.start_game(interaction.guild_id, interaction.channel_id, setup)
+        place = interaction.channel
+        if thread:
+            place = await self._open_thread(interaction, opponent, size)
+        try:
+            result = await self.service.start_game(interaction.guild_id, place.id, setup)
+        except GameError:
+            if thread:
+                await place.delete()
+            raise
         self.desk.note(result.game_id, result.events)
         embeds, files = briefing(self.bot.catalog, result.state, result.events)
         view = view_of(GameButton(result.game_id, result.version, "accept"),
@@ -66,10 +77,24 @@ class GameCog(commands.GroupCog, name="game", description="Play a Chapter Approv
         if seed:  # the opponent accepts knowing that the shuffles are known in advance
             challenge += (f"\n**Replay:** {interaction.user.mention} fixed the seed `` {seed} ``: anyone who knows it "
                           "can work out every shuffle and roll in advance. Accept only a replay or practice game.")
-        await interaction.response.send_message(
-            challenge + "\nAccept?",
-            embeds=embeds, files=files, view=view,
-            allowed_mentions=discord.AllowedMentions(users=[opponent]))
+        message = dict(content=challenge + "\nAccept?", embeds=embeds, files=files, view=view,
+                       allowed_mentions=discord.AllowedMentions(users=[opponent]))
+        if thread:
+            await place.send(**message)
+            await interaction.followup.send(f"Game {result.game_id} is in {place.mention}.", ephemeral=True)
+        else:
+            await interaction.response.send_message(**message)
+
+    async def _open_thread(self, interaction: discord.Interaction, opponent: discord.Member,
+                           size: str) -> discord.Thread:
+        """A public thread for the game, from this channel, with both players in it."""
+        await interaction.response.defer(ephemeral=True)  # a refusal stays private; Discord shows the new thread
+        name = f"{interaction.user.display_name} vs {opponent.display_name} ({size.replace('-', ' ')})"[:100]
+        place = await interaction.channel.create_thread(name=name, type=discord.ChannelType.public_thread,
+                                                        reason="Mission Deck game")
+        for player in (interaction.user, opponent):
+            await place.add_user(player)
+        return place
 
     @app_commands.command(name="status", description="Show this channel's game board again")
     async def status(self, interaction: discord.Interaction) -> None:

@@ -98,9 +98,9 @@ class GameDesk:
             record = await self.service.get_state(game_id=game_id)
             embed, view = self.render(record.id, record.state, record.version)
             for board in await self.service.repo.board_messages(game_id):
-                channel = self.bot.get_partial_messageable(board.channel_id)
+                message = self.bot.get_partial_messageable(board.channel_id).get_partial_message(board.message_id)
                 try:
-                    await channel.get_partial_message(board.message_id).edit(embed=embed, view=view)
+                    await _edit_board(self.bot, message, embed=embed, view=view)
                 except (discord.NotFound, discord.Forbidden):  # deleted, or the bot lost access: the others
                     _log.warning("Board message %s of game %s cannot be edited", board.message_id, game_id)
             if record.status != GameStatus.ACTIVE:
@@ -439,6 +439,21 @@ class GameDesk:
                     allowed_mentions=await self.ping_to(game_id, chooser, actor=me))
         finally:
             self._accepting.discard(game_id)
+
+
+THREAD_ARCHIVED = 50083  # Discord's error code: a message in an archived thread cannot be edited
+
+
+async def _edit_board(bot: discord.Client, message: discord.PartialMessage, **fields) -> None:
+    """Edit a board; one in a thread that archived itself while the game was quiet is unarchived first."""
+    try:
+        await message.edit(**fields)
+    except discord.HTTPException as exc:
+        if exc.code != THREAD_ARCHIVED:
+            raise
+        thread = await bot.fetch_channel(message.channel.id)
+        await thread.edit(archived=False, reason="Mission Deck game board")
+        await message.edit(**fields)
 
 
 def waits(state: GameState) -> set[tuple[str, ...]]:

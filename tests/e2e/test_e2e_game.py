@@ -26,7 +26,7 @@ from tests.cogs.game_table import (
     Table, battle_steps, find_seed, fixed_turn, public_text, score_first_card_option, tactical_turn, verbs,
 )
 from tests.cogs.harness import Harness, Reply
-from tests.discord_model import GUILD_ID, FakeUser
+from tests.discord_model import GUILD_ID, FakeChannel, FakeUser
 from tests.e2e.fake_discord import FakeDiscord
 
 BOB_FIXED = ("cleanse", "no-prisoners")
@@ -60,8 +60,9 @@ class Gateway:
                      **_: Any) -> Reply:
         return await self.feed(self.model.component(custom_id, user, message_id, values))
 
-    async def slash(self, command: str, *, user: FakeUser, strict: bool = True, **options: Any) -> Reply:
-        return await self.feed(self.model.slash(command, user, None, options))
+    async def slash(self, command: str, *, user: FakeUser, channel: FakeChannel | None = None, strict: bool = True,
+                    **options: Any) -> Reply:
+        return await self.feed(self.model.slash(command, user, channel, options))
 
     def message(self, message_id: int | str) -> dict[str, Any]:
         return copy.deepcopy(self.model.messages[int(message_id)])
