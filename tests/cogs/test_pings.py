@@ -26,7 +26,7 @@ def carol(harness: Harness) -> FakeUser:
 
 
 def notified(sent: Sent) -> set[int]:
-    """Who Discord notifies for this message: the users mentioned in its content that its allowed mentions let through."""
+    """Who Discord notifies: the users mentioned in the content that its allowed mentions let through."""
     mentioned = {int(m) for m in MENTION.findall(sent.content)}
     allowed = sent.body.get("allowed_mentions") or sent.body.get("data", {}).get("allowed_mentions")
     assert allowed is not None, "discord.py always sends allowed mentions (the client's default)"
