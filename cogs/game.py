@@ -16,7 +16,7 @@ from bot.engine.rng import new_seed, seed_hash
 from bot.engine.state import GameSetup, GameState
 from bot.ui.briefing import briefing
 from bot.ui.controls import GameButton, view_of
-from bot.ui.result_card import score_sheet_text
+from bot.ui.result_card import score_sheet_text, sheet_file
 
 LETTERS = [app_commands.Choice(name=f"Mission {c}", value=c) for c in "ABCDEFGHIJKLMNOPQRST"]
 LETTERS.append(app_commands.Choice(name="Random pool mission", value="random"))
@@ -41,23 +41,34 @@ class GameCog(commands.GroupCog, name="game", description="Play a Chapter Approv
                            mission="A Tournament Mission Pool mission instead of drawing (Strike Force only)",
                            twist="Draw a Twist card (not in pool missions)",
                            challenger="Use Challenger cards (default: on)",
-                           seed="Replay a game's shuffles: the seed is shown to everyone, so none is secret")
+                           seed="Replay a game's shuffles: the seed is shown to everyone, so none is secret",
+                           thread="Open a thread for the game from this channel and play there")
     @app_commands.choices(mission=LETTERS)
     async def new(self, interaction: discord.Interaction,
                   size: Literal["incursion", "strike-force", "asymmetric-war"], opponent: discord.Member,
                   mission: str | None = None, twist: bool = False, challenger: bool = True,
-                  seed: app_commands.Range[str, 1, MAX_SEED] | None = None) -> None:
+                  seed: app_commands.Range[str, 1, MAX_SEED] | None = None, thread: bool = False) -> None:
         if opponent.bot:
             raise GameError("Bots cannot play: challenge a person.")
         if len(seed or "") > MAX_SEED:
             raise GameError(f"Seeds are at most {MAX_SEED} characters.")
+        if thread and not isinstance(interaction.channel, discord.TextChannel):
+            raise GameError("`thread:` opens a thread from a text channel; here, start the game without it.")
         setup = GameSetup(
             size=size, players=(str(interaction.user.id), str(opponent.id)),
             names=(interaction.user.display_name, opponent.display_name), twist=twist,
             challenger_cards=challenger, mission=mission, seed=seed or new_seed(),
             seed_fixed_by=str(interaction.user.id) if seed else None,
         )
-        result = await self.service.start_game(interaction.guild_id, interaction.channel_id, setup)
+        place = interaction.channel
+        if thread:
+            place = await self._open_thread(interaction, opponent, size)
+        try:
+            result = await self.service.start_game(interaction.guild_id, place.id, setup)
+        except GameError:
+            if thread:
+                await place.delete()
+            raise
         self.desk.note(result.game_id, result.events)
         embeds, files = briefing(self.bot.catalog, result.state, result.events)
         view = view_of(GameButton(result.game_id, result.version, "accept"),
@@ -66,10 +77,24 @@ class GameCog(commands.GroupCog, name="game", description="Play a Chapter Approv
         if seed:  # the opponent accepts knowing that the shuffles are known in advance
             challenge += (f"\n**Replay:** {interaction.user.mention} fixed the seed `` {seed} ``: anyone who knows it "
                           "can work out every shuffle and roll in advance. Accept only a replay or practice game.")
-        await interaction.response.send_message(
-            challenge + "\nAccept?",
-            embeds=embeds, files=files, view=view,
-            allowed_mentions=discord.AllowedMentions(users=[opponent]))
+        message = dict(content=challenge + "\nAccept?", embeds=embeds, files=files, view=view,
+                       allowed_mentions=discord.AllowedMentions(users=[opponent]))
+        if thread:
+            await place.send(**message)
+            await interaction.followup.send(f"Game {result.game_id} is in {place.mention}.", ephemeral=True)
+        else:
+            await interaction.response.send_message(**message)
+
+    async def _open_thread(self, interaction: discord.Interaction, opponent: discord.Member,
+                           size: str) -> discord.Thread:
+        """A public thread for the game, from this channel, with both players in it."""
+        await interaction.response.defer(ephemeral=True)  # a refusal stays private; Discord shows the new thread
+        name = f"{interaction.user.display_name} vs {opponent.display_name} ({size.replace('-', ' ')})"[:100]
+        place = await interaction.channel.create_thread(name=name, type=discord.ChannelType.public_thread,
+                                                        reason="Mission Deck game")
+        for player in (interaction.user, opponent):
+            await place.add_user(player)
+        return place
 
     @app_commands.command(name="status", description="Show this channel's game board again")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -105,7 +130,21 @@ class GameCog(commands.GroupCog, name="game", description="Play a Chapter Approv
         verb = "endby-first" if me == record.setup.players[0] else "endby-second"
         await interaction.response.send_message(
             f"<@{other}>, {interaction.user.mention} wants to abandon this game (no result). Agree?",
-            view=view_of(GameButton(record.id, record.version, verb)))
+            view=view_of(GameButton(record.id, record.version, verb)),
+            allowed_mentions=await self.desk.ping_to(record.id, other, actor=me))
+
+    @app_commands.command(name="pings", description="Turn the bot's pings to you on or off in this channel's game")
+    @app_commands.describe(setting="off: the bot still names you with your buttons, but your phone stays quiet")
+    async def pings(self, interaction: discord.Interaction, setting: Literal["on", "off"]) -> None:
+        record = await self.service.get_state(channel_id=interaction.channel_id)
+        me = str(interaction.user.id)
+        if me not in record.setup.players:
+            raise GameError("Only the players of this game can change their pings.")
+        await self.service.repo.set_pings(record.id, me, setting == "on")
+        await interaction.response.send_message(
+            "Pings on: you are notified when the game passes to you." if setting == "on" else
+            "Pings off: the bot still names you when the game waits on you, without notifying you.",
+            ephemeral=True)
 
     @app_commands.command(name="log", description="The game's log as JSON and a per-round score sheet")
     async def log(self, interaction: discord.Interaction) -> None:
@@ -114,6 +153,12 @@ class GameCog(commands.GroupCog, name="game", description="Play a Chapter Approv
         payload = io.BytesIO(json.dumps(data, indent=2, ensure_ascii=False).encode())
         await interaction.response.send_message(
             _sheet_message(record.state), file=discord.File(payload, filename=f"game-{record.id}.json"))
+
+    @app_commands.command(name="sheet", description="The score sheet picture of this channel's latest game")
+    async def sheet(self, interaction: discord.Interaction) -> None:
+        record = await self.service.latest_game(interaction.channel_id)
+        await interaction.response.send_message(
+            f"Score sheet of game {record.id}.", file=sheet_file(self.bot.catalog, record.state, record.id))
 
 
 def _sheet_message(state: GameState) -> str:

@@ -29,7 +29,8 @@ MEMBER_PERMISSIONS = discord.Permissions(
 ).value
 BOT_PERMISSIONS = discord.Permissions(
     view_channel=True, send_messages=True, read_message_history=True, embed_links=True,
-    attach_files=True, manage_messages=True, pin_messages=True,
+    attach_files=True, manage_messages=True, pin_messages=True, send_messages_in_threads=True,
+    create_public_threads=True,
 ).value
 
 EPHEMERAL = 64
@@ -89,22 +90,45 @@ class FakeUser:
         return member
 
 
+TEXT, VOICE, PUBLIC_THREAD, FORUM = 0, 2, 11, 15  # Discord channel types
+
+
 @dataclass(frozen=True)
 class FakeChannel:
+    """A place in the server: a text channel, a voice channel (its text chat), a forum, or a thread (a thread
+    made from a text channel, or a forum post) whose archived flag lives in the model."""
+
     id: int
     name: str
     guild_id: int = GUILD_ID
+    type: int = TEXT
+    parent_id: int | None = None
 
     @property
     def mention(self) -> str:
         return f"<#{self.id}>"
 
-    def payload(self, position: int = 0) -> dict[str, Any]:
-        return {
-            "id": str(self.id), "type": 0, "guild_id": str(self.guild_id), "name": self.name,
-            "position": position, "permission_overwrites": [], "nsfw": False, "parent_id": None,
+    @property
+    def is_thread(self) -> bool:
+        return self.type == PUBLIC_THREAD
+
+    def payload(self, position: int = 0, *, archived: bool = False) -> dict[str, Any]:
+        data = {
+            "id": str(self.id), "type": self.type, "guild_id": str(self.guild_id), "name": self.name,
+            "position": position, "permission_overwrites": [], "nsfw": False,
+            "parent_id": str(self.parent_id) if self.parent_id else None,
             "topic": None, "rate_limit_per_user": 0, "last_message_id": None, "flags": 0,
         }
+        if self.type == VOICE:
+            data |= {"bitrate": 64000, "user_limit": 0, "rtc_region": None}
+        if self.type == FORUM:
+            data |= {"available_tags": [], "default_reaction_emoji": None, "default_sort_order": None,
+                     "default_forum_layout": 0}
+        if self.is_thread:
+            data |= {"owner_id": str(APP_ID), "member_count": 2, "message_count": 0, "total_message_sent": 0,
+                     "thread_metadata": {"archived": archived, "locked": False, "auto_archive_duration": 1440,
+                                         "archive_timestamp": _NOW}}
+        return data
 
 
 @dataclass
@@ -187,6 +211,8 @@ class DiscordModel:
         self.bot_user = FakeUser(APP_ID, bot_name, bot=True, permissions=BOT_PERMISSIONS)
         self.bot_permissions = BOT_PERMISSIONS
         self.channels: dict[int, FakeChannel] = {CHANNEL_ID: FakeChannel(CHANNEL_ID, "general")}
+        self.archived: set[int] = set()  # archived threads
+        self.thread_members: dict[int, set[int]] = {}
         self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
         self.messages: dict[int, dict[str, Any]] = {}
         self.ephemeral_owner: dict[int, int] = {}  # ephemeral message id -> the only user who sees it
@@ -207,8 +233,11 @@ class DiscordModel:
         self.users[user.id] = user
         return user
 
-    def add_channel(self, name: str, guild_id: int = GUILD_ID) -> FakeChannel:
-        channel = FakeChannel(self.next_id(), name, guild_id)
+    def add_channel(self, name: str, guild_id: int = GUILD_ID, *, type: int = TEXT,
+                    parent: FakeChannel | None = None) -> FakeChannel:
+        """A channel of a server; a thread (parent given) belongs to its parent's server."""
+        channel = FakeChannel(self.next_id(), name, parent.guild_id if parent else guild_id, type=type,
+                              parent_id=parent.id if parent else None)
         self.channels[channel.id] = channel
         return channel
 
@@ -219,6 +248,30 @@ class DiscordModel:
             guild_id = self.next_id()
         self.guilds[guild_id] = name
         return guild_id
+
+    def create_thread(self, parent_id: int, body: dict[str, Any]) -> dict[str, Any]:
+        """A public thread started from a text channel (Discord refuses one elsewhere)."""
+        parent = self._channel(parent_id)
+        if parent.type != TEXT:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        self._require(discord.Permissions(create_public_threads=True))
+        return self.channel(self.add_channel(body["name"], type=PUBLIC_THREAD, parent=parent).id)
+
+    def edit_channel(self, channel_id: int, body: dict[str, Any]) -> dict[str, Any]:
+        channel = self._channel(channel_id)
+        if "archived" in body and channel.is_thread:
+            (self.archived.add if body["archived"] else self.archived.discard)(channel_id)
+        return self.channel(channel_id)
+
+    def add_thread_member(self, channel_id: int, user_id: int) -> None:
+        if not self._channel(channel_id).is_thread:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        self.thread_members.setdefault(channel_id, set()).add(user_id)
+
+    def delete_channel(self, channel_id: int) -> dict[str, Any]:
+        data = self.channel(channel_id)
+        del self.channels[channel_id]
+        return data
 
     @property
     def default_channel(self) -> FakeChannel:
@@ -233,7 +286,7 @@ class DiscordModel:
             "id": str(guild_id), "name": self.guilds[guild_id], "icon": None, "owner_id": str(next(iter(self.users))),
             "features": [], "roles": [everyone], "emojis": [], "stickers": [],
             "channels": [channel.payload(i) for i, channel in enumerate(self.channels.values())
-                         if channel.guild_id == guild_id],
+                         if channel.guild_id == guild_id and not channel.is_thread],
             "members": [self.bot_user.member_payload()], "member_count": len(self.users),
             "large": False, "unavailable": False, "preferred_locale": "en-US", "premium_tier": 0,
             "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
@@ -255,7 +308,7 @@ class DiscordModel:
         return self.users[user_id].member_payload()
 
     def channel(self, channel_id: int) -> dict[str, Any]:
-        return self._channel(channel_id).payload()
+        return self._channel(channel_id).payload(archived=channel_id in self.archived)
 
     # --- interactions a user starts -----------------------------------------------------------
 
@@ -316,7 +369,7 @@ class DiscordModel:
         payload: dict[str, Any] = {
             "id": str(interaction_id), "application_id": str(self.app_id), "type": kind, "data": data,
             "guild_id": str(guild_id), "guild": {"id": str(guild_id), "locale": "en-US", "features": []},
-            "channel_id": str(channel.id), "channel": {**channel.payload(), "permissions": str(user.permissions)},
+            "channel_id": str(channel.id), "channel": {**self.channel(channel.id), "permissions": str(user.permissions)},
             "member": user.member_payload(), "token": token, "version": 1,
             "app_permissions": str(self.bot_permissions), "locale": "en-GB", "guild_locale": "en-US",
             "entitlements": [], "authorizing_integration_owners": {"0": str(guild_id)}, "context": 0,
@@ -518,8 +571,14 @@ class DiscordModel:
         self.sent.append(Sent("delete", {}, removed, record.id))
 
     def create_message(self, channel_id: int, body: dict[str, Any], files: list[tuple[str, bytes]]) -> dict[str, Any]:
-        self._channel(channel_id)
-        self._require(discord.Permissions(send_messages=True, view_channel=True))
+        channel = self._channel(channel_id)
+        if channel.is_thread:
+            self._require(discord.Permissions(send_messages_in_threads=True, view_channel=True))
+            self.archived.discard(channel_id)  # a message in an archived (not locked) thread unarchives it
+        elif channel.type == FORUM:
+            raise DiscordError(400, 50008, "Cannot send messages in a non-text channel")
+        else:
+            self._require(discord.Permissions(send_messages=True, view_channel=True))
         if files:
             self._require(discord.Permissions(attach_files=True))
         _check_message(body, files, needs_content=True)
@@ -537,6 +596,8 @@ class DiscordModel:
         message = self._channel_message(channel_id, message_id)
         if int(message["author"]["id"]) != self.bot_user.id:
             raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
+        if channel_id in self.archived:
+            raise DiscordError(400, 50083, "Thread is archived")
         _check_message(body, files, needs_content=False)
         message = self._apply_edit(message_id, body, files)
         self.sent.append(Sent("edit", copy.deepcopy(body), _copy(message)))
@@ -549,6 +610,8 @@ class DiscordModel:
 
     def pin(self, channel_id: int, message_id: int, pinned: bool = True) -> None:
         message = self._channel_message(channel_id, message_id)
+        if channel_id in self.archived:
+            raise DiscordError(400, 50083, "Thread is archived")
         self._require(discord.Permissions(pin_messages=True), discord.Permissions(manage_messages=True))
         if pinned and not message["pinned"] and len(self.pins(channel_id)) >= 250:
             raise DiscordError(400, 30003, "Maximum number of pins reached (250)")

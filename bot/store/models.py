@@ -86,3 +86,12 @@ class BoardMessage(SQLModel, table=True):
     message_id: int = Field(sa_type=BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
     game_id: int = Field(foreign_key="game.id", ondelete="CASCADE", index=True)
     channel_id: int = Field(sa_type=BigInteger)
+
+
+class QuietPlayer(SQLModel, table=True):
+    """A player who turned off the bot's pings for one game (`/game pings off`); no row: pings on."""
+
+    __tablename__ = "quiet_player"
+
+    game_id: int = Field(foreign_key="game.id", ondelete="CASCADE", primary_key=True)
+    player_id: str = Field(sa_type=String(32), primary_key=True)

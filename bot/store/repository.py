@@ -18,7 +18,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.engine.actions import Action, dump_action, parse_action
 from bot.engine.state import GameSetup, GameState
 from bot.store.codec import dump_setup, dump_state, game_status, load_setup, load_state
-from bot.store.models import BoardMessage, Game, GameAction, GameStatus, utcnow
+from bot.store.models import BoardMessage, Game, GameAction, GameStatus, QuietPlayer, utcnow
 
 
 # An action's write runs on a plain connection with statements built once, not through an ORM session:
@@ -151,6 +151,20 @@ class GameRepository:
         query = select(BoardMessage).where(BoardMessage.game_id == game_id).order_by(col(BoardMessage.message_id))
         async with self._sessionmaker() as session, session.begin():
             return list((await session.exec(query)).all())
+
+    async def set_pings(self, game_id: int, player_id: str, on: bool) -> None:
+        async with self._sessionmaker() as session, session.begin():
+            row = await session.get(QuietPlayer, (game_id, player_id))
+            if on and row is not None:
+                await session.delete(row)
+            elif not on and row is None:
+                session.add(QuietPlayer(game_id=game_id, player_id=player_id))
+
+    async def quiet_players(self, game_id: int) -> set[str]:
+        """Players who turned the bot's pings off in this game."""
+        query = select(QuietPlayer.player_id).where(QuietPlayer.game_id == game_id)
+        async with self._sessionmaker() as session, session.begin():
+            return set((await session.exec(query)).all())
 
 
 def _saved(game: GameRecord, new_state: GameState) -> GameRecord:

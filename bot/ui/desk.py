@@ -30,7 +30,7 @@ from bot.ui.board import board_embed
 from bot.ui.briefing import table_map
 from bot.ui.controls import GameButton, GameSelect, view_of
 from bot.ui.errors import send_error
-from bot.ui.result_card import result_embed
+from bot.ui.result_card import result_embed, sheet_file
 from bot.ui.text import title_case
 
 _log = logging.getLogger(__name__)
@@ -103,9 +103,9 @@ class GameDesk:
             record = await self.service.get_state(game_id=game_id)
             embed, view = self.render(record.id, record.state, record.version)
             for board in await self.service.repo.board_messages(game_id):
-                channel = self.bot.get_partial_messageable(board.channel_id)
+                message = self.bot.get_partial_messageable(board.channel_id).get_partial_message(board.message_id)
                 try:
-                    await channel.get_partial_message(board.message_id).edit(embed=embed, view=view)
+                    await _edit_board(self.bot, message, embed=embed, view=view)
                 except (discord.NotFound, discord.Forbidden):  # deleted, or the bot lost access: the others
                     _log.warning("Board message %s of game %s cannot be edited", board.message_id, game_id)
             if record.status != GameStatus.ACTIVE:
@@ -143,23 +143,39 @@ class GameDesk:
         if private or done:
             await interaction.followup.send("\n".join([*(private or []), *([done] if done else [])]), ephemeral=True)
         self.request_refresh(result.game_id)
-        await self._announce(interaction, result)
+        await self._announce(interaction, result, actor)
 
     def note(self, game_id: int, events: tuple[Event, ...]) -> None:
         self.recent.add(game_id, [event.text for event in events if event.private_to is None])
 
-    async def _announce(self, interaction: discord.Interaction, result: ActResult) -> None:
-        """A new prompt mentions the player who must answer; the end of the game gets its result card."""
+    async def _announce(self, interaction: discord.Interaction, result: ActResult, actor: str) -> None:
+        """Ping each player play passes to (their turn, a decision), once; the end of the game gets its result card."""
         state = result.state
         if interaction.channel is None:
             return
-        # Each decision is announced once, when it appears, not again with every action taken while it waits.
-        before = waiting_decisions(result.previous) if result.previous is not None else set()
-        for player, verb, *_ in sorted(waiting_decisions(state) - before):
-            view = view_of(GameButton(result.game_id, result.version, verb))
-            await interaction.channel.send(f"<@{player}>, the game needs your decision.", view=view)
+        # Each turn and decision is announced once, when it appears, not again with every action taken while it
+        # waits: what waited before this action is known from its state, so a restart repeats nothing.
+        before = waits(result.previous) if result.previous is not None else set()
+        new = waits(state) - before
+        for player in sorted({w[0] for w in new}):
+            verbs = sorted({verb for who, verb, *_ in new if who == player})
+            text = f"your turn (battle round {state.round})." if "turn" in verbs else ""
+            buttons = [GameButton(result.game_id, result.version, verb) for verb in verbs if verb != "turn"]
+            if buttons:
+                text = f"{text} The game needs your decision.".strip()
+            await interaction.channel.send(
+                f"<@{player}>, {text}", view=view_of(*buttons) if buttons else None,
+                allowed_mentions=await self.ping_to(result.game_id, player, actor=actor))
         if state.status in (Status.ENDED, Status.ABANDONED):
-            await interaction.channel.send(embed=result_embed(self.catalog, state, result.game_id))
+            await interaction.channel.send(embed=result_embed(self.catalog, state, result.game_id),
+                                           file=sheet_file(self.catalog, state, result.game_id))
+
+    async def ping_to(self, game_id: int, player: str, *, actor: str | None) -> discord.AllowedMentions:
+        """Mentions that notify `player` alone; none when they just acted themselves or turned pings off."""
+        if player == actor or player in await self.service.repo.quiet_players(game_id):
+            return discord.AllowedMentions.none()
+        return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                       users=[discord.Object(int(player))])
 
     # ---- buttons and menus ---------------------------------------------------------------------
 
@@ -416,18 +432,42 @@ class GameDesk:
                 await interaction.followup.send(f"{interaction.user.mention} called the game off.")
             else:
                 await interaction.followup.send(
-                    f"{interaction.user.mention} accepts! Here is the board; the briefing is above.")
+                    f"{interaction.user.mention} accepts! Here is the board; the briefing is above.",
+                    allowed_mentions=discord.AllowedMentions.none())
                 await self.post_board(interaction.channel, record)
+                chooser = record.state.sides_rolloff.winner  # play passes to them: Attacker or Defender
+                await interaction.channel.send(
+                    f"<@{chooser}>, you won the roll-off: choose Attacker or Defender on the board.",
+                    allowed_mentions=await self.ping_to(game_id, chooser, actor=me))
         finally:
             self._accepting.discard(game_id)
 
 
-def waiting_decisions(state: GameState) -> set[tuple[str, ...]]:
-    """(player, button verb, what it is about...) for each decision the game waits for."""
+THREAD_ARCHIVED = 50083  # Discord's error code: a message in an archived thread cannot be edited
+
+
+async def _edit_board(bot: discord.Client, message: discord.PartialMessage, **fields) -> None:
+    """Edit a board; one in a thread that archived itself while the game was quiet is unarchived first."""
+    try:
+        await message.edit(**fields)
+    except discord.HTTPException as exc:
+        if exc.code != THREAD_ARCHIVED:
+            raise
+        thread = await bot.fetch_channel(message.channel.id)
+        await thread.edit(archived=False, reason="Mission Deck game board")
+        await message.edit(**fields)
+
+
+def waits(state: GameState) -> set[tuple[str, ...]]:
+    """(player, verb, ...) for each turn and decision the game waits on: the player whose turn it is, prompts
+    to answer, the next discard, and once one player has chosen, deployed or finished scoring, the other."""
     waiting = {(q.player, "answer", q.kind.value, q.card) for q in state.prompts}
+    if state.status == Status.BATTLE and state.active is not None:
+        waiting.add((state.active, "turn", str(state.round), str(state.turn)))
     if state.phase == Phase.DISCARDS and state.discard_queue:
         waiting.add((state.discard_queue[0], "discard", str(state.round), str(state.turn)))
-    # Once one player has confirmed, the other is the one the game waits for.
+    if state.status == Status.SECONDARIES and any(p.choice for p in state.players):
+        waiting |= {(p.id, "choose") for p in state.players if p.choice is None}
     for confirmed, verb in ((state.deployed if state.status == Status.DEPLOYMENT else (), "deployed"),
                             (state.scoring_done, "done")):
         for p in state.players:

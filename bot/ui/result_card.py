@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import discord
 
+import io
+
 from bot.engine.catalog import Catalog
 from bot.engine.rng import seed_hash
 from bot.engine.state import GameState
 from bot.game_log import score_sheet
 from bot.ui.board import mission_title, replay_mark, status_line
+from bot.ui.sheet_image import render_score_sheet, score_sheet_content
 from bot.ui.text import clip, field_value
 
 
@@ -35,12 +38,24 @@ def verify_text(state: GameState, game_id: int) -> str:
             "(README, \"Verify a game\").")
 
 
+def sheet_filename(game_id: int) -> str:
+    return f"score-sheet-{game_id}.png"
+
+
+def sheet_file(catalog: Catalog, state: GameState, game_id: int) -> discord.File:
+    """The score sheet picture: public information only, so it may be posted at any time."""
+    png = render_score_sheet(score_sheet_content(catalog, state, game_id))
+    return discord.File(io.BytesIO(png), filename=sheet_filename(game_id))
+
+
 def result_embed(catalog: Catalog, state: GameState, game_id: int) -> discord.Embed:
+    """The result card; sent with `sheet_file`, whose picture it shows."""
     embed = discord.Embed(title=clip(f"Result — {mission_title(catalog, state)}", 256),
                           description=status_line(catalog, state) + replay_mark(state),
                           colour=discord.Colour.dark_gold())
     for name, table in score_sheet_text(state).items():
         embed.add_field(name=name, value=field_value(table), inline=False)
     embed.add_field(name="Verify the game", value=field_value(verify_text(state, game_id)), inline=False)
-    embed.set_footer(text=f"Game {game_id} · /game log for the full log")
+    embed.set_image(url=f"attachment://{sheet_filename(game_id)}")
+    embed.set_footer(text=f"Game {game_id} · /game log for the full log · /game sheet for this picture")
     return embed

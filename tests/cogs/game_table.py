@@ -15,7 +15,7 @@ from bot.engine.catalog import Catalog
 from bot.engine.game import apply, new_game
 from bot.engine.state import GameSetup, GameState
 from tests.cogs.harness import Harness, Reply
-from tests.discord_model import FakeUser, Sent, walk_components
+from tests.discord_model import FakeChannel, FakeUser, Sent, walk_components
 
 CUSTOM_ID = re.compile(r"md[bs]:(?P<game>\d+):(?P<version>\d+):(?P<verb>[a-z-]+)$")
 
@@ -58,9 +58,11 @@ def said(reply: Reply, text: str) -> Sent:
 
 
 class Table:
-    def __init__(self, harness: Harness, first: FakeUser, second: FakeUser) -> None:
+    def __init__(self, harness: Harness, first: FakeUser, second: FakeUser, *,
+                 channel: FakeChannel | None = None) -> None:
         self.h = harness
         self.first, self.second = first, second
+        self.channel = channel  # where the players type their commands (None: the harness's default channel)
         self.game_id: int | None = None
         self.challenge: Reply | None = None
         harness.bot.desk.coalesce_seconds = 0
@@ -71,7 +73,8 @@ class Table:
         options.setdefault("size", "strike-force")
         options.setdefault("seed", "table")  # tests replay the same shuffles every run; None: the bot's seed
         options = {name: value for name, value in options.items() if value is not None}
-        self.challenge = await self.h.slash("game new", user=self.first, opponent=self.second, **options)
+        self.challenge = await self.h.slash("game new", user=self.first, channel=self.channel, opponent=self.second,
+                                            **options)
         self.game_id = int(CUSTOM_ID.match(self.challenge.custom_ids[0])["game"])
         return self.challenge
 
@@ -165,7 +168,7 @@ class Table:
         return picked
 
     async def slash(self, command: str, user: FakeUser, *, strict: bool = True, **options: Any) -> Reply:
-        reply = await self.h.slash(command, user=user, strict=strict, **options)
+        reply = await self.h.slash(command, user=user, channel=self.channel, strict=strict, **options)
         await self.settle()
         return reply
 

@@ -37,6 +37,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 from tests.discord_model import (
     DiscordError,
     DiscordModel,
+    TEXT,
     FakeChannel,
     FakeUser,
     HarnessError,
@@ -183,10 +184,16 @@ class Harness:
         """A server member; options: bot=True, permissions=discord.Permissions(...).value."""
         return self.model.add_user(name, **options)
 
-    def channel(self, name: str) -> FakeChannel:
-        channel = self.model.add_channel(name)
-        guild = self.guild
-        guild._add_channel(discord.TextChannel(state=self.bot._connection, guild=guild, data=channel.payload()))
+    def channel(self, name: str, *, type: int = TEXT, parent: FakeChannel | None = None) -> FakeChannel:
+        """A new place: a text channel, a voice channel (type=VOICE), a forum (FORUM), or a thread or forum post
+        (PUBLIC_THREAD, with its parent)."""
+        channel = self.model.add_channel(name, type=type, parent=parent)
+        guild, state = self.guild, self.bot._connection
+        if channel.is_thread:
+            guild._add_thread(discord.Thread(guild=guild, state=state, data=channel.payload()))
+        else:
+            factory, _ = discord.channel._guild_channel_factory(type)
+            guild._add_channel(factory(state=state, guild=guild, data=channel.payload()))
         return channel
 
     @property
@@ -348,6 +355,11 @@ def _default_routes(m: DiscordModel) -> dict[tuple[str, str], Handler]:
             "items": [{"pinned_at": message["timestamp"], "message": message} for message in m.pins(i(p, "channel_id"))],
             "has_more": False,
         },
+        ("POST", "/channels/{channel_id}/threads"): lambda p, b, f: m.create_thread(i(p, "channel_id"), b),
+        ("PATCH", "/channels/{channel_id}"): lambda p, b, f: m.edit_channel(i(p, "channel_id"), b),
+        ("DELETE", "/channels/{channel_id}"): lambda p, b, f: m.delete_channel(i(p, "channel_id")),
+        ("PUT", "/channels/{channel_id}/thread-members/{user_id}"):
+            lambda p, b, f: m.add_thread_member(i(p, "channel_id"), i(p, "user_id")),
         ("GET", "/guilds/{guild_id}/members/{member_id}"): lambda p, b, f: m.member(i(p, "guild_id"), i(p, "member_id")),
         ("POST", "/interactions/{webhook_id}/{webhook_token}/callback"):
             lambda p, b, f: m.interaction_callback(i(p, "webhook_id"), p["webhook_token"], b, f),

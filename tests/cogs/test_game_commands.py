@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 
 import discord
 import pytest
+from PIL import Image
 
 from bot.engine.state import Source, Status
 from bot.service import GameService, NoGame
 from bot.store.models import GameStatus
+from bot.ui.sheet_image import WIDTH
 from tests.cogs.game_table import Table, battle_steps, find_seed, public_text, said, verbs
 from tests.cogs.harness import Harness
 from tests.discord_model import FakeUser
@@ -219,6 +222,25 @@ async def test_log_during_and_after_the_game(table: Table, harness: Harness, ali
     log = json.loads(harness.model.files[int(reply.main.message["attachments"][0]["id"])])
     assert log["seed"] == seed and log["status"] == "ended"
     assert log["actions"][-1]["action"]["kind"] == "concede"
+
+
+async def test_sheet_posts_the_picture_during_and_after_the_game(table: Table, harness: Harness, alice,
+                                                                 bob) -> None:
+    reply = await harness.slash("game sheet", user=alice)
+    assert reply.ephemeral and "No game" in reply.content
+    await table.start(seed=None)
+    await table.to_battle()
+    seed = (await table.state()).setup.seed
+    for user in (bob, alice):
+        reply = await table.slash("game sheet", user)
+        assert not reply.ephemeral and seed not in reply.content
+        attachment = reply.main.message["attachments"][0]
+        assert attachment["filename"] == f"score-sheet-{table.game_id}.png"
+        picture = Image.open(io.BytesIO(harness.model.files[int(attachment["id"])]))
+        assert picture.format == "PNG" and picture.width == WIDTH
+    await table.slash("game concede", bob)
+    reply = await table.slash("game sheet", alice)
+    assert reply.main.message["attachments"][0]["filename"] == f"score-sheet-{table.game_id}.png"
 
 
 async def test_undo_command_and_its_refusals(table: Table, harness: Harness, alice, bob, carol) -> None:

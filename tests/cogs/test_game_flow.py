@@ -6,13 +6,17 @@ first and draws a mandatory When Drawn card (Defend Stronghold or Display of Mig
 
 from __future__ import annotations
 
+import io
 import json
+
+from PIL import Image
 
 from bot.client import MissionBot
 from bot.engine.actions import parse_action
 from bot.engine.catalog import Catalog
 from bot.engine.game import replay
 from bot.engine.state import Phase, Source, Status
+from bot.ui.sheet_image import WIDTH
 from tests.cogs.conftest import harness_settings
 from tests.cogs.game_table import (
     Table, battle_steps, find_seed, fixed_turn, public_text, score_first_card_option, tactical_turn, verbs,
@@ -107,6 +111,11 @@ async def test_a_complete_game_with_a_restart(catalog: Catalog, tmp_path) -> Non
         sheet = result["embeds"][0]["fields"]
         assert [f["name"] for f in sheet[:2]] == ["Alice", "Bob"]
         assert f"Total {vp[b_id]:>20}" in sheet[1]["value"]
+        # ... with the score sheet picture attached and shown in it.
+        assert [f["filename"] for f in result["attachments"]] == [f"score-sheet-{table.game_id}.png"]
+        assert result["embeds"][0]["image"]["url"] == f"attachment://score-sheet-{table.game_id}.png"
+        picture = Image.open(io.BytesIO(h.model.files[int(result["attachments"][0]["id"])]))
+        assert picture.format == "PNG" and picture.width == WIDTH
         board = await table.board()
         assert verbs(board) == {} and seed in board["embeds"][0]["footer"]["text"]
 

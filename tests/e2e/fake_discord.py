@@ -210,6 +210,12 @@ class FakeDiscord:
             ("PUT", "/channels/{channel}/messages/pins/{message}", lambda r, b, f: m.pin(n(r, "channel"), n(r, "message"))),
             ("DELETE", "/channels/{channel}/messages/pins/{message}",
              lambda r, b, f: m.pin(n(r, "channel"), n(r, "message"), pinned=False)),
+            ("GET", "/channels/{channel}", lambda r, b, f: m.channel(n(r, "channel"))),
+            ("PATCH", "/channels/{channel}", lambda r, b, f: m.edit_channel(n(r, "channel"), b)),
+            ("DELETE", "/channels/{channel}", lambda r, b, f: m.delete_channel(n(r, "channel"))),
+            ("POST", "/channels/{channel}/threads", lambda r, b, f: m.create_thread(n(r, "channel"), b)),
+            ("PUT", "/channels/{channel}/thread-members/{user}",
+             lambda r, b, f: m.add_thread_member(n(r, "channel"), n(r, "user"))),
         ]
 
     def _rest(self, handler: Handler) -> Callable[[web.Request], Awaitable[web.Response]]:

@@ -26,7 +26,7 @@ from tests.cogs.game_table import (
     Table, battle_steps, find_seed, fixed_turn, public_text, score_first_card_option, tactical_turn, verbs,
 )
 from tests.cogs.harness import Harness, Reply
-from tests.discord_model import GUILD_ID, FakeUser
+from tests.discord_model import GUILD_ID, FakeChannel, FakeUser
 from tests.e2e.fake_discord import FakeDiscord
 
 BOB_FIXED = ("cleanse", "no-prisoners")
@@ -60,8 +60,9 @@ class Gateway:
                      **_: Any) -> Reply:
         return await self.feed(self.model.component(custom_id, user, message_id, values))
 
-    async def slash(self, command: str, *, user: FakeUser, strict: bool = True, **options: Any) -> Reply:
-        return await self.feed(self.model.slash(command, user, None, options))
+    async def slash(self, command: str, *, user: FakeUser, channel: FakeChannel | None = None, strict: bool = True,
+                    **options: Any) -> Reply:
+        return await self.feed(self.model.slash(command, user, channel, options))
 
     def message(self, message_id: int | str) -> dict[str, Any]:
         return copy.deepcopy(self.model.messages[int(message_id)])
@@ -183,6 +184,37 @@ async def test_a_whole_game_over_the_fake_discord(fake_discord: FakeDiscord, cat
             assert state.status == Status.ENDED and state.result.winner == b_id
             result = next(m for m in gateway.messages() if m["embeds"] and m["embeds"][0]["title"].startswith("Result"))
             assert "**Bob** wins." in public_text(result) and seed in public_text(result)
+    finally:
+        logging.getLogger().removeHandler(errors)
+    assert [r.getMessage() for r in errors.records] == []
+    assert fake_discord.unhandled == []
+
+
+async def test_a_game_in_its_own_thread_over_the_fake_discord(fake_discord: FakeDiscord, catalog: Catalog,
+                                                              tmp_path: Path, bots: list[MissionBot]) -> None:
+    """/game new thread:true over real REST calls: the thread is created, both players added, the game played in it."""
+    errors = Errors()
+    logging.getLogger().addHandler(errors)
+    settings = Settings(_env_file=None, discord_token=fake_discord.token, test_guild_id=GUILD_ID,
+                        database_url=f"sqlite+aiosqlite:///{tmp_path / 'e2e.db'}")
+    model = fake_discord.model
+    alice, bob = model.add_user("alice"), model.add_user("bob")
+    try:
+        async with running(fake_discord, settings, catalog, bots) as gateway:
+            reply = await gateway.slash("game new", user=alice, size="strike-force", opponent=bob, seed="table",
+                                        thread=True)
+            thread = next(c for c in model.channels.values() if c.is_thread)
+            assert model.thread_members[thread.id] == {alice.id, bob.id}
+            table = Table(gateway, alice, bob, channel=thread)  # type: ignore[arg-type]
+            table.challenge = reply
+            table.game_id = (await gateway.bot.service.get_state(channel_id=thread.id)).id
+            await table.accept()
+            await table.to_battle()
+            board = await table.board()
+            assert int(board["channel_id"]) == thread.id and board["pinned"]
+            await table.end_turn_plain()
+            assert (await table.state()).turn == 2
+            assert [m for m in gateway.messages() if not m["flags"] & 64] == []  # only Alice saw a note there
     finally:
         logging.getLogger().removeHandler(errors)
     assert [r.getMessage() for r in errors.records] == []
