@@ -1,4 +1,4 @@
-"""A real MissionBot behind the interaction harness, and two players."""
+"""A real MissionBot behind the interaction harness, its players, and a game table between two of them."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest_asyncio
 from bot.client import MissionBot
 from bot.engine.catalog import Catalog
 from bot.settings import Settings
+from tests.cogs.game_table import Table
 from tests.cogs.harness import Harness
 from tests.discord_model import GUILD_ID, FakeUser
 
@@ -56,3 +57,14 @@ def alice(harness: Harness) -> FakeUser:
 @pytest.fixture
 def bob(harness: Harness) -> FakeUser:
     return harness.user("bob")
+
+
+@pytest.fixture
+def carol(harness: Harness) -> FakeUser:
+    """A third member of the server: not a player of the table's game."""
+    return harness.user("carol")
+
+
+@pytest.fixture
+def table(harness: Harness, alice: FakeUser, bob: FakeUser) -> Table:
+    return Table(harness, alice, bob)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
 
 from bot.engine import actions as a
 from bot.engine.catalog import Window
@@ -15,14 +14,9 @@ from bot.ui.desk import GameDesk
 from bot.ui.text import title_case
 from tests.cogs.game_table import Table, battle_steps, find_seed, menu_values, public_text, said, verbs
 from tests.cogs.harness import Harness
-from tests.discord_model import EPHEMERAL, FakeUser
+from tests.discord_model import EPHEMERAL
 
 FIXED = ("cleanse", "assassination")
-
-
-@pytest.fixture
-def table(harness: Harness, alice: FakeUser, bob: FakeUser) -> Table:
-    return Table(harness, alice, bob)
 
 
 def refusal(reply, text: str) -> None:

@@ -16,19 +16,9 @@ from bot.store.models import GameStatus
 from bot.ui.sheet_image import WIDTH
 from tests.cogs.game_table import Table, battle_steps, find_seed, public_text, said, verbs
 from tests.cogs.harness import Harness
-from tests.discord_model import FakeUser
+
 
 CHANNEL = 1_111_111_111_111_111_111
-
-
-@pytest.fixture
-def table(harness: Harness, alice: FakeUser, bob: FakeUser) -> Table:
-    return Table(harness, alice, bob)
-
-
-@pytest.fixture
-def carol(harness: Harness) -> FakeUser:
-    return harness.user("carol")
 
 
 # --- /game new: the challenge -------------------------------------------------------------------

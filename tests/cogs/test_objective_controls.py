@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-
 from bot.engine.objectives import HIDDEN_SUPPLIES_ID
 from bot.engine.state import Phase
 from tests.cogs.game_table import Table, battle_steps, find_seed, menu_values, public_text
 from tests.cogs.harness import Harness
-from tests.discord_model import FakeUser
-
-
-@pytest.fixture
-def table(harness: Harness, alice: FakeUser, bob: FakeUser) -> Table:
-    return Table(harness, alice, bob)
 
 
 async def test_the_hidden_supplies_corner_from_the_board(table: Table, harness: Harness) -> None:

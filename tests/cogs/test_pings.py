@@ -4,25 +4,14 @@ from __future__ import annotations
 
 import re
 
-import pytest
 
 from bot.engine.state import Status
 from tests.cogs.game_table import Table
 from tests.cogs.harness import Harness
-from tests.discord_model import FakeUser, Sent
+from tests.discord_model import Sent
 
 MENTION = re.compile(r"<@!?(\d+)>")
 CHANNEL_MESSAGE = 4  # the interaction callback that posts a new message (7 edits the pressed one)
-
-
-@pytest.fixture
-def table(harness: Harness, alice: FakeUser, bob: FakeUser) -> Table:
-    return Table(harness, alice, bob)
-
-
-@pytest.fixture
-def carol(harness: Harness) -> FakeUser:
-    return harness.user("carol")
 
 
 def notified(sent: Sent) -> set[int]:

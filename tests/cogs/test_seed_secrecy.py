@@ -6,16 +6,9 @@ from __future__ import annotations
 import hashlib
 import json
 
-import pytest
 
 from tests.cogs.game_table import Table, public_text
 from tests.cogs.harness import Harness
-from tests.discord_model import FakeUser
-
-
-@pytest.fixture
-def table(harness: Harness, alice: FakeUser, bob: FakeUser) -> Table:
-    return Table(harness, alice, bob)
 
 
 def log_of(harness: Harness, reply) -> dict:

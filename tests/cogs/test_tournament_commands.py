@@ -19,7 +19,7 @@ from bot.ui.text import title_case
 from bot.client import MissionBot
 from tests.cogs.conftest import harness_settings
 from tests.cogs.harness import Harness, Reply
-from tests.discord_model import GUILD_ID, HarnessError, MEMBER_PERMISSIONS, FakeUser, embed_problems, message_problems
+from tests.discord_model import GUILD_ID, HarnessError, MEMBER_PERMISSIONS, FakeUser, message_problems
 
 MANAGE_SERVER = MEMBER_PERMISSIONS | discord.Permissions(manage_guild=True).value
 

@@ -12,10 +12,8 @@ import contextlib
 import copy
 import logging
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 
 from bot.__main__ import run
 from bot.client import MissionBot
@@ -26,19 +24,10 @@ from tests.cogs.game_table import (
     Table, battle_steps, find_seed, fixed_turn, public_text, score_first_card_option, tactical_turn, verbs,
 )
 from tests.cogs.harness import Harness, Reply
-from tests.discord_model import GUILD_ID, FakeChannel, FakeUser
+from tests.discord_model import FakeChannel, FakeUser
 from tests.e2e.fake_discord import FakeDiscord
 
 BOB_FIXED = ("cleanse", "no-prisoners")
-
-
-class Errors(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(level=logging.ERROR)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
 
 
 class Gateway:
@@ -81,20 +70,6 @@ class Gateway:
         await self.bot.desk.idle()
 
 
-@pytest.fixture
-def bots(monkeypatch: pytest.MonkeyPatch) -> list[MissionBot]:
-    """Every MissionBot the entry point creates, so the test can wait for its board edits."""
-    started: list[MissionBot] = []
-    setup_hook = MissionBot.setup_hook
-
-    async def recording_setup_hook(self: MissionBot) -> None:
-        await setup_hook(self)
-        started.append(self)
-
-    monkeypatch.setattr(MissionBot, "setup_hook", recording_setup_hook)
-    return started
-
-
 @contextlib.asynccontextmanager
 async def running(fake: FakeDiscord, settings: Settings, catalog: Catalog, bots: list[MissionBot]
                   ) -> AsyncIterator[Gateway]:
@@ -114,108 +89,96 @@ async def running(fake: FakeDiscord, settings: Settings, catalog: Catalog, bots:
             await asyncio.wait_for(task, 15)
 
 
-async def test_a_whole_game_over_the_fake_discord(fake_discord: FakeDiscord, catalog: Catalog, tmp_path: Path,
-                                                  bots: list[MissionBot]) -> None:
-    errors = Errors()
-    logging.getLogger().addHandler(errors)
-    settings = Settings(_env_file=None, discord_token=fake_discord.token, test_guild_id=GUILD_ID,
-                        database_url=f"sqlite+aiosqlite:///{tmp_path / 'e2e.db'}")
+async def test_a_whole_game_over_the_fake_discord(fake_discord: FakeDiscord, catalog: Catalog,
+                                                  bot_settings: Settings, bots: list[MissionBot],
+                                                  logged_errors: list[logging.LogRecord]) -> None:
     model = fake_discord.model
     alice, bob, carol = model.add_user("alice"), model.add_user("bob"), model.add_user("carol")
     a_id, b_id = str(alice.id), str(bob.id)
     seed = find_seed(catalog, (a_id, b_id), lambda s: s.active == a_id and s.shuffles > 0 and not s.prompts,
                      steps=battle_steps(a_id, b_id, None, BOB_FIXED), prefix="e2e")
-    try:
-        async with running(fake_discord, settings, catalog, bots) as gateway:
-            assert {"game", "secondary", "score", "cp", "challenger"} <= set(model.command_names())
-            table = Table(gateway, alice, bob)  # type: ignore[arg-type]
-            await table.start(seed=seed)
-            assert [a["filename"] for a in table.challenge.main.message["attachments"]] == ["deployment.png"]
+    async with running(fake_discord, bot_settings, catalog, bots) as gateway:
+        assert {"game", "secondary", "score", "cp", "challenger"} <= set(model.command_names())
+        table = Table(gateway, alice, bob)  # type: ignore[arg-type]
+        await table.start(seed=seed)
+        assert [a["filename"] for a in table.challenge.main.message["attachments"]] == ["deployment.png"]
 
-            # A third user is refused, privately, and nothing changes.
-            board = await table.board()
-            reply = await gateway.press(verbs(board)["attacker"], user=carol, message_id=int(board["id"]))
-            assert reply.ephemeral and "Only the two players" in reply.content
-            assert await table.version() == 0
+        # A third user is refused, privately, and nothing changes.
+        board = await table.board()
+        reply = await gateway.press(verbs(board)["attacker"], user=carol, message_id=int(board["id"]))
+        assert reply.ephemeral and "Only the two players" in reply.content
+        assert await table.version() == 0
 
-            await table.to_battle(first_fixed=None, second_fixed=BOB_FIXED)
-            assert "first battle round is replaced" in public_text(await table.board())
+        await table.to_battle(first_fixed=None, second_fixed=BOB_FIXED)
+        assert "first battle round is replaced" in public_text(await table.board())
 
-            # A double click on End Command phase applies once; the second press is told.
-            board = await table.board()
-            endcmd = verbs(board)["endcmd"]
-            version = await table.version()
-            first, second = await asyncio.gather(
-                gateway.press(endcmd, user=alice, message_id=int(board["id"])),
-                gateway.press(endcmd, user=alice, message_id=int(board["id"])),
-            )
-            assert await table.version() == version + 1 and (await table.state()).phase == Phase.BATTLE
-            told = {s.message["id"] for s in [*first, *second]
-                    if s.message and s.ephemeral and "out of date" in s.content}
-            assert len(told) == 1
-            await table.press("endturn", alice)
-            await score_first_card_option(table, alice)
-            await table.done_scoring(alice)
-            if (await table.state()).discard_queue:
-                await table.press_discard_keep(alice)
-            await fixed_turn(table, bob, primary=15)
-            await tactical_turn(table, alice, new_orders=True)
-            await fixed_turn(table, bob)
-            assert (await table.state()).round == 3
-            board_id = (await table.board_ids())[-1]
+        # A double click on End Command phase applies once; the second press is told.
+        board = await table.board()
+        endcmd = verbs(board)["endcmd"]
+        version = await table.version()
+        first, second = await asyncio.gather(
+            gateway.press(endcmd, user=alice, message_id=int(board["id"])),
+            gateway.press(endcmd, user=alice, message_id=int(board["id"])),
+        )
+        assert await table.version() == version + 1 and (await table.state()).phase == Phase.BATTLE
+        told = {s.message["id"] for s in [*first, *second]
+                if s.message and s.ephemeral and "out of date" in s.content}
+        assert len(told) == 1
+        await table.press("endturn", alice)
+        await score_first_card_option(table, alice)
+        await table.done_scoring(alice)
+        if (await table.state()).discard_queue:
+            await table.press_discard_keep(alice)
+        await fixed_turn(table, bob, primary=15)
+        await tactical_turn(table, alice, new_orders=True)
+        await fixed_turn(table, bob)
+        assert (await table.state()).round == 3
+        board_id = (await table.board_ids())[-1]
 
-        # Restarted: the same database, the same Discord; the old board's buttons carry on.
-        async with running(fake_discord, settings, catalog, bots) as gateway:
-            assert len(bots) == 2
-            table = Table(gateway, alice, bob)  # type: ignore[arg-type]
-            table.game_id = 1
-            await table.answer_all()
-            reply = await gateway.press(verbs(gateway.message(board_id))["endcmd"], user=alice, message_id=board_id)
-            assert reply.response is not None and (await table.state()).phase == Phase.BATTLE
-            await table.press("endturn", alice)
-            await table.done_scoring(alice)
-            if (await table.state()).discard_queue:
-                await table.press_discard_keep(alice)
-            await fixed_turn(table, bob)
-            for _ in (4, 5):
-                await tactical_turn(table, alice)
-                await fixed_turn(table, bob, primary=3)
-            state = await table.state()
-            assert state.status == Status.ENDED and state.result.winner == b_id
-            result = next(m for m in gateway.messages() if m["embeds"] and m["embeds"][0]["title"].startswith("Result"))
-            assert "**Bob** wins." in public_text(result) and seed in public_text(result)
-    finally:
-        logging.getLogger().removeHandler(errors)
-    assert [r.getMessage() for r in errors.records] == []
+    # Restarted: the same database, the same Discord; the old board's buttons carry on.
+    async with running(fake_discord, bot_settings, catalog, bots) as gateway:
+        assert len(bots) == 2
+        table = Table(gateway, alice, bob)  # type: ignore[arg-type]
+        table.game_id = 1
+        await table.answer_all()
+        reply = await gateway.press(verbs(gateway.message(board_id))["endcmd"], user=alice, message_id=board_id)
+        assert reply.response is not None and (await table.state()).phase == Phase.BATTLE
+        await table.press("endturn", alice)
+        await table.done_scoring(alice)
+        if (await table.state()).discard_queue:
+            await table.press_discard_keep(alice)
+        await fixed_turn(table, bob)
+        for _ in (4, 5):
+            await tactical_turn(table, alice)
+            await fixed_turn(table, bob, primary=3)
+        state = await table.state()
+        assert state.status == Status.ENDED and state.result.winner == b_id
+        result = next(m for m in gateway.messages() if m["embeds"] and m["embeds"][0]["title"].startswith("Result"))
+        assert "**Bob** wins." in public_text(result) and seed in public_text(result)
+    assert [r.getMessage() for r in logged_errors] == []
     assert fake_discord.unhandled == []
 
 
 async def test_a_game_in_its_own_thread_over_the_fake_discord(fake_discord: FakeDiscord, catalog: Catalog,
-                                                              tmp_path: Path, bots: list[MissionBot]) -> None:
+                                                              bot_settings: Settings, bots: list[MissionBot],
+                                                              logged_errors: list[logging.LogRecord]) -> None:
     """/game new thread:true over real REST calls: the thread is created, both players added, the game played in it."""
-    errors = Errors()
-    logging.getLogger().addHandler(errors)
-    settings = Settings(_env_file=None, discord_token=fake_discord.token, test_guild_id=GUILD_ID,
-                        database_url=f"sqlite+aiosqlite:///{tmp_path / 'e2e.db'}")
     model = fake_discord.model
     alice, bob = model.add_user("alice"), model.add_user("bob")
-    try:
-        async with running(fake_discord, settings, catalog, bots) as gateway:
-            reply = await gateway.slash("game new", user=alice, size="strike-force", opponent=bob, seed="table",
-                                        thread=True)
-            thread = next(c for c in model.channels.values() if c.is_thread)
-            assert model.thread_members[thread.id] == {alice.id, bob.id}
-            table = Table(gateway, alice, bob, channel=thread)  # type: ignore[arg-type]
-            table.challenge = reply
-            table.game_id = (await gateway.bot.service.get_state(channel_id=thread.id)).id
-            await table.accept()
-            await table.to_battle()
-            board = await table.board()
-            assert int(board["channel_id"]) == thread.id and board["pinned"]
-            await table.end_turn_plain()
-            assert (await table.state()).turn == 2
-            assert [m for m in gateway.messages() if not m["flags"] & 64] == []  # only Alice saw a note there
-    finally:
-        logging.getLogger().removeHandler(errors)
-    assert [r.getMessage() for r in errors.records] == []
+    async with running(fake_discord, bot_settings, catalog, bots) as gateway:
+        reply = await gateway.slash("game new", user=alice, size="strike-force", opponent=bob, seed="table",
+                                    thread=True)
+        thread = next(c for c in model.channels.values() if c.is_thread)
+        assert model.thread_members[thread.id] == {alice.id, bob.id}
+        table = Table(gateway, alice, bob, channel=thread)  # type: ignore[arg-type]
+        table.challenge = reply
+        table.game_id = (await gateway.bot.service.get_state(channel_id=thread.id)).id
+        await table.accept()
+        await table.to_battle()
+        board = await table.board()
+        assert int(board["channel_id"]) == thread.id and board["pinned"]
+        await table.end_turn_plain()
+        assert (await table.state()).turn == 2
+        assert [m for m in gateway.messages() if not m["flags"] & 64] == []  # only Alice saw a note there
+    assert [r.getMessage() for r in logged_errors] == []
     assert fake_discord.unhandled == []

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import re
-from pathlib import Path
 from typing import Any
 
 import discord
@@ -21,7 +20,7 @@ from bot.settings import Settings
 from tests.cogs.harness import Reply
 from tests.discord_model import GUILD_ID, MEMBER_PERMISSIONS, FakeUser
 from tests.e2e.fake_discord import FakeDiscord
-from tests.e2e.test_e2e_game import Errors, Gateway, bots, running  # noqa: F401 (bots is a fixture)
+from tests.e2e.test_e2e_game import Gateway, running
 
 MANAGE_SERVER = MEMBER_PERMISSIONS | discord.Permissions(manage_guild=True).value
 
@@ -56,54 +55,48 @@ async def play_round(gateway: Gateway, players: dict[str, FakeUser], scores: lis
 
 
 async def test_a_nine_player_event_over_the_fake_discord(fake_discord: FakeDiscord, catalog: Catalog,
-                                                         tmp_path: Path, bots: list[MissionBot]) -> None:
-    errors = Errors()
-    logging.getLogger().addHandler(errors)
-    settings = Settings(_env_file=None, discord_token=fake_discord.token, test_guild_id=GUILD_ID,
-                        database_url=f"sqlite+aiosqlite:///{tmp_path / 'e2e.db'}")
+                                                         bot_settings: Settings, bots: list[MissionBot],
+                                                         logged_errors: list[logging.LogRecord]) -> None:
     model = fake_discord.model
     organiser = model.add_user("organiser", permissions=MANAGE_SERVER)
     people = [model.add_user(f"player{i}") for i in range(9)]
     players = {str(p.id): p for p in people}
     scores = [(70, 40), (55, 60), (50, 50), (80, 20)]
-    try:
-        async with running(fake_discord, settings, catalog, bots) as gateway:
-            await gateway.slash("tournament create", user=organiser, name="Club GT", rounds=3)
-            for p in people:
-                await gateway.slash("tournament register", user=p)
-            for number in (1, 2):
-                published = await publish(gateway, organiser)
-                assert sorted(notified(gateway, published)) == sorted(p.id for p in people)  # the bye too
-                assert len([s for s in published if s.kind == "message"]) == 1
-                await play_round(gateway, players, scores)
-            service: Any = gateway.bot.tournaments
-            record = await service.current(GUILD_ID)
-            first = record.state.event.rounds[0].pairings.tables[0]
-            assert [r.vp_a for r in record.state.event.rounds[0].results if r.table == 1] == [70]
-            await publish(gateway, organiser)  # round 3 is paired: round 1 is corrected after that
-            before = {s.player: s for s in standings((await service.current(GUILD_ID)).state.event)}
-            fixed = await gateway.slash("tournament result", user=organiser, table=1,
-                                        **{"vp-a": 20, "vp-b": 90, "round": 1})
-            assert "(corrected from 70 – 40, A wins)" in fixed.content
-            after = {s.player: s for s in standings((await service.current(GUILD_ID)).state.event)}
-            assert (after[first.a].wins, after[first.b].wins) == (before[first.a].wins - 1, before[first.b].wins + 1)
-            assert after[first.b].vp == before[first.b].vp + 50
-            started = await gateway.slash("tournament round start", user=organiser, minutes=60)
-            ends_at = int(re.search(r"<t:(\d+):R>", started.content)[1])
-        # Restarted: the stored clock is read back and its reminders arrive.
-        async with running(fake_discord, settings, catalog, bots) as gateway:
-            cog: Any = gateway.bot.get_cog("tournament")
-            assert cog.clock.is_running()
-            for minutes in (30, 10, 0):
-                assert await cog.post_reminders(ends_at - 60 * minutes) == 1
-            texts = [m["content"] for m in gateway.messages()[-3:]]
-            assert [t.split(": ", 1)[1] for t in texts] == [
-                f"30 minutes left (ends <t:{ends_at}:R>).", f"10 minutes left (ends <t:{ends_at}:R>).",
-                "time is up: finish your turn and report your result."]
+    async with running(fake_discord, bot_settings, catalog, bots) as gateway:
+        await gateway.slash("tournament create", user=organiser, name="Club GT", rounds=3)
+        for p in people:
+            await gateway.slash("tournament register", user=p)
+        for number in (1, 2):
+            published = await publish(gateway, organiser)
+            assert sorted(notified(gateway, published)) == sorted(p.id for p in people)  # the bye too
+            assert len([s for s in published if s.kind == "message"]) == 1
             await play_round(gateway, players, scores)
-            final = await gateway.slash("tournament standings", user=organiser)
-            assert not final.ephemeral and "standings after round 3" in final.embed["title"]
-            assert re.search(r"· \d-\d(-\d)? ·", final.embed["description"])  # W-L, or W-L-D with draws
-        assert [r.getMessage() for r in errors.records] == []
-    finally:
-        logging.getLogger().removeHandler(errors)
+        service: Any = gateway.bot.tournaments
+        record = await service.current(GUILD_ID)
+        first = record.state.event.rounds[0].pairings.tables[0]
+        assert [r.vp_a for r in record.state.event.rounds[0].results if r.table == 1] == [70]
+        await publish(gateway, organiser)  # round 3 is paired: round 1 is corrected after that
+        before = {s.player: s for s in standings((await service.current(GUILD_ID)).state.event)}
+        fixed = await gateway.slash("tournament result", user=organiser, table=1,
+                                    **{"vp-a": 20, "vp-b": 90, "round": 1})
+        assert "(corrected from 70 – 40, A wins)" in fixed.content
+        after = {s.player: s for s in standings((await service.current(GUILD_ID)).state.event)}
+        assert (after[first.a].wins, after[first.b].wins) == (before[first.a].wins - 1, before[first.b].wins + 1)
+        assert after[first.b].vp == before[first.b].vp + 50
+        started = await gateway.slash("tournament round start", user=organiser, minutes=60)
+        ends_at = int(re.search(r"<t:(\d+):R>", started.content)[1])
+    # Restarted: the stored clock is read back and its reminders arrive.
+    async with running(fake_discord, bot_settings, catalog, bots) as gateway:
+        cog: Any = gateway.bot.get_cog("tournament")
+        assert cog.clock.is_running()
+        for minutes in (30, 10, 0):
+            assert await cog.post_reminders(ends_at - 60 * minutes) == 1
+        texts = [m["content"] for m in gateway.messages()[-3:]]
+        assert [t.split(": ", 1)[1] for t in texts] == [
+            f"30 minutes left (ends <t:{ends_at}:R>).", f"10 minutes left (ends <t:{ends_at}:R>).",
+            "time is up: finish your turn and report your result."]
+        await play_round(gateway, players, scores)
+        final = await gateway.slash("tournament standings", user=organiser)
+        assert not final.ephemeral and "standings after round 3" in final.embed["title"]
+        assert re.search(r"· \d-\d(-\d)? ·", final.embed["description"])  # W-L, or W-L-D with draws
+    assert [r.getMessage() for r in logged_errors] == []
