@@ -14,7 +14,7 @@ from bot.engine import actions as a
 from bot.engine.errors import GameError
 from bot.engine.rng import new_seed, seed_hash
 from bot.engine.state import GameSetup, GameState
-from bot.ui.briefing import briefing
+from bot.ui.challenge import offer_game, open_thread
 from bot.ui.controls import GameButton, view_of
 from bot.ui.result_card import score_sheet_text, sheet_file
 
@@ -62,39 +62,20 @@ class GameCog(commands.GroupCog, name="game", description="Play a Chapter Approv
         )
         place = interaction.channel
         if thread:
-            place = await self._open_thread(interaction, opponent, size)
-        try:
-            result = await self.service.start_game(interaction.guild_id, place.id, setup)
-        except GameError:
-            if thread:
-                await place.delete()
-            raise
-        self.desk.note(result.game_id, result.events)
-        embeds, files = briefing(self.bot.catalog, result.state, result.events)
-        view = view_of(GameButton(result.game_id, result.version, "accept"),
-                       GameButton(result.game_id, result.version, "decline"))
+            await interaction.response.defer(ephemeral=True)  # a refusal stays private; Discord shows the thread
+            name = f"{interaction.user.display_name} vs {opponent.display_name} ({size.replace('-', ' ')})"
+            place = await open_thread(interaction.channel, name, [interaction.user, opponent], "Mission Deck game")
         challenge = f"{opponent.mention}, {interaction.user.mention} challenges you to a game."
         if seed:  # the opponent accepts knowing that the shuffles are known in advance
             challenge += (f"\n**Replay:** {interaction.user.mention} fixed the seed `` {seed} ``: anyone who knows it "
                           "can work out every shuffle and roll in advance. Accept only a replay or practice game.")
-        message = dict(content=challenge + "\nAccept?", embeds=embeds, files=files, view=view,
-                       allowed_mentions=discord.AllowedMentions(users=[opponent]))
+        result, message = await offer_game(self.bot, interaction.guild_id, place, setup, challenge, [opponent],
+                                           thread=thread)
         if thread:
             await place.send(**message)
             await interaction.followup.send(f"Game {result.game_id} is in {place.mention}.", ephemeral=True)
         else:
             await interaction.response.send_message(**message)
-
-    async def _open_thread(self, interaction: discord.Interaction, opponent: discord.Member,
-                           size: str) -> discord.Thread:
-        """A public thread for the game, from this channel, with both players in it."""
-        await interaction.response.defer(ephemeral=True)  # a refusal stays private; Discord shows the new thread
-        name = f"{interaction.user.display_name} vs {opponent.display_name} ({size.replace('-', ' ')})"[:100]
-        place = await interaction.channel.create_thread(name=name, type=discord.ChannelType.public_thread,
-                                                        reason="Mission Deck game")
-        for player in (interaction.user, opponent):
-            await place.add_user(player)
-        return place
 
     @app_commands.command(name="status", description="Show this channel's game board again")
     async def status(self, interaction: discord.Interaction) -> None:

@@ -18,7 +18,10 @@ import discord
 from bot.engine import tournament as t
 from bot.engine.catalog import Catalog
 from bot.engine.errors import GameError
+from bot.engine.rng import new_seed
+from bot.engine.state import GameSetup
 from bot.store.tournament_repository import PendingReport, TournamentRecord
+from bot.ui.challenge import offer_game, open_thread
 from bot.ui.text import title_case
 from bot.ui.desk import APOLOGY
 from bot.ui.errors import send_error
@@ -382,6 +385,19 @@ async def announce(client: discord.Client, record: TournamentRecord,
 async def post(client: discord.Client, record: TournamentRecord, fallback: discord.abc.Messageable | None,
                messages: list[Announcement]) -> tuple[str, int]:
     """Post messages in the event's announcement channel (else `fallback`): where, and how many."""
+    channel = await announcement_channel(client, record, fallback)
+    where = f"<#{channel.id}>"  # type: ignore[attr-defined]
+    try:
+        for message in messages:
+            await channel.send(message.content, embeds=message.embeds, allowed_mentions=message.allowed_mentions)
+    except discord.Forbidden:
+        raise GameError(f"I cannot post in {where}: check my permissions there.") from None
+    return where, len(messages)
+
+
+async def announcement_channel(client: discord.Client, record: TournamentRecord,
+                               fallback: discord.abc.Messageable | None) -> discord.abc.Messageable:
+    """The event's announcement channel, else `fallback`."""
     channel = fallback
     if record.announce_channel_id is not None:
         try:
@@ -391,13 +407,42 @@ async def post(client: discord.Client, record: TournamentRecord, fallback: disco
             raise GameError(f"I cannot reach the announcement channel <#{record.announce_channel_id}>: "
                             "check it still exists and that I can see it.") from None
     assert isinstance(channel, discord.abc.Messageable)
+    return channel
+
+
+def table_thread_name(record: TournamentRecord, round_number: int, pairing: t.Pairing) -> str:
+    return f"R{round_number} · T{pairing.table} · {name_of(record, pairing.a)} vs {name_of(record, pairing.b)}"
+
+
+async def open_table_threads(client: discord.Client, record: TournamentRecord,
+                             fallback: discord.abc.Messageable | None) -> tuple[str, int]:
+    """One thread per table of the current round (the bye gets none) in the announcement channel (else
+    `fallback`), with both players in it and their Strike Force game on the round's mission waiting for
+    the second player to accept: where, and how many threads."""
+    channel = await announcement_channel(client, record, fallback)
     where = f"<#{channel.id}>"  # type: ignore[attr-defined]
+    if not isinstance(channel, discord.TextChannel):
+        raise GameError(f"Tables get threads only from a text channel; {where} is not one, so play "
+                        "the games with `/game new` and report them.")
+    current = record.state.event.rounds[-1]
+    catalog = client.catalog  # type: ignore[attr-defined]
     try:
-        for message in messages:
-            await channel.send(message.content, embeds=message.embeds, allowed_mentions=message.allowed_mentions)
+        for pairing in current.pairings.tables:
+            players = [discord.Object(int(pairing.a)), discord.Object(int(pairing.b))]
+            place = await open_thread(channel, table_thread_name(record, current.number, pairing), players,
+                                      f"{record.name}: round {current.number}")
+            setup = GameSetup(size="strike-force", players=(pairing.a, pairing.b),
+                              names=(name_of(record, pairing.a), name_of(record, pairing.b)),
+                              mission=current.mission, seed=new_seed())
+            content = (f"{mention(pairing.a)} vs {mention(pairing.b)}: round {current.number}, table "
+                       f"{pairing.table} of **{discord.utils.escape_markdown(record.name)}**, "
+                       f"{mission_title(catalog, current.mission)}. Your game is ready: "
+                       f"{discord.utils.escape_markdown(name_of(record, pairing.b))} accepts it to begin.")
+            _, message = await offer_game(client, channel.guild.id, place, setup, content, players, thread=True)
+            await place.send(**message)
     except discord.Forbidden:
-        raise GameError(f"I cannot post in {where}: check my permissions there.") from None
-    return where, len(messages)
+        raise GameError(f"I cannot open threads in {where}: check my permissions there.") from None
+    return where, len(current.pairings.tables)
 
 
 def announced_text(record: TournamentRecord, where: str, count: int) -> str:
@@ -458,8 +503,11 @@ class DraftButton(discord.ui.DynamicItem[discord.ui.Button], template=DRAFT_TEMP
                 return
             record = await service.publish(self.tournament, self.round_number, self.draw)
             where, count = await announce(interaction.client, record, interaction.channel)  # type: ignore[arg-type]
+            _, threads = await open_table_threads(interaction.client, record, interaction.channel)  # type: ignore[arg-type]
             await interaction.followup.send(f"Round {self.round_number} is published. "
-                                            f"{announced_text(record, where, count)}", ephemeral=True)
+                                            f"{announced_text(record, where, count)} Opened {threads} table "
+                                            f"thread{'s' if threads != 1 else ''} there, each with its game "
+                                            "ready.", ephemeral=True)
         except GameError as exc:
             await send_error(interaction, exc.message)
         except Exception:

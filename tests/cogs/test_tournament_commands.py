@@ -16,6 +16,7 @@ from bot.engine.tournament import missing_tables
 from bot.engine.tournament import standings as event_standings
 from bot.store.tournament_repository import TournamentRecord
 from bot.ui.text import title_case
+from bot.ui.tournament import name_of
 from bot.client import MissionBot
 from tests.cogs.conftest import harness_settings
 from tests.cogs.harness import Harness, Reply
@@ -360,7 +361,9 @@ def mentioned(message: dict[str, Any]) -> list[int]:
 
 
 def posted(harness: Harness, reply: Reply) -> list[dict[str, Any]]:
-    return [{"body": s.body, "message": s.message} for s in reply if s.kind == "message"]
+    """The messages a reply posted in channels (the table threads' challenges apart)."""
+    return [{"body": s.body, "message": s.message} for s in reply
+            if s.kind == "message" and not harness.model.channels[int(s.message["channel_id"])].is_thread]
 
 
 async def test_the_draft_is_private_until_published(harness: Harness, organiser, players, catalog: Catalog) -> None:
@@ -466,6 +469,7 @@ async def test_a_thousand_player_announce_is_split_within_discord_limits(harness
     previews = [s.body for s in draft if s.kind == "followup"]
     assert len(previews) > 1 and all(message_problems(body) == [] for body in previews)
     assert draft[-1].custom_ids[0].endswith(":publish") and not draft.custom_ids  # the buttons on the last
+    harness.timeout = 300  # Publish also opens a thread with a game for each of the 500 tables
     reply = await harness.press(draft[-1].custom_ids[0], user=organiser)
     messages = posted(harness, reply)
     assert f"({len(messages)} messages)" in reply[-1].content and len(messages) > 1
@@ -685,3 +689,27 @@ async def test_a_short_round_skips_the_reminders_it_never_reaches(harness: Harne
     cog = harness.bot.get_cog("tournament")
     assert await cog.post_reminders(clock.ends_at - 10 * 60) == 1
     assert harness.messages()[-1]["content"].startswith("⏰ **Club GT** round 1: 10 minutes left")
+
+
+async def test_publish_opens_a_thread_per_table_with_its_game_ready(harness: Harness, organiser, players) -> None:
+    news = harness.channel("pairings")
+    await open_event(harness, organiser, players[:7], **{"announce-channel": news})
+    reply = await publish(harness, organiser, mission="C")
+    record = await current(harness)
+    tables = record.state.event.rounds[-1].pairings.tables
+    threads = {c.name: c for c in harness.model.channels.values() if c.is_thread}
+    assert len(tables) == 3 and len(threads) == 3  # seven players: the bye gets no thread
+    for pairing in tables:
+        a, b = name_of(record, pairing.a), name_of(record, pairing.b)
+        thread = threads[f"R1 · T{pairing.table} · {a} vs {b}"]
+        assert thread.parent_id == news.id
+        assert harness.model.thread_members[thread.id] == {int(pairing.a), int(pairing.b)}
+        game = await harness.bot.service.get_state(channel_id=thread.id)
+        assert game.setup.players == (pairing.a, pairing.b) and game.setup.mission == "C"
+        assert game.setup.size == "strike-force"
+        [challenge] = [s for s in reply if s.kind == "message" and int(s.message["channel_id"]) == thread.id]
+        assert sorted(map(int, challenge.body["allowed_mentions"]["users"])) == sorted(
+            [int(pairing.a), int(pairing.b)]) and challenge.body["allowed_mentions"]["parse"] == []
+        assert f"<@{pairing.a}>" in challenge.body["content"] and f"<@{pairing.b}>" in challenge.body["content"]
+        assert any(c.endswith(":accept") for c in challenge.custom_ids)  # the second player accepts, as today
+    assert any("Opened 3 table threads" in (s.body.get("content") or "") for s in reply if s.kind == "followup")

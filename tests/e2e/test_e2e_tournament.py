@@ -25,12 +25,12 @@ from tests.e2e.test_e2e_game import Gateway, running
 MANAGE_SERVER = MEMBER_PERMISSIONS | discord.Permissions(manage_guild=True).value
 
 
-def notified(gateway: Gateway, reply: Reply) -> list[int]:
-    """The users the channel messages of `reply` notify; each message mentions in its content exactly the
-    users its allowed mentions let Discord notify."""
+def notified(model: Any, reply: Reply, *, in_threads: bool = False) -> list[int]:
+    """The users the channel messages (else the table threads' messages) of `reply` notify; each message
+    mentions in its content exactly the users its allowed mentions let Discord notify."""
     users = []
     for sent in reply:
-        if sent.kind != "message":
+        if sent.kind != "message" or model.channels[int(sent.message["channel_id"])].is_thread != in_threads:
             continue
         allowed = sent.body["allowed_mentions"]
         in_content = [int(u) for u in re.findall(r"<@(\d+)>", sent.body["content"])]
@@ -68,8 +68,9 @@ async def test_a_nine_player_event_over_the_fake_discord(fake_discord: FakeDisco
             await gateway.slash("tournament register", user=p)
         for number in (1, 2):
             published = await publish(gateway, organiser)
-            assert sorted(notified(gateway, published)) == sorted(p.id for p in people)  # the bye too
-            assert len([s for s in published if s.kind == "message"]) == 1
+            assert sorted(notified(model, published)) == sorted(p.id for p in people)  # the bye too
+            assert len([s for s in published if s.kind == "message"]) == 1 + 4  # and a game in each table's thread
+            assert len(notified(model, published, in_threads=True)) == 8  # every player but the bye, in a thread
             await play_round(gateway, players, scores)
         service: Any = gateway.bot.tournaments
         record = await service.current(GUILD_ID)
