@@ -14,6 +14,8 @@ concurrent writers (see repository.save_if_version).
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -103,7 +105,7 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         for pragma in SQLITE_PRAGMAS:
-            cursor.execute(pragma)
+            _execute_when_unlocked(cursor, pragma)
         cursor.close()
 
     @event.listens_for(engine.sync_engine, "begin")
@@ -111,3 +113,17 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
         # IMMEDIATE: take the write lock up front, so a transaction that reads and then writes
         # waits for another process's writer (busy_timeout) instead of failing half-way.
         connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _execute_when_unlocked(cursor: Any, sql: str) -> None:
+    """Run `sql`, trying again while another connection holds the lock: switching a new file to WAL can
+    answer "database is locked" at once, without waiting for busy_timeout, when connections open together."""
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            cursor.execute(sql)
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
