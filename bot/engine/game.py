@@ -313,12 +313,8 @@ class _Game:
         if self.state.status != Status.DEPLOYMENT:
             raise WrongPhase("Deployment is over: the battle has begun." if self.state.status == Status.BATTLE
                              else "Armies are deployed once both players' Secondary Missions are revealed.")
-        if action.actor in self.state.deployed:
-            waiting = self.state.opponent(action.actor).name
-            raise GameError(f"You have already confirmed your deployment: waiting for {waiting}.")
-        self.update(deployed=self.state.deployed + (action.actor,))
-        self.say(f"{self.name(action.actor)} has finished deploying.")
-        if len(self.state.deployed) == len(self.state.players):
+        if self._confirm("deployed", action.actor, "You have already confirmed your deployment",
+                         "has finished deploying"):
             how = self._determine_first_turn()
             self.say(f"{how} {self.name(self.state.first)} takes the first turn.")
             self._begin_battle()
@@ -423,13 +419,19 @@ class _Game:
             return
         self.require_battle()
         self.require_phase(Phase.END_OF_TURN, "finish your end-of-turn scoring")
-        if action.actor in self.state.scoring_done:
-            waiting = self.state.opponent(action.actor).name
-            raise GameError(f"You have already finished scoring this turn: waiting for {waiting}.")
-        self.update(scoring_done=self.state.scoring_done + (action.actor,))
-        self.say(f"{self.name(action.actor)} has finished scoring.")
-        if len(self.state.scoring_done) == len(self.state.players):
+        if self._confirm("scoring_done", action.actor, "You have already finished scoring this turn",
+                         "has finished scoring"):
             self._close_end_of_turn_scoring()
+
+    def _confirm(self, field: str, actor: str, already: str, done: str) -> bool:
+        """Record `actor`'s confirmation of a step each player confirms once (the players listed in `field`);
+        True once both have."""
+        confirmed = getattr(self.state, field)
+        if actor in confirmed:
+            raise GameError(f"{already}: waiting for {self.state.opponent(actor).name}.")
+        self.update(**{field: confirmed + (actor,)})
+        self.say(f"{self.name(actor)} {done}.")
+        return len(confirmed) + 1 == len(self.state.players)
 
     def _close_end_of_turn_scoring(self) -> None:
         """Achieved cards of both players go; then each player with a decision makes it, in turn order."""
