@@ -19,7 +19,7 @@ from bot.store.db import make_engine, make_sessionmaker, upgrade_database
 from bot.tournament_service import TournamentService
 from bot.ui.controls import GameButton, GameSelect
 from bot.ui.desk import GameDesk
-from bot.ui.errors import send_error
+from bot.ui.errors import APOLOGY, send_error
 from bot.ui.tournament import CheckInButton, CloseCheckInButton, ConfirmResult, DraftButton, NudgeButton
 
 _log = logging.getLogger(__name__)
@@ -35,8 +35,6 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem], ...] = (
 
 # The bot echoes user input (card names, dice): never let that ping @everyone or a role.
 ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
-
-APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
 
 
 class MissionTree(app_commands.CommandTree):

@@ -30,6 +30,7 @@ from bot.store.tournament_repository import (
     EventState,
     PendingReport,
     RoundClock,
+    TableGame,
     TournamentRecord,
     TournamentRepository,
 )
@@ -52,6 +53,17 @@ class StaleReport(GameError):
 CHANGED_MESSAGE = "The tournament changed at the same moment; please try again."
 STALE_REPORT = ("This report is out of date: it was replaced by a newer report, an organiser entered the "
                 "result, or the round is over.")
+
+
+@dataclass(frozen=True)
+class GameReport:
+    """What a finished table game did to its tournament: `result` newly recorded, or `clash` the confirmed
+    result it left alone because it disagrees (an organiser decides); neither when it was recorded before."""
+
+    record: TournamentRecord
+    link: TableGame
+    result: t.Result | None = None
+    clash: t.Result | None = None
 
 
 @dataclass(frozen=True)
@@ -274,6 +286,52 @@ class TournamentService:
             state = record.state.model_copy(update={"event": checked, "pending": _without(record.state, table)})
             saved = await self._save(record, state)
             return ReportOutcome(saved, pairing, result=result)
+
+    # --- games played in table threads ----------------------------------------------------------
+
+    async def link_games(self, tournament_id: int, links: list[TableGame]) -> TournamentRecord:
+        """Remember the games set up in the table threads, so their results come back by themselves."""
+        guild_id = (await self.get(tournament_id)).guild_id
+        async with self._lock(guild_id):
+            record = await self.get(tournament_id)
+            state = record.state.model_copy(update={"table_games": (*record.state.table_games, *links)})
+            return await self._save(record, state)
+
+    async def game_ended(self, guild_id: int, game_id: int, vp: dict[str, int], winner: str | None,
+                         conceded: bool) -> GameReport | None:
+        """Record the result of a table game that ended (None: not a table game of a running event). Both
+        players played it, so it counts as confirmed and replaces a report awaiting confirmation; a confirmed
+        result that disagrees is left for an organiser. Calling it again changes nothing."""
+        for _ in range(3):  # nobody is there to "try again" when another process saved first
+            try:
+                return await self._game_ended(guild_id, game_id, vp, winner, conceded)
+            except StaleVersion:
+                continue
+        raise GameError(CHANGED_MESSAGE)
+
+    async def _game_ended(self, guild_id: int, game_id: int, vp: dict[str, int], winner: str | None,
+                          conceded: bool) -> GameReport | None:
+        async with self._lock(guild_id):
+            record = await self.repo.active(guild_id)
+            link = next((g for g in record.state.table_games if g.game_id == game_id), None) if record else None
+            if record is None or link is None:
+                return None
+            event = record.state.event
+            pairing = next(p for p in event.rounds[link.round_number - 1].pairings.tables if p.table == link.table)
+            outcome = None
+            if conceded:
+                outcome = t.Outcome.A_WINS if winner == pairing.a else t.Outcome.B_WINS
+            reason = t.Reason.CONCESSION if conceded else t.Reason.SCORE
+            checked = t.record_result(event, link.table, outcome, vp[pairing.a], vp[pairing.b], reason,
+                                      link.round_number)
+            result = next(r for r in checked.rounds[link.round_number - 1].results if r.table == link.table)
+            earlier = next((r for r in event.rounds[link.round_number - 1].results if r.table == link.table), None)
+            if earlier is not None:
+                return GameReport(record, link, clash=None if earlier == result else earlier)
+            pending = tuple(p for p in record.state.pending
+                            if (p.round_number, p.table) != (link.round_number, link.table))
+            state = record.state.model_copy(update={"event": checked, "pending": pending})
+            return GameReport(await self.repo.save_if_version(record, state), link, result=result)
 
     # --- check-in ------------------------------------------------------------------------------
 

@@ -153,6 +153,9 @@ class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swi
         rounds = record.state.event.rounds
         if not rounds or not rounds[-1].published:
             raise GameError("No round is being played: `/tournament pair` and publish one first.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        record = await ui.collect_table_games(self.bot, record)
+        rounds = record.state.event.rounds
         lines = ui.status_lines(record)
         missing = len(missing_tables(rounds[-1]))
         title = f"{record.name}: round {rounds[-1].number}, {missing} of {len(lines)} tables waiting"
@@ -160,10 +163,7 @@ class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swi
         view = view_of(ui.NudgeButton(record.id, rounds[-1].number)) if missing else None
         for i, embeds in enumerate(messages):
             extra = {"view": view} if view is not None and i == len(messages) - 1 else {}
-            if i == 0:
-                await interaction.response.send_message(embeds=embeds, ephemeral=True, **extra)
-            else:
-                await interaction.followup.send(embeds=embeds, ephemeral=True, **extra)
+            await interaction.followup.send(embeds=embeds, ephemeral=True, **extra)
 
     @app_commands.command(name="checkin", description="Open or close check-in before round 1 (organisers)")
     @app_commands.describe(action="open: post the check-in button; close: drop who did not check in (you confirm)")
@@ -305,6 +305,8 @@ class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swi
         await interaction.response.send_message(
             f"🏁 **{saved.name}** is over after {played} round{'s' if played != 1 else ''}. Final standings:",
             embed=top, allowed_mentions=NO_PINGS)
+        if played:
+            await ui.archive_table_threads(self.bot, saved, played)
 
 
 async def _ask_confirmation(interaction: discord.Interaction, done: ReportOutcome) -> None:

@@ -25,7 +25,7 @@ from bot.store.models import utcnow
 from bot.store.repository import StaleVersion
 from bot.store.tournament_models import TournamentRow, TournamentStatus
 
-STATE_SCHEMA = 3
+STATE_SCHEMA = 4
 
 
 class ActiveTournamentExists(Exception):
@@ -61,10 +61,19 @@ class RoundClock(Frozen):
     reminded: tuple[int, ...] = Field((), description="Minutes-left marks already posted (30, 10, 0)")
 
 
+class TableGame(Frozen):
+    """The game the bot set up in a table's thread: its end reports the table's result."""
+
+    round_number: int
+    table: int
+    game_id: int
+    thread_id: int
+
+
 class EventState(Frozen):
     """What the bot keeps about an event: the pure Tournament plus names and unconfirmed reports."""
 
-    schema_version: Literal[3] = STATE_SCHEMA
+    schema_version: Literal[4] = STATE_SCHEMA
     event: Tournament = Tournament()
     names: dict[str, str] = Field(default_factory=dict, description="player id -> display name at registration")
     pending: tuple[PendingReport, ...] = ()
@@ -72,6 +81,7 @@ class EventState(Frozen):
     checkin_open: bool = False
     checked_in: tuple[str, ...] = ()
     clock: RoundClock | None = None
+    table_games: tuple[TableGame, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -194,8 +204,13 @@ def _event_v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "schema_version": 3, "event": {**event, "rounds": rounds}}
 
 
+def _event_v3_to_v4(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 4 links the games the bot set up in table threads; no event stored before had any."""
+    return {**data, "schema_version": 4, "table_games": []}
+
+
 # schema version -> the step that upgrades a stored event of that version to the next one
-_EVENT_UPGRADES = {1: _event_v1_to_v2, 2: _event_v2_to_v3}
+_EVENT_UPGRADES = {1: _event_v1_to_v2, 2: _event_v2_to_v3, 3: _event_v3_to_v4}
 
 
 def load_event(text: str) -> EventState:

@@ -29,13 +29,13 @@ from bot.ui import choices
 from bot.ui.board import board_embed
 from bot.ui.briefing import table_map
 from bot.ui.controls import GameButton, GameSelect, view_of
-from bot.ui.errors import send_error
+from bot.ui.errors import APOLOGY, send_error
 from bot.ui.result_card import result_embed, sheet_file
 from bot.ui.text import title_case
+from bot.ui.tournament import report_table_game
 
 _log = logging.getLogger(__name__)
 
-APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
 RECENT_EVENTS = 8
 RECENT_GAMES = 512
 ANSWERED = "This challenge has already been answered."
@@ -169,6 +169,12 @@ class GameDesk:
         if state.status in (Status.ENDED, Status.ABANDONED):
             await interaction.channel.send(embed=result_embed(self.catalog, state, result.game_id),
                                            file=sheet_file(self.catalog, state, result.game_id))
+            if interaction.guild_id is not None:
+                try:
+                    await report_table_game(self.bot, interaction.channel, interaction.guild_id, result.game_id,
+                                            state)
+                except Exception:  # the game is over either way; /tournament status collects its result later
+                    _log.exception("Could not report game %s to its tournament", result.game_id)
 
     async def ping_to(self, game_id: int, player: str, *, actor: str | None) -> discord.AllowedMentions:
         """Mentions that notify `player` alone; none when they just acted themselves or turned pings off."""

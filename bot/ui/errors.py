@@ -9,6 +9,7 @@ import discord
 _log = logging.getLogger(__name__)
 
 MESSAGE_LIMIT = 2000
+APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
 
 
 async def send_error(interaction: discord.Interaction, message: str) -> None:

@@ -19,12 +19,11 @@ from bot.engine import tournament as t
 from bot.engine.catalog import Catalog
 from bot.engine.errors import GameError
 from bot.engine.rng import new_seed
-from bot.engine.state import GameSetup
-from bot.store.tournament_repository import PendingReport, TournamentRecord
+from bot.engine.state import GameSetup, GameState
+from bot.store.tournament_repository import PendingReport, TableGame, TournamentRecord
 from bot.ui.challenge import offer_game, open_thread
 from bot.ui.text import title_case
-from bot.ui.desk import APOLOGY
-from bot.ui.errors import send_error
+from bot.ui.errors import APOLOGY, send_error
 
 if TYPE_CHECKING:
     from bot.tournament_service import TournamentService
@@ -426,6 +425,7 @@ async def open_table_threads(client: discord.Client, record: TournamentRecord,
                         "the games with `/game new` and report them.")
     current = record.state.event.rounds[-1]
     catalog = client.catalog  # type: ignore[attr-defined]
+    links: list[TableGame] = []
     try:
         for pairing in current.pairings.tables:
             players = [discord.Object(int(pairing.a)), discord.Object(int(pairing.b))]
@@ -437,12 +437,76 @@ async def open_table_threads(client: discord.Client, record: TournamentRecord,
             content = (f"{mention(pairing.a)} vs {mention(pairing.b)}: round {current.number}, table "
                        f"{pairing.table} of **{discord.utils.escape_markdown(record.name)}**, "
                        f"{mission_title(catalog, current.mission)}. Your game is ready: "
-                       f"{discord.utils.escape_markdown(name_of(record, pairing.b))} accepts it to begin.")
-            _, message = await offer_game(client, channel.guild.id, place, setup, content, players, thread=True)
+                       f"{discord.utils.escape_markdown(name_of(record, pairing.b))} accepts it to begin. "
+                       "When it ends, its result goes to the standings by itself.")
+            game, message = await offer_game(client, channel.guild.id, place, setup, content, players, thread=True)
+            links.append(TableGame(round_number=current.number, table=pairing.table, game_id=game.game_id,
+                                   thread_id=place.id))
             await place.send(**message)
     except discord.Forbidden:
         raise GameError(f"I cannot open threads in {where}: check my permissions there.") from None
+    finally:
+        if links:  # the games already set up report back even when a later thread could not be opened
+            await client.tournaments.link_games(record.id, links)  # type: ignore[attr-defined]
     return where, len(current.pairings.tables)
+
+
+async def archive_table_threads(client: discord.Client, record: TournamentRecord, round_number: int) -> int:
+    """Archive the table threads of a closed round (its games stay playable: a press unarchives the
+    thread): how many were archived."""
+    archived = 0
+    for link in record.state.table_games:
+        if link.round_number != round_number:
+            continue
+        try:
+            thread = client.get_channel(link.thread_id) or await client.fetch_channel(link.thread_id)
+            if isinstance(thread, discord.Thread) and not thread.archived:
+                await thread.edit(archived=True, reason=f"{record.name}: round {round_number} is over")
+                archived += 1
+        except (discord.NotFound, discord.Forbidden):  # deleted, or out of reach: nothing to tidy
+            _log.info("Table thread %s of tournament %s is gone", link.thread_id, record.id)
+    return archived
+
+
+async def collect_table_games(client: discord.Client, record: TournamentRecord) -> TournamentRecord:
+    """Report the table games of the current round that ended without reaching the standings (the bot
+    stopped between the two): the record as it is now."""
+    current = record.state.event.rounds[-1]
+    reported = {r.table for r in current.results}
+    late = [g for g in record.state.table_games if g.round_number == current.number and g.table not in reported]
+    for link in late:
+        game = await client.service.get_state(game_id=link.game_id)  # type: ignore[attr-defined]
+        if game.state.result is not None:
+            thread = client.get_partial_messageable(link.thread_id)
+            await report_table_game(client, thread, record.guild_id, link.game_id, game.state)
+    return await client.tournaments.get(record.id) if late else record  # type: ignore[attr-defined]
+
+
+async def report_table_game(client: discord.Client, channel: discord.abc.Messageable, guild_id: int,
+                            game_id: int, state: GameState) -> None:
+    """A table game ended: its result goes to the tournament, and the thread says what was recorded."""
+    result = state.result
+    if result is None or result.reason == "abandoned":
+        return
+    report = await client.tournaments.game_ended(  # type: ignore[attr-defined]
+        guild_id, game_id, result.vp, result.winner, conceded=result.reason == "concession")
+    if report is None or (report.result is None and report.clash is None):
+        return
+    event = report.record.state.event
+    pairing = next(p for p in event.rounds[report.link.round_number - 1].pairings.tables
+                   if p.table == report.link.table)
+    where = f"**{discord.utils.escape_markdown(report.record.name)}** round {report.link.round_number}, " \
+            f"table {report.link.table}"
+    if report.result is not None:
+        text = (f"Recorded for {where}: {score_line(pairing, report.result)}. Both of you played it, so it "
+                "counts as confirmed; an organiser can still correct it.")
+    else:
+        assert report.clash is not None
+        text = (f"This game ended {result.vp[pairing.a]}–{result.vp[pairing.b]}, but {where} already has a "
+                f"confirmed result: {score_line(pairing, report.clash)}. The standings keep that one; an "
+                f"organiser can correct it with `/tournament result round:{report.link.round_number}`.")
+    await channel.send(text, allowed_mentions=discord.AllowedMentions(
+        users=[discord.Object(int(pairing.a)), discord.Object(int(pairing.b))]))
 
 
 def announced_text(record: TournamentRecord, where: str, count: int) -> str:
@@ -504,10 +568,12 @@ class DraftButton(discord.ui.DynamicItem[discord.ui.Button], template=DRAFT_TEMP
             record = await service.publish(self.tournament, self.round_number, self.draw)
             where, count = await announce(interaction.client, record, interaction.channel)  # type: ignore[arg-type]
             _, threads = await open_table_threads(interaction.client, record, interaction.channel)  # type: ignore[arg-type]
+            archived = await archive_table_threads(interaction.client, record, self.round_number - 1)
+            tidied = f" Archived the {archived} table threads of round {self.round_number - 1}." if archived else ""
             await interaction.followup.send(f"Round {self.round_number} is published. "
                                             f"{announced_text(record, where, count)} Opened {threads} table "
                                             f"thread{'s' if threads != 1 else ''} there, each with its game "
-                                            "ready.", ephemeral=True)
+                                            f"ready.{tidied}", ephemeral=True)
         except GameError as exc:
             await send_error(interaction, exc.message)
         except Exception:

@@ -1,8 +1,10 @@
 """A 9-player, 3-round event over the network: the real bot, started by its entry point, against the fake Discord.
 
 The organiser pairs each round privately and publishes it; the announcement notifies exactly the players of
-each message; players report from their own seat and confirm; round 1 is corrected after round 2 is paired and
-the standings follow; the bot restarts during round 3 and the round clock's reminders still arrive.
+each message; one table of round 1 plays its game in its thread to the end and its result reaches the
+standings with no report; the others report from their own seat and confirm; round 1's threads are archived
+when round 2 is published; round 1 is corrected after round 2 is paired and the standings follow; the bot
+restarts during round 3 and the round clock's reminders still arrive.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from bot.client import MissionBot
 from bot.engine.catalog import Catalog
 from bot.engine.tournament import standings
 from bot.settings import Settings
+from bot.engine.state import Status
+from tests.cogs.game_table import Table, verbs
 from tests.cogs.harness import Reply
 from tests.discord_model import GUILD_ID, MEMBER_PERMISSIONS, FakeUser
 from tests.e2e.fake_discord import FakeDiscord
@@ -45,13 +49,34 @@ async def publish(gateway: Gateway, organiser: FakeUser) -> Reply:
     return await gateway.press(draft[-1].custom_ids[0], user=organiser)
 
 
-async def play_round(gateway: Gateway, players: dict[str, FakeUser], scores: list[tuple[int, int]]) -> None:
-    """Player A of each table reports its score from their seat; player B confirms."""
+async def play_round(gateway: Gateway, players: dict[str, FakeUser], scores: list[tuple[int, int]],
+                     played: int | None = None) -> None:
+    """Player A of each table (but the one `played` in its thread) reports its score from their seat; player B
+    confirms."""
     event = (await gateway.bot.tournaments.current(GUILD_ID)).state.event  # type: ignore[attr-defined]
     for pairing, (mine, theirs) in zip(event.rounds[-1].pairings.tables, scores, strict=True):
+        if pairing.table == played:
+            continue
         report = await gateway.slash("tournament report", user=players[pairing.a],
                                      **{"my-vp": mine, "opponent-vp": theirs})
         await gateway.press(report.custom_ids[0], user=players[pairing.b], message_id=int(report.main.message["id"]))
+
+
+async def play_in_thread(gateway: Gateway, players: dict[str, FakeUser], table_number: int) -> Table:
+    """The table's players accept the game in its thread and play it to the end with the buttons."""
+    record = await gateway.bot.tournaments.current(GUILD_ID)  # type: ignore[attr-defined]
+    link = next(g for g in record.state.table_games if g.table == table_number)
+    game = await gateway.bot.service.get_state(game_id=link.game_id)  # type: ignore[attr-defined]
+    first, second = (players[p] for p in game.setup.players)
+    table = Table(gateway, first, second, channel=gateway.model.channels[link.thread_id])  # type: ignore[arg-type]
+    table.game_id = link.game_id
+    [challenge] = [m for m in gateway.model.channel_messages(link.thread_id) if "accept" in verbs(m)]
+    await gateway.press(verbs(challenge)["accept"], user=second, message_id=int(challenge["id"]))
+    await table.to_battle(first_fixed=None)
+    await table.slash("score add", user=await table.active_user(), source="primary", vp=12)
+    while (await table.state()).status == Status.BATTLE:
+        await table.end_turn_plain()
+    return table
 
 
 async def test_a_nine_player_event_over_the_fake_discord(fake_discord: FakeDiscord, catalog: Catalog,
@@ -71,11 +96,20 @@ async def test_a_nine_player_event_over_the_fake_discord(fake_discord: FakeDisco
             assert sorted(notified(model, published)) == sorted(p.id for p in people)  # the bye too
             assert len([s for s in published if s.kind == "message"]) == 1 + 4  # and a game in each table's thread
             assert len(notified(model, published, in_threads=True)) == 8  # every player but the bye, in a thread
-            await play_round(gateway, players, scores)
+            if number == 1:
+                table = await play_in_thread(gateway, players, 4)
+                vp = (await table.state()).result.vp
+                await play_round(gateway, players, scores, played=4)
+                round_one = {g.thread_id for g in (await gateway.bot.tournaments.current(GUILD_ID)).state.table_games}
+            else:
+                assert round_one <= model.archived  # publishing round 2 archived round 1's threads
+                await play_round(gateway, players, scores)
         service: Any = gateway.bot.tournaments
         record = await service.current(GUILD_ID)
         first = record.state.event.rounds[0].pairings.tables[0]
         assert [r.vp_a for r in record.state.event.rounds[0].results if r.table == 1] == [70]
+        [played] = [r for r in record.state.event.rounds[0].results if r.table == 4]  # nobody reported it
+        assert (played.vp_a, played.vp_b) == (vp[played.a], vp[played.b]) and played.vp_a + played.vp_b >= 12
         await publish(gateway, organiser)  # round 3 is paired: round 1 is corrected after that
         before = {s.player: s for s in standings((await service.current(GUILD_ID)).state.event)}
         fixed = await gateway.slash("tournament result", user=organiser, table=1,
