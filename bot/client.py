@@ -100,6 +100,7 @@ class MissionBot(commands.Bot):
 
     async def close(self) -> None:
         if self.desk is not None:
+            self.desk.clocks.stop()
             await self.desk.idle()
         await super().close()
         if self.db_engine is not None:

@@ -15,6 +15,7 @@ action nor refuses one wrongly.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -64,6 +65,7 @@ class GameService:
         self.catalog = catalog
         self.repo = GameRepository(sessionmaker)
         self._games = _ActiveGames(CACHED_GAMES)
+        self.now_ms: Callable[[], int] = lambda: time.time_ns() // 1_000_000  # stamps clocked games' actions
         # A channel's lock lives while someone holds or awaits it, so the map does not grow forever.
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
 
@@ -148,6 +150,8 @@ class GameService:
             log = await self.repo.list_actions(record.id)
             if not log:
                 raise GameError("There is nothing to undo.")
+            if log[-1].action.kind == "time_out":
+                raise GameError("A player's time running out on the clock cannot be undone.")
             state = replay(self.catalog, record.setup, [entry.action for entry in log[:-1]])
             if _revealed_hidden(state, record.state):
                 raise GameError("The last action drew, shuffled or revealed cards or made a roll, so it cannot be "
@@ -192,6 +196,8 @@ class GameService:
         if not moderator:
             _require_player(record, action.actor)
         _require_version(record, expected_version)
+        if record.state.clock is not None:
+            action = action.model_copy(update={"at": self.now_ms()})
         outcome = apply(self.catalog, record.state, action)  # a GameError here writes nothing
         saved = await self._save(self.repo.save_if_version(record, outcome.state, action))
         events = outcome.events

@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import actions as a
+from bot.engine.clock import MAX_CLOCK_MINUTES
 from bot.engine.errors import GameError
 from bot.engine.rng import new_seed, seed_hash
 from bot.engine.state import GameSetup, GameState
@@ -42,12 +43,18 @@ class GameCog(commands.GroupCog, name="game", description="Play a Chapter Approv
                            twist="Draw a Twist card (not in pool missions)",
                            challenger="Use Challenger cards (default: on)",
                            seed="Replay a game's shuffles: the seed is shown to everyone, so none is secret",
-                           thread="Open a thread for the game from this channel and play there")
+                           thread="Open a thread for the game from this channel and play there",
+                           clock="A chess clock: minutes for each player (e.g. 90 for Strike Force)",
+                           clock_expiry="When a player's time runs out: play on (default), or the opponent may "
+                                        "claim the game")
+    @app_commands.rename(clock_expiry="clock-expiry")
     @app_commands.choices(mission=LETTERS)
     async def new(self, interaction: discord.Interaction,
                   size: Literal["incursion", "strike-force", "asymmetric-war"], opponent: discord.Member,
                   mission: str | None = None, twist: bool = False, challenger: bool = True,
-                  seed: app_commands.Range[str, 1, MAX_SEED] | None = None, thread: bool = False) -> None:
+                  seed: app_commands.Range[str, 1, MAX_SEED] | None = None, thread: bool = False,
+                  clock: app_commands.Range[int, 1, MAX_CLOCK_MINUTES] | None = None,
+                  clock_expiry: Literal["play-on", "claim"] = "play-on") -> None:
         if opponent.bot:
             raise GameError("Bots cannot play: challenge a person.")
         if len(seed or "") > MAX_SEED:
@@ -59,6 +66,7 @@ class GameCog(commands.GroupCog, name="game", description="Play a Chapter Approv
             names=(interaction.user.display_name, opponent.display_name), twist=twist,
             challenger_cards=challenger, mission=mission, seed=seed or new_seed(),
             seed_fixed_by=str(interaction.user.id) if seed else None,
+            clock_minutes=clock, clock_expiry=clock_expiry,
         )
         place = interaction.channel
         if thread:
@@ -66,6 +74,10 @@ class GameCog(commands.GroupCog, name="game", description="Play a Chapter Approv
             name = f"{interaction.user.display_name} vs {opponent.display_name} ({size.replace('-', ' ')})"
             place = await open_thread(interaction.channel, name, [interaction.user, opponent], "Mission Deck game")
         challenge = f"{opponent.mention}, {interaction.user.mention} challenges you to a game."
+        if clock:
+            then = "the opponent may claim the game" if clock_expiry == "claim" else "play on"
+            challenge += (f" Chess clock: {clock} minutes each, from the first turn; when a player's time runs out, "
+                          f"{then}.")
         if seed:  # the opponent accepts knowing that the shuffles are known in advance
             challenge += (f"\n**Replay:** {interaction.user.mention} fixed the seed `` {seed} ``: anyone who knows it "
                           "can work out every shuffle and roll in advance. Accept only a replay or practice game.")
@@ -76,6 +88,11 @@ class GameCog(commands.GroupCog, name="game", description="Play a Chapter Approv
             await interaction.followup.send(f"Game {result.game_id} is in {place.mention}.", ephemeral=True)
         else:
             await interaction.response.send_message(**message)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Connected (again): watch the clocks of the games in progress; their deadlines are stored."""
+        await self.desk.clocks.watch_stored()
 
     @app_commands.command(name="status", description="Show this channel's game board again")
     async def status(self, interaction: discord.Interaction) -> None:

@@ -11,6 +11,8 @@ from bot.engine.state import Frozen, Source
 
 class _Action(Frozen):
     actor: str = Field(description="Discord user id of the player acting")
+    at: int | None = Field(None, description="Unix milliseconds the bot received it: stamped on the actions of a "
+                                            "game with a chess clock, which counts from these stamps only")
 
 
 class ChooseSide(_Action):
@@ -138,11 +140,34 @@ class Abandon(_Action):
     kind: Literal["abandon"] = "abandon"
 
 
+class PauseClock(_Action):
+    kind: Literal["pause_clock"] = "pause_clock"
+
+
+class ResumeClock(_Action):
+    """The player who paused resumes; the other's press asks them to."""
+
+    kind: Literal["resume_clock"] = "resume_clock"
+
+
+class TimeOut(_Action):
+    """The actor's time has run out: applied by the bot at the moment it does, for the actor."""
+
+    kind: Literal["time_out"] = "time_out"
+
+
+class ClaimTime(_Action):
+    """With the clock's claim setting: the actor claims the game once the opponent's time has run out."""
+
+    kind: Literal["claim_time"] = "claim_time"
+
+
 Action = Annotated[
     Union[
         ChooseSide, DeclareBattleReady, ChooseSecondaries, DeploymentDone, AnswerPrompt, NewOrders, EndCommandPhase,
         EndTurn, DoneScoring, Discard, Score, SpendCp, GainCp, UseChallenger, AdaptOrDieDraw,
-        AdaptOrDieSwap, Concede, Abandon, HiddenSuppliesCorner, CompleteRitual,
+        AdaptOrDieSwap, Concede, Abandon, HiddenSuppliesCorner, CompleteRitual, PauseClock, ResumeClock, TimeOut,
+        ClaimTime,
     ],
     Field(discriminator="kind"),
 ]

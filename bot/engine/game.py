@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from bot.engine import actions as a
+from bot.engine import clock as clocks
 from bot.engine.catalog import Catalog, ScoringOption, WhenDrawnKind, Window
 from bot.engine.errors import GameError, InvalidValue, NotAPlayer, NotYourTurn, WrongPhase
 from bot.engine.geometry import OPPOSITE_CORNER, corner_areas
@@ -18,7 +19,7 @@ from bot.engine.objectives import objective_name, removable_objectives, table_ob
 from bot.engine.rng import roll_off, seed_hash, shuffled, stream
 from bot.engine.scoring import award, check_repeat, option_vp, scoring_closed, window_refusal
 from bot.engine.state import (
-    GameSetup, GameState, Mission, Phase, PlayerState, Prompt, PromptKind, Result, RitualMarker, SecondaryChoice,
+    Clock, GameSetup, GameState, Mission, Phase, PlayerState, Prompt, PromptKind, Result, RitualMarker, SecondaryChoice,
     Source, Status, Targets, VpEntry,
 )
 
@@ -60,6 +61,7 @@ def new_game(catalog: Catalog, setup: GameSetup) -> Outcome:
     )
     state = GameState(
         setup=setup,
+        clock=clocks.new_clock(setup.clock_minutes, setup.clock_expiry) if setup.clock_minutes else None,
         mission=mission,
         sides_rolloff=sides,
         first_turn_rolloff=first_turn,
@@ -75,9 +77,17 @@ def new_game(catalog: Catalog, setup: GameSetup) -> Outcome:
 
 
 def apply(catalog: Catalog, state: GameState, action: a.Action) -> Outcome:
+    """A clocked game charges the running player up to the action's stamp, applies the rules, then runs the
+    clock for whoever the game waits on next."""
+    timed = state.clock is not None and action.at is not None
+    if timed:
+        state = state.model_copy(update={"clock": clocks.charge(state.clock, action.at)})
     game = _Game(catalog, state)
     game.apply(action)
-    return Outcome(game.state, tuple(game.events))
+    after = game.state
+    if timed and after.clock is not None:
+        after = after.model_copy(update={"clock": clocks.switch(after.clock, clocks.runner(after), action.at)})
+    return Outcome(after, tuple(game.events))
 
 
 def replay(catalog: Catalog, setup: GameSetup, actions: Sequence[a.Action]) -> GameState:
@@ -532,7 +542,8 @@ class _Game:
         elif winner is None:
             self.say(f"The battle ends in a draw: {score}.")
         else:
-            self.say(f"{self.name(winner)} wins ({'concession' if reason == 'concession' else 'the battle'}): {score}.")
+            how = {"concession": "concession", "time": "on time"}.get(reason, "the battle")
+            self.say(f"{self.name(winner)} wins ({how}): {score}.")
 
     def _do_concede(self, action: a.Concede) -> None:
         if self.state.status != Status.BATTLE:
@@ -542,6 +553,45 @@ class _Game:
 
     def _do_abandon(self, action: a.Abandon) -> None:
         self._finish(winner=None, reason="abandoned")
+
+    # ---- the chess clock -------------------------------------------------------------------------
+
+    def _clock(self) -> Clock:
+        if self.state.clock is None:
+            raise InvalidValue("This game has no clock: start one with `/game new clock:`.")
+        return self.state.clock
+
+    def _do_pause_clock(self, action: a.PauseClock) -> None:
+        self.update(clock=clocks.pause(self._clock(), action.actor))
+        self.say(f"{self.name(action.actor)} paused the clock.")
+
+    def _do_resume_clock(self, action: a.ResumeClock) -> None:
+        clock = self._clock()
+        resumed, running = clocks.resume(clock, action.actor, action.at if action.at is not None else clock.since_ms)
+        self.update(clock=resumed)
+        if running:
+            self.say(f"{self.name(action.actor)} resumed the clock.")
+        else:
+            self.say(f"{self.name(action.actor)} asks to resume the clock: {self.name(clock.paused_by)}, press "
+                     "Resume to agree.", player=clock.paused_by)
+
+    def _do_time_out(self, action: a.TimeOut) -> None:
+        clock = clocks.run_out(self._clock(), action.actor)
+        self.update(clock=clock)
+        opponent = self.state.opponent(action.actor).name
+        then = (f"{opponent} may claim the game (Claim on the board), or you play on." if clock.expiry == "claim"
+                else "The game plays on.")
+        self.say(f"{self.name(action.actor)}'s time has run out. {then}")
+
+    def _do_claim_time(self, action: a.ClaimTime) -> None:
+        clock = self._clock()
+        if clock.expiry != "claim":
+            raise WrongPhase("This game's clock plays on when time runs out: there is no game to claim.")
+        opponent = self.state.opponent(action.actor).id
+        if opponent not in clock.out:
+            raise InvalidValue(f"{self.name(opponent)}'s time has not run out: there is nothing to claim.")
+        self.say(f"{self.name(action.actor)} claims the game: {self.name(opponent)}'s time ran out.")
+        self._finish(winner=action.actor, reason="time")
 
     def _turn_order(self) -> tuple[str, str]:
         active = self.state.active

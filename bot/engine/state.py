@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bot.engine.catalog import GameSize
 
-SCHEMA_VERSION = 3  # of the snapshot (3: the VP ledger stored as rows); bot/store/codec.py upgrades older ones
+SCHEMA_VERSION = 4  # of the snapshot (4: a chess clock); bot/store/codec.py upgrades older ones
 SETUP_VERSION = 2  # of the setup: how its random streams are made and which rules timing it follows
 
 
@@ -44,6 +44,9 @@ class Source(StrEnum):
     BATTLE_READY = "battle_ready"
 
 
+Expiry = Literal["play-on", "claim"]  # when a player's time runs out: play on, or the opponent may claim
+
+
 class GameSetup(Frozen):
     """What the players asked for; with the seed it determines every shuffle and roll."""
 
@@ -56,6 +59,8 @@ class GameSetup(Frozen):
     seed: str
     seed_fixed_by: str | None = Field(
         None, description="The player who fixed the seed (a replay, public from the start); None: made by the bot")
+    clock_minutes: int | None = Field(None, description="Each player's time on the chess clock (None: no clock)")
+    clock_expiry: Expiry = "play-on"
     version: int = Field(SETUP_VERSION, description=(
         "1: games stored before version 2 (Mersenne Twister streams, roll-offs and Supply Drop drawn at "
         "creation, one Done scoring closes the end of a turn); 2: SHA-256 streams (README, 'Verify a game') "
@@ -162,7 +167,7 @@ class VpEntry(Frozen):
 
 class Result(Frozen):
     winner: str | None = Field(description="None for a draw or an abandoned game")
-    reason: Literal["battle", "concession", "abandoned"]
+    reason: Literal["battle", "concession", "time", "abandoned"]
     vp: dict[str, int]
 
 
@@ -172,6 +177,37 @@ class RitualMarker(Frozen):
     id: str
     player: str
     round: int
+
+
+class Clock(Frozen):
+    """A chess clock (bot/engine/clock.py): times in milliseconds, counted from the actions' stamps."""
+
+    budget_ms: int = Field(description="Each player's time at the start")
+    expiry: Expiry = Field("play-on", description="When a player's time runs out: play on, or the opponent may "
+                                                  "claim the game")
+    used_ms: dict[str, int] = Field(default_factory=dict, description="Time used by each player up to `since_ms`")
+    running: str | None = Field(None, description="The player whose time runs from `since_ms` (None: nobody's)")
+    since_ms: int | None = None
+    paused_by: str | None = None
+    resume_asked_by: str | None = Field(None, description="The player who asked the pauser to resume")
+    out: tuple[str, ...] = Field((), description="Players whose time ran out (recorded once)")
+
+    def left_ms(self, player: str, now_ms: int | None = None) -> int:
+        """Time left (negative: over time); with `now_ms`, counting the running player's current stretch."""
+        used = self.used_ms.get(player, 0)
+        if now_ms is not None and self.ticking(player) and self.since_ms is not None:
+            used += max(0, now_ms - self.since_ms)
+        return self.budget_ms - used
+
+    def ticking(self, player: str) -> bool:
+        return self.running == player and self.paused_by is None
+
+    @property
+    def deadline_ms(self) -> int | None:
+        """When the running player's time runs out, unless paused or already out."""
+        if self.running is None or self.paused_by is not None or self.running in self.out or self.since_ms is None:
+            return None
+        return self.since_ms + self.left_ms(self.running)
 
 
 class GameState(Frozen):
@@ -201,6 +237,7 @@ class GameState(Frozen):
     vp: tuple[VpEntry, ...] = ()
     shuffles: int = Field(0, description="Counter that names each reshuffle's random stream")
     result: Result | None = None
+    clock: Clock | None = Field(None, description="The chess clock, if the players chose one")
 
     # Small read-only helpers used by the engine and the renderers.
     def player(self, player_id: str) -> PlayerState:

@@ -83,8 +83,14 @@ def _game_v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "schema_version": 3, "vp": [_vp_row(entry, places) for entry in data["vp"]]}
 
 
+def _game_v3_to_v4(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 4 added the chess clock: no game stored before had one."""
+    return {**data, "schema_version": 4, "clock": None}
+
+
 # schema version -> the step that upgrades a snapshot of that version to the next one
-_GAME_UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _game_v1_to_v2, 2: _game_v2_to_v3}
+_GAME_UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    1: _game_v1_to_v2, 2: _game_v2_to_v3, 3: _game_v3_to_v4}
 
 
 def load_state(text: str) -> GameState:

@@ -98,6 +98,13 @@ class GameRepository:
             row = (await session.exec(query)).one_or_none()
         return _record(row) if row is not None else None
 
+    async def clocked_games(self) -> list[GameRecord]:
+        """The active games with a chess clock (at start-up, to watch their clocks again)."""
+        query = select(Game).where(Game.status == GameStatus.ACTIVE, col(Game.state_json).like('%"clock":{%'))
+        async with self._sessionmaker() as session, session.begin():
+            rows = (await session.exec(query)).all()
+        return [_record(row) for row in rows]
+
     async def get_latest_game(self, channel_id: int) -> GameRecord | None:
         """The channel's newest game, whatever its status."""
         query = select(Game).where(Game.channel_id == channel_id).order_by(col(Game.id).desc()).limit(1)

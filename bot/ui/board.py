@@ -70,7 +70,7 @@ def status_line(catalog: Catalog, state: GameState) -> str:
             result = state.result
             if result.winner is None:
                 return "The battle ended in a **draw**."
-            how = " by concession" if result.reason == "concession" else ""
+            how = {"concession": " by concession", "time": " on time"}.get(result.reason, "")
             return f"**{state.player(result.winner).name}** wins{how}."
         case Status.ABANDONED:
             return "This game was abandoned."
@@ -180,6 +180,8 @@ def board_embed(catalog: Catalog, state: GameState, *, game_id: int, version: in
     for player in state.players:
         name, value = player_field(catalog, state, player)
         embed.add_field(name=name, value=value, inline=False)
+    if state.clock is not None:
+        embed.add_field(name="Clock", value=clock_text(state), inline=False)
     waiting = waiting_for(catalog, state)
     if waiting:
         embed.add_field(name="Waiting for", value=field_value(waiting), inline=False)
@@ -190,6 +192,35 @@ def board_embed(catalog: Catalog, state: GameState, *, game_id: int, version: in
         footer += f" · seed {state.setup.seed}"
     embed.set_footer(text=footer)
     return embed
+
+
+def clock_text(state: GameState) -> str:
+    """Both players' time. The running one is a Discord timestamp that counts down by itself on every
+    reader's screen, so the board is edited only when play passes, not every second."""
+    clock = state.clock
+    lines = []
+    for player in state.players:
+        left = clock.left_ms(player.id)
+        if player.id in clock.out:
+            text = f"⌛ out of time ({_minutes(-left)} over when last counted)"
+        elif clock.ticking(player.id) and state.status == Status.BATTLE:
+            text = f"⏱️ {_minutes(left)} left at the last move · runs out <t:{clock.deadline_ms // 1000}:R>"
+        else:
+            text = f"{_minutes(left)} left"
+        lines.append(f"**{player.name}**: {text}")
+    if clock.paused_by is not None:
+        asked = f"; {state.player(clock.resume_asked_by).name} asks to resume" if clock.resume_asked_by else ""
+        lines.append(f"⏸️ Paused by {state.player(clock.paused_by).name}{asked}.")
+    if clock.out:
+        lines.append("When time runs out: " + ("the opponent may claim the game." if clock.expiry == "claim"
+                                               else "play on."))
+    return "\n".join(lines)
+
+
+def _minutes(ms: int) -> str:
+    seconds = max(0, ms) // 1000
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}" if seconds >= 3600 \
+        else f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def replay_mark(state: GameState) -> str:

@@ -28,6 +28,7 @@ from bot.store.repository import GameRecord
 from bot.ui import choices
 from bot.ui.board import board_embed
 from bot.ui.briefing import table_map
+from bot.ui.clock_watch import ClockWatch
 from bot.ui.controls import GameButton, GameSelect, view_of
 from bot.ui.errors import APOLOGY, send_error
 from bot.ui.result_card import result_embed, sheet_file
@@ -41,7 +42,7 @@ RECENT_GAMES = 512
 ANSWERED = "This challenge has already been answered."
 # The secret choice does not depend on what the board shows, and both players make it at the same
 # time: a menu opened before the opponent chose must still work. The engine checks the game state.
-UNVERSIONED = frozenset({"fixed", "tactical"})
+UNVERSIONED = frozenset({"fixed", "tactical", "pause", "resume", "claim"})  # the clock's buttons too
 
 
 class GameDesk:
@@ -54,6 +55,7 @@ class GameDesk:
         self._scheduled: dict[int, asyncio.Task] = {}  # edits still waiting to read the state
         self._running: set[asyncio.Task] = set()  # every edit not finished yet, for idle()
         self._accepting: set[int] = set()  # games whose board is being posted
+        self.clocks = ClockWatch(self)
 
     # ---- the board -----------------------------------------------------------------------------
 
@@ -143,6 +145,7 @@ class GameDesk:
         if private or done:
             await interaction.followup.send("\n".join([*(private or []), *([done] if done else [])]), ephemeral=True)
         self.request_refresh(result.game_id)
+        self.clocks.watch(result.game_id, result.state)
         await self._announce(interaction, result, actor)
 
     def note(self, game_id: int, events: tuple[Event, ...]) -> None:
@@ -243,6 +246,9 @@ class GameDesk:
             "stratagem": a.UseChallenger(actor=me, use="stratagem"),
             "mission": a.UseChallenger(actor=me, use="mission"),
             "ritual": a.CompleteRitual(actor=me),
+            "pause": a.PauseClock(actor=me),
+            "resume": a.ResumeClock(actor=me),
+            "claim": a.ClaimTime(actor=me),
         }
         if verb in simple:
             await self.perform(interaction, simple[verb], game_id=game_id, version=version)
@@ -472,6 +478,8 @@ def waits(state: GameState) -> set[tuple[str, ...]]:
         waiting.add((state.active, "turn", str(state.round), str(state.turn)))
     if state.phase == Phase.DISCARDS and state.discard_queue:
         waiting.add((state.discard_queue[0], "discard", str(state.round), str(state.turn)))
+    if state.clock is not None and state.clock.resume_asked_by is not None:
+        waiting.add((state.clock.paused_by, "resume", str(state.clock.resume_asked_by)))
     if state.status == Status.SECONDARIES and any(p.choice for p in state.players):
         waiting |= {(p.id, "choose") for p in state.players if p.choice is None}
     for confirmed, verb in ((state.deployed if state.status == Status.DEPLOYMENT else (), "deployed"),
@@ -537,6 +545,11 @@ def board_buttons(game_id: int, state: GameState, version: int, *, adapt_or_die:
         if ritual and state.phase == Phase.END_OF_TURN:
             verbs.append("ritual")  # The Ritual's Action completes at the end of the turn
         verbs.append("undo")
+        clock = state.clock
+        if clock is not None:
+            verbs.append("resume" if clock.paused_by else "pause")
+            if clock.expiry == "claim" and clock.out:
+                verbs.append("claim")
     if corner and state.status in (Status.SIDES, Status.SECONDARIES, Status.BATTLE):
         verbs.insert(0, "corner")
     return [GameButton(game_id, version, verb) for verb in verbs]

@@ -115,7 +115,7 @@ def _outcome(state: GameState) -> str:
         return f"Abandoned, no result: {score}"
     if result.winner is None:
         return f"Draw: {score}"
-    how = " (concession)" if result.reason == "concession" else ""
+    how = {"concession": " (concession)", "time": " (on time)"}.get(result.reason, "")
     return f"Winner: {state.player(result.winner).name}{how} · {score}"
 
 

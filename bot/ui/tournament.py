@@ -486,8 +486,8 @@ async def report_table_game(client: discord.Client, channel: discord.abc.Message
                             game_id: int, state: GameState) -> None:
     """A table game ended: its result goes to the tournament, and the thread says what was recorded."""
     result = state.result
-    if result is None or result.reason == "abandoned":
-        return
+    if result is None or result.reason not in ("battle", "concession"):
+        return  # an abandoned game has no result; a win on time is the organiser's to enter
     report = await client.tournaments.game_ended(  # type: ignore[attr-defined]
         guild_id, game_id, result.vp, result.winner, conceded=result.reason == "concession")
     if report is None or (report.result is None and report.clash is None):

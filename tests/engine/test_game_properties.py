@@ -21,6 +21,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from bot.decks import default_catalog
 from bot.engine import actions as a
+from bot.engine import clock as clocks
 from bot.engine.errors import GameError
 from bot.engine.game import Event, Outcome, apply, new_game, replay
 from bot.engine.geometry import CORNERS
@@ -71,7 +72,7 @@ RANDOM_KINDS = (
     "end_command_phase",
     "end_turn", "done_scoring", "discard", "score", "spend_cp", "gain_cp", "use_challenger",
     "adapt_draw", "adapt_swap", "hidden_supplies_corner", "complete_ritual",
-) * 8 + ("concede", "abandon")
+) * 8 + ("concede", "abandon", "pause_clock", "resume_clock", "time_out", "claim_time")
 
 
 # ---- setups ------------------------------------------------------------------------------------
@@ -87,8 +88,10 @@ def setups(draw) -> GameSetup:
     seed = draw(st.text(min_size=1, max_size=24))
     # Version 1 (games stored before the battle sequence's timing) must keep playing as it did.
     version = draw(st.sampled_from((2, 2, 2, 1)))
+    clock = draw(st.sampled_from((None, None, 1, 4)))  # minutes a player: short, so time runs out in some games
     setup = GameSetup(size=size, players=(str(one), str(two)), names=NAMES, twist=twist,
-                      challenger_cards=draw(st.integers(0, 3)) > 0, mission=mission, seed=seed, version=version)
+                      challenger_cards=draw(st.integers(0, 3)) > 0, mission=mission, seed=seed, version=version,
+                      clock_minutes=clock, clock_expiry=draw(st.sampled_from(("play-on", "claim"))))
     if twist and draw(st.booleans()):
         setup = _with_adapt_or_die(setup)
     return setup
@@ -136,6 +139,7 @@ class GameMachine(RuleBasedStateMachine):
         self.extra_cp: Counter[tuple[str, int]] = Counter()
         self.swapped_in: set[tuple[str, str, int, int]] = set()  # Adapt or Die: player, card, round, turn
         self.steps = 0
+        self.now_ms = 0  # the clock the stamps of a clocked game's actions come from
 
     # -- starting games --
 
@@ -166,7 +170,11 @@ class GameMachine(RuleBasedStateMachine):
             self._start_game(data)
             return
         kind = data.draw(st.sampled_from(self._step_kinds()), label="kind")
-        self._attempt(getattr(self, f"_build_{kind}")(data))
+        action = getattr(self, f"_build_{kind}")(data)
+        if self.state.clock is not None:  # the service stamps every action of a clocked game
+            self.now_ms += data.draw(st.integers(0, 90_000), label="milliseconds passed")
+            action = action.model_copy(update={"at": self.now_ms})
+        self._attempt(action)
 
     def _step_kinds(self) -> tuple[str, ...]:
         """Progression dominates so games reach round 5; rarer moves get more weight where they can work."""
@@ -182,6 +190,7 @@ class GameMachine(RuleBasedStateMachine):
         return (
             ("progress",) * 12 + ("score",) * (8 if s.phase == Phase.END_OF_TURN else 4) + ("random",) * 3
             + ("cp", "new_orders", "battle_ready") + ("adapt",) * adapt + ("challenger",) * (2 if held else 1)
+            + ("clock",) * (2 if s.clock is not None else 0)
         )
 
     def _attempt(self, action: a.Action) -> None:
@@ -360,6 +369,14 @@ class GameMachine(RuleBasedStateMachine):
         return a.AdaptOrDieSwap(actor=actor, card=self._hand_or_any(data, me.hand if me else ()),
                                 replacement=self._hand_or_any(data, spare))
 
+    def _build_clock(self, data: st.DataObject) -> a.Action:
+        """Pause, resume, the running player's time running out, or a claim, mostly by the likely player."""
+        clock = self.state.clock
+        kind = data.draw(st.sampled_from((a.PauseClock, a.ResumeClock, a.TimeOut, a.ClaimTime)), label="clock")
+        likely = {a.ResumeClock: clock.paused_by, a.TimeOut: clock.running,
+                  a.ClaimTime: next((p for p in self._ids() if p not in clock.out), None) if clock.out else None}
+        return kind(actor=self._actor(data, likely.get(kind)))
+
     def _build_battle_ready(self, data: st.DataObject) -> a.DeclareBattleReady:
         return a.DeclareBattleReady(actor=self._actor(data, None), ready=data.draw(st.booleans(), label="ready"))
 
@@ -405,7 +422,8 @@ class GameMachine(RuleBasedStateMachine):
         simple = {
             "end_command_phase": a.EndCommandPhase, "end_turn": a.EndTurn, "done_scoring": a.DoneScoring,
             "deployment_done": a.DeploymentDone,
-            "concede": a.Concede, "abandon": a.Abandon,
+            "concede": a.Concede, "abandon": a.Abandon, "pause_clock": a.PauseClock, "resume_clock": a.ResumeClock,
+            "time_out": a.TimeOut, "claim_time": a.ClaimTime,
         }
         return simple[kind](actor=actor)
 
@@ -424,6 +442,27 @@ class GameMachine(RuleBasedStateMachine):
             self.swapped_in.add((action.actor, action.replacement, before.round, before.turn))
         if isinstance(action, a.Concede):
             assert after.result.winner == after.opponent(action.actor).id
+        self._check_clock(before, after, action)
+
+    def _check_clock(self, before: GameState, after: GameState, action: a.Action) -> None:
+        """The running player is charged exactly the time since the last switch (none while paused); the
+        clock then runs for whoever the game waits on; time only runs out when it has, and a claim needs it."""
+        if before.clock is None:
+            assert after.clock is None
+            return
+        was, now = before.clock, after.clock
+        ticking = was.running is not None and was.paused_by is None
+        charged = sum(now.used_ms.values()) - sum(was.used_ms.values())
+        assert charged == (max(0, action.at - was.since_ms) if ticking else 0), "time charged wrongly"
+        assert all(now.used_ms.get(p, 0) >= was.used_ms.get(p, 0) for p in after.setup.players)
+        assert now.running == clocks.runner(after), "the clock runs for someone the game does not wait on"
+        assert set(was.out) <= set(now.out)
+        for player in set(now.out) - set(was.out):
+            assert isinstance(action, a.TimeOut) and now.left_ms(player) <= 0, "time ran out early"
+            event(f"time ran out ({was.expiry})")
+        if isinstance(action, a.ClaimTime):
+            assert was.expiry == "claim" and after.opponent(action.actor).id in was.out
+            assert after.result.reason == "time" and after.result.winner == action.actor
 
     def _check_scoring_after_done(self, before: GameState, after: GameState) -> None:
         """Version 2: a player who pressed Done scoring scores nothing more in that window, and nobody

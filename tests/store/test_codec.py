@@ -62,7 +62,7 @@ def test_the_ledger_is_stored_as_rows_with_the_player_as_a_place(catalog, setup:
         VpEntry(player=ALICE, source=Source.CHALLENGER, round=3, turn=1, claimed=3, awarded=3),
     )})
     stored = json.loads(dump_state(state))
-    assert stored["schema_version"] == SCHEMA_VERSION == 3
+    assert stored["schema_version"] == SCHEMA_VERSION == 4
     assert stored["vp"] == [
         [1, "primary", 1, 2, 5, 5, "supply-drop"],
         [0, "secondary", 2, 1, 4, 2, "cleanse", "one", "Secondary 40VP", "capped"],

@@ -1,0 +1,78 @@
+"""The chess clock: each player's time, counted from the times the bot stamped on the actions.
+
+The engine never reads the wall clock. The service stamps each action of a clocked game with the moment it
+was received (`at`, Unix milliseconds, kept in the action log), so replaying the log, an undo and
+`python -m bot verify` all give the same clock. Before each action the running player is charged the time
+since the last switch; after it, the clock runs for whoever the game now waits on (`runner`).
+"""
+
+from __future__ import annotations
+
+from bot.engine.errors import InvalidValue, NotYourTurn, WrongPhase
+from bot.engine.state import Clock, Expiry, GameState, Phase, Status
+
+MAX_CLOCK_MINUTES = 600
+
+
+def new_clock(minutes: int, expiry: Expiry) -> Clock:
+    if not 1 <= minutes <= MAX_CLOCK_MINUTES:
+        raise InvalidValue(f"A clock gives each player 1 to {MAX_CLOCK_MINUTES} minutes; got {minutes}.")
+    return Clock(budget_ms=minutes * 60_000, expiry=expiry)
+
+
+def charge(clock: Clock, at_ms: int) -> Clock:
+    """Count the running player's time up to `at_ms`."""
+    if clock.running is None or clock.paused_by is not None or clock.since_ms is None:
+        return clock
+    spent = max(0, at_ms - clock.since_ms)  # a stamp earlier than the last one (clock skew between processes)
+    used = {**clock.used_ms, clock.running: clock.used_ms.get(clock.running, 0) + spent}
+    return clock.model_copy(update={"used_ms": used, "since_ms": max(at_ms, clock.since_ms)})
+
+
+def switch(clock: Clock, player: str | None, at_ms: int) -> Clock:
+    """The clock runs for `player` from `at_ms` (charged up to then already)."""
+    if player == clock.running:
+        return clock
+    return clock.model_copy(update={"running": player, "since_ms": at_ms})
+
+
+def runner(state: GameState) -> str | None:
+    """Whose time runs: nobody's before the first turn or after the end; in the battle, the player a decision
+    waits on (a When Drawn answer, the next end-of-turn discard), else the player whose turn it is, or their
+    opponent once they finished their end-of-turn scoring and only the opponent's Done scoring is missing."""
+    if state.status != Status.BATTLE or state.active is None:
+        return None
+    if state.prompts:
+        return state.prompts[0].player
+    if state.phase == Phase.DISCARDS and state.discard_queue:
+        return state.discard_queue[0]
+    if state.active in state.scoring_done:
+        return state.opponent(state.active).id
+    return state.active
+
+
+def pause(clock: Clock, actor: str) -> Clock:
+    if clock.paused_by is not None:
+        raise WrongPhase("The clock is already paused.")
+    return clock.model_copy(update={"paused_by": actor, "resume_asked_by": None})
+
+
+def resume(clock: Clock, actor: str, at_ms: int) -> tuple[Clock, bool]:
+    """The player who paused resumes; the other asks them to (both must agree): the clock, and whether it
+    runs again."""
+    if clock.paused_by is None:
+        raise WrongPhase("The clock is not paused.")
+    if actor != clock.paused_by:
+        if clock.resume_asked_by == actor:
+            raise NotYourTurn("You already asked to resume: the player who paused presses Resume to agree.")
+        return clock.model_copy(update={"resume_asked_by": actor}), False
+    return clock.model_copy(update={"paused_by": None, "resume_asked_by": None, "since_ms": at_ms}), True
+
+
+def run_out(clock: Clock, player: str) -> Clock:
+    """Record that `player`'s time has run out (their clock was charged up to now)."""
+    if player in clock.out:
+        raise WrongPhase("That player's time has already run out.")
+    if clock.left_ms(player) > 0:
+        raise InvalidValue("That player still has time left.")
+    return clock.model_copy(update={"out": (*clock.out, player)})

@@ -1,0 +1,96 @@
+"""Chess clocks between actions: the moment a running player's time runs out is recorded and announced.
+
+Only times are stored (the clock in the game's state), never timers: a timer is armed from the stored
+deadline after every action and, at start-up, for every clocked game in progress, so a restart loses none.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.engine import actions as a
+from bot.engine.errors import GameError
+from bot.engine.state import GameState, Status
+
+if TYPE_CHECKING:
+    from bot.ui.desk import GameDesk
+
+_log = logging.getLogger(__name__)
+
+LATE_S = 0.05  # wake just after the deadline, so the engine sees the time as run out
+
+
+class ClockWatch:
+    def __init__(self, desk: GameDesk) -> None:
+        self.desk = desk
+        self._timers: dict[int, tuple[int, asyncio.Task]] = {}  # game id -> (deadline ms, its timer)
+
+    def deadline(self, game_id: int) -> int | None:
+        return self._timers[game_id][0] if game_id in self._timers else None
+
+    def watch(self, game_id: int, state: GameState) -> None:
+        """Arm (or move, or drop) the game's timer for its running player's deadline."""
+        clock = state.clock
+        deadline = clock.deadline_ms if clock is not None and state.status == Status.BATTLE else None
+        armed = self._timers.get(game_id)
+        if armed is not None and armed[0] == deadline:
+            return
+        if armed is not None:
+            armed[1].cancel()
+            del self._timers[game_id]
+        if deadline is not None:
+            task = asyncio.create_task(self._sleep_until(game_id, deadline), name=f"clock-of-game-{game_id}")
+            self._timers[game_id] = (deadline, task)
+
+    async def watch_stored(self) -> int:
+        """At start-up: watch the clocked games in progress in this process's servers; how many."""
+        count = 0
+        for record in await self.desk.service.repo.clocked_games():
+            if record.guild_id is None or self.desk.bot.get_guild(record.guild_id) is not None:
+                self.watch(record.id, record.state)
+                count += 1
+        return count
+
+    def stop(self) -> None:
+        for _, task in self._timers.values():
+            task.cancel()
+        self._timers.clear()
+
+    async def _sleep_until(self, game_id: int, deadline: int) -> None:
+        await asyncio.sleep(max(0.0, deadline / 1000 - time.time()) + LATE_S)
+        if self._timers.get(game_id, (None, None))[1] is asyncio.current_task():
+            del self._timers[game_id]
+        try:
+            await self.time_out(game_id, deadline)
+        except Exception:
+            _log.exception("The clock of game %s could not run out", game_id)
+
+    async def time_out(self, game_id: int, deadline: int) -> bool:
+        """Record that the running player's time ran out at `deadline`, if the game still waits on them, and
+        tell both players (mentions in the message, exactly them): whether it did."""
+        service = self.desk.service
+        record = await service.get_state(game_id=game_id)
+        clock = record.state.clock
+        if clock is None or clock.deadline_ms != deadline or clock.running is None:
+            return False  # the game moved on, or another process recorded it
+        try:
+            result = await service.act(a.TimeOut(actor=clock.running), game_id=game_id)
+        except GameError as exc:
+            _log.info("Game %s: time-out not recorded (%s)", game_id, exc.message)
+            return False
+        self.desk.note(game_id, result.events)
+        self.desk.request_refresh(game_id)
+        self.watch(game_id, result.state)
+        players = result.state.setup.players
+        quiet = await service.repo.quiet_players(game_id)
+        text = " ".join(e.text for e in result.events if e.private_to is None)
+        channel = self.desk.bot.get_partial_messageable(record.channel_id)
+        await channel.send(f"⌛ {' '.join(f'<@{p}>' for p in players)} {text}", allowed_mentions=discord.AllowedMentions(
+            everyone=False, roles=False, replied_user=False,
+            users=[discord.Object(int(p)) for p in players if p not in quiet]))
+        return True
