@@ -21,7 +21,7 @@ from pydantic import ValidationError
 
 from bot import verify
 from bot.client import make_bot
-from bot.decks import DeckError, default_catalog, load_catalog, pack_dir
+from bot.decks import DeckError, default_catalog, fourth_edition, load_catalog, pack_dir
 from bot.engine.catalog import Catalog
 from bot.settings import Settings
 from bot.store.backup import BackupError, backup_sqlite
@@ -83,6 +83,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         catalog = load_catalog(pack_dir(settings.deck_pack))
     except DeckError as exc:
         return _fail(f"The mission pack {settings.deck_pack!r} could not be loaded: {exc}")
+    try:
+        fourth_edition()  # validated at start-up, as the pack is: /mission reads it
+    except DeckError as exc:
+        return _fail(f"The 4th edition mission generator could not be loaded: {exc}")
     if args.command == "migrate-to":
         return _migrate(settings, catalog, args.url, args.replace)
 

@@ -13,6 +13,7 @@ import yaml
 from pydantic import ValidationError
 
 from bot.engine import catalog as c
+from bot.engine.fourth_edition.catalog import MissionGenerator
 
 DEFAULT_PACK = "ca-2025-26"
 
@@ -59,6 +60,19 @@ def load_catalog(directory: Path) -> c.Catalog:
         return c.Catalog.model_validate(fields)
     except ValidationError as exc:
         raise DeckError(f"{directory}: {_describe(exc)}") from None
+
+
+def load_generator(path: Path) -> MissionGenerator:
+    data = _read(path)
+    if not isinstance(data, dict):
+        raise DeckError(f"{path}: expected a mapping")
+    return _validate(MissionGenerator, data, path, "the mission generator")
+
+
+@cache
+def fourth_edition() -> MissionGenerator:
+    """The 4th edition Standard Missions' generator (decks/4th-edition), loaded once per process."""
+    return load_generator(pack_dir("4th-edition") / "missions.yaml")
 
 
 @cache

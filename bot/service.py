@@ -48,7 +48,7 @@ class ChannelBusy(GameError):
 
 
 STALE_MESSAGE = "This board is out of date: the game has moved on since it was drawn. Check the new board."
-CACHED_GAMES = 512
+CACHED_GAMES = 4096  # about 14 KiB each (bench/bench_interactions.py): some 56 MiB at most
 
 
 @dataclass(frozen=True)

@@ -110,11 +110,15 @@ def shuffled(setup: GameSetup, label: str, items: Sequence[T]) -> tuple[T, ...]:
 
 def roll_off(setup: GameSetup, label: str) -> RollOff:
     """Both players roll a D6, the first player of the setup first; a tie is rolled again (core rules)."""
-    source = stream(setup, label)
+    return roll_off_between(stream(setup, label), setup.players)
+
+
+def roll_off_between(source: RandomSource, players: tuple[str, str], dice: tuple[int, int] = (1, 1)) -> RollOff:
+    """Each player rolls their number of D6 and keeps the highest (one each: a plain roll-off), the first
+    player first; a tie is rolled again."""
     rolls: list[tuple[int, int]] = []
     while True:
-        pair = (source.randint(1, 6), source.randint(1, 6))
+        pair = tuple(max(source.randint(1, 6) for _ in range(count)) for count in dice)
         rolls.append(pair)
         if pair[0] != pair[1]:
-            winner = setup.players[0] if pair[0] > pair[1] else setup.players[1]
-            return RollOff(rolls=tuple(rolls), winner=winner)
+            return RollOff(rolls=tuple(rolls), winner=players[0] if pair[0] > pair[1] else players[1])

@@ -7,7 +7,8 @@ the database and give the JSON codec for free (see the closing note of the engin
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -17,8 +18,30 @@ SCHEMA_VERSION = 4  # of the snapshot (4: a chess clock); bot/store/codec.py upg
 SETUP_VERSION = 2  # of the setup: how its random streams are made and which rules timing it follows
 
 
+M = TypeVar("M", bound=BaseModel)
+
+
 class Frozen(BaseModel):
+    """An immutable model. Pydantic gives every instance its own set of the field names it was given; the
+    states of thousands of games held in memory share one set per combination instead (bench_interactions)."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+    def model_post_init(self, context: Any, /) -> None:
+        _share_fields_set(self)
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        return _share_fields_set(super().model_copy(update=update, deep=deep))
+
+
+_FIELDS_SETS: dict[frozenset[str], set[str]] = {}
+
+
+def _share_fields_set(model: M) -> M:
+    # Safe to share: pydantic copies the set before adding to it (model_copy), and frozen models never change.
+    names = model.__pydantic_fields_set__
+    object.__setattr__(model, "__pydantic_fields_set__", _FIELDS_SETS.setdefault(frozenset(names), names))
+    return model
 
 
 class Status(StrEnum):

@@ -13,6 +13,7 @@ every field name and the player's id; the rest of the state is pydantic's JSON a
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from itertools import zip_longest
 from operator import itemgetter
@@ -109,7 +110,7 @@ def load_snapshot(model: type[M], text: str, *, schema: int, what: str, hint: st
     `finish` turns the stored form of the current schema into the model's fields.
     """
     try:
-        data = json.loads(text)
+        data = _interned(json.loads(text))
     except json.JSONDecodeError as exc:
         raise SnapshotError(f"{what} is not valid JSON: {exc}") from None
     version = data.get("schema_version") if isinstance(data, dict) else None
@@ -128,12 +129,23 @@ def load_snapshot(model: type[M], text: str, *, schema: int, what: str, hint: st
         raise SnapshotError(f"{what} does not match schema version {schema}: {exc}") from None
 
 
+def _interned(value: Any) -> Any:
+    """The same card and player ids fill every game held in memory: keep one copy of each string."""
+    if isinstance(value, str):
+        return sys.intern(value)
+    if isinstance(value, list):
+        return [_interned(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _interned(item) for key, item in value.items()}
+    return value
+
+
 def dump_setup(setup: GameSetup) -> str:
     return setup.model_dump_json()
 
 
 def load_setup(text: str) -> GameSetup:
-    return GameSetup.model_validate(_legacy_setup(json.loads(text)))
+    return GameSetup.model_validate(_legacy_setup(_interned(json.loads(text))))
 
 
 def game_status(state: GameState) -> GameStatus:

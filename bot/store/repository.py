@@ -191,8 +191,9 @@ async def _bump(conn: AsyncConnection, game: GameRecord, saved: GameRecord, stat
 
 def _record(row: Game) -> GameRecord:
     assert row.id is not None
+    state, setup = load_state(row.state_json), load_setup(row.setup_json)
     return GameRecord(
         id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, status=GameStatus(row.status),
-        version=row.version, setup=load_setup(row.setup_json), state=load_state(row.state_json),
+        version=row.version, setup=state.setup if setup == state.setup else setup, state=state,  # one copy in memory
         seed_hash=row.seed_hash, created_at=row.created_at, updated_at=row.updated_at,
     )

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict, deque
+from collections.abc import Callable
 
 import discord
 
@@ -43,6 +44,30 @@ ANSWERED = "This challenge has already been answered."
 # The secret choice does not depend on what the board shows, and both players make it at the same
 # time: a menu opened before the opponent chose must still work. The engine checks the game state.
 UNVERSIONED = frozenset({"fixed", "tactical", "pause", "resume", "claim"})  # the clock's buttons too
+# Buttons that act at once (no menu, no form first): verb -> the action of the player `me` pressing it.
+SIMPLE_ACTIONS: dict[str, Callable[[str, GameState], a.Action]] = {
+    "attacker": lambda me, state: a.ChooseSide(actor=me, side="attacker"),
+    "defender": lambda me, state: a.ChooseSide(actor=me, side="defender"),
+    "ready": lambda me, state: a.DeclareBattleReady(actor=me, ready=not state.player(me).battle_ready),
+    "deployed": lambda me, state: a.DeploymentDone(actor=me),
+    "endcmd": lambda me, state: a.EndCommandPhase(actor=me),
+    "endturn": lambda me, state: a.EndTurn(actor=me),
+    "done": lambda me, state: a.DoneScoring(actor=me),
+    "tactical": lambda me, state: a.ChooseSecondaries(actor=me, mode="tactical"),
+    "keep": lambda me, state: a.Discard(actor=me),
+    "yes": lambda me, state: a.AnswerPrompt(actor=me, accept=True),
+    "no": lambda me, state: a.AnswerPrompt(actor=me, accept=False),
+    "nounits": lambda me, state: a.AnswerPrompt(actor=me, units=()),
+    "nogamma": lambda me, state: a.AnswerPrompt(actor=me, units=()),
+    "stratagem": lambda me, state: a.UseChallenger(actor=me, use="stratagem"),
+    "mission": lambda me, state: a.UseChallenger(actor=me, use="mission"),
+    "ritual": lambda me, state: a.CompleteRitual(actor=me),
+    "pause": lambda me, state: a.PauseClock(actor=me),
+    "resume": lambda me, state: a.ResumeClock(actor=me),
+    "claim": lambda me, state: a.ClaimTime(actor=me),
+}
+# Their presses are acknowledged before any work: reading the game may wait behind other games' writes.
+ACTING = frozenset(SIMPLE_ACTIONS) | {"undo"}
 
 
 class GameDesk:
@@ -227,31 +252,12 @@ class GameDesk:
             await self._agree_to_end(interaction, game_id, me, verb)
             return
         version = None if verb in UNVERSIONED else version
+        if verb in ACTING:  # acknowledge at once: reading the game may wait behind other games' writes
+            await interaction.response.defer()
         record = await self._current(interaction, game_id, version)
         state = record.state
-        simple = {
-            "attacker": a.ChooseSide(actor=me, side="attacker"),
-            "defender": a.ChooseSide(actor=me, side="defender"),
-            "ready": a.DeclareBattleReady(actor=me, ready=not state.player(me).battle_ready),
-            "deployed": a.DeploymentDone(actor=me),
-            "endcmd": a.EndCommandPhase(actor=me),
-            "endturn": a.EndTurn(actor=me),
-            "done": a.DoneScoring(actor=me),
-            "tactical": a.ChooseSecondaries(actor=me, mode="tactical"),
-            "keep": a.Discard(actor=me),
-            "yes": a.AnswerPrompt(actor=me, accept=True),
-            "no": a.AnswerPrompt(actor=me, accept=False),
-            "nounits": a.AnswerPrompt(actor=me, units=()),
-            "nogamma": a.AnswerPrompt(actor=me, units=()),
-            "stratagem": a.UseChallenger(actor=me, use="stratagem"),
-            "mission": a.UseChallenger(actor=me, use="mission"),
-            "ritual": a.CompleteRitual(actor=me),
-            "pause": a.PauseClock(actor=me),
-            "resume": a.ResumeClock(actor=me),
-            "claim": a.ClaimTime(actor=me),
-        }
-        if verb in simple:
-            await self.perform(interaction, simple[verb], game_id=game_id, version=version)
+        if verb in SIMPLE_ACTIONS:
+            await self.perform(interaction, SIMPLE_ACTIONS[verb](me, state), game_id=game_id, version=version)
         elif verb == "undo":
             await self._undo(interaction, record, me)
         elif verb == "units":
@@ -260,7 +266,8 @@ class GameDesk:
             await self.open_menu(interaction, record, verb)
 
     async def _undo(self, interaction: discord.Interaction, record: GameRecord, me: str) -> None:
-        await interaction.response.defer()
+        if not interaction.response.is_done():
+            await interaction.response.defer()
         try:
             result = await self.service.undo(record.channel_id, me, expected_version=record.version)
         except GameError as exc:

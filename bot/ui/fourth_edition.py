@@ -1,0 +1,135 @@
+"""A rolled 4th edition mission as players read it, and the menu the Strategy Roll winner picks a mission with."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.decks import fourth_edition
+from bot.engine.errors import GameError
+from bot.engine.fourth_edition.catalog import MissionGenerator
+from bot.engine.fourth_edition.generator import RolledMission, roll_mission
+from bot.engine.state import RollOff
+from bot.ui.errors import APOLOGY, send_error
+from bot.ui.text import clip, field_value
+
+_log = logging.getLogger(__name__)
+
+COLOUR = discord.Colour.dark_teal()
+PICK_TEMPLATE = (r"m4p:(?P<ratings>[1-3]{2}):(?P<level>[a-z]+|-):(?P<a>[0-9]+):(?P<b>[0-9]+)"
+                 r":(?P<seed>[A-Za-z0-9_-]{1,32})")
+LABELS = "4e:mission, 4e:strategy, 4e:level, 4e:set-up, 4e:first-turn, 4e:tokens, 4e:first-token, " \
+         "4e:dusk-and-dawn, 4e:infiltrate"
+
+
+def _who(player: str) -> str:
+    return f"<@{player}>"
+
+
+def _rolls(roll: RollOff) -> str:
+    return ", then ".join(f"{a}–{b}" for a, b in roll.rolls)
+
+
+def mission_embed(generator: MissionGenerator, rolled: RolledMission) -> discord.Embed:
+    level = generator.level(rolled.level)
+    mission = generator.mission(rolled.mission) if rolled.mission else None
+    a, b = rolled.players
+    title = f"4th edition: {mission.name if mission else 'mission to choose'} · {level.name}"
+    lines = []
+    if rolled.mission_roll is None:
+        lines.append(f"Mission: **{mission.name}** (chosen).")
+    elif rolled.strategy_roll is not None:
+        winner = _who(rolled.strategy_roll.winner)
+        ratings = " and ".join(f"{_who(p)} {r}D6" for p, r in zip(rolled.players, rolled.strategy_ratings))
+        picked = f"{winner} chose **{mission.name}**." if mission else f"{winner} chooses the mission below."
+        lines.append(f"Mission: D6 = **6**, chosen by the Strategy Roll winner. Strategy Roll ({ratings}, highest "
+                     f"die): {_rolls(rolled.strategy_roll)}: {picked}")
+    else:
+        lines.append(f"Mission: D6 = **{rolled.mission_roll}** → **{mission.name}**.")
+    how = "chosen" if rolled.level_roll is None else f"D3 = **{rolled.level_roll}**"
+    lines.append(f"Level: {how} → **{level.name}**.")
+    embed = discord.Embed(title=title, description="\n".join(lines), colour=COLOUR)
+    if mission is not None:
+        embed.add_field(name="Objective", value=field_value(mission.objective), inline=False)
+        embed.add_field(name="Set Up", value=field_value(
+            "\n".join(f"{n}) {step}" for n, step in enumerate(mission.set_up, start=1))), inline=False)
+    embed.add_field(name="Rolls", value=field_value("\n".join(roll_lines(rolled, mission))), inline=False)
+    rounds = f"{level.battle_rounds} Battle Rounds"
+    if "random-game-length" in level.special_rules:
+        rounds += " (Random Game Length: up to 3 more)"
+    embed.add_field(name="Game length", value=rounds, inline=True)
+    rules = [generator.rule(r) for r in level.special_rules]
+    embed.add_field(name="Scenario special rules", value=", ".join(r.name for r in rules) or "None.", inline=True)
+    if mission is not None and "victory-points" in level.special_rules:
+        embed.add_field(name="Victory Points bonus", value=field_value("\n".join(
+            f"• {line}" for line in mission.victory_points)), inline=False)
+    for rule in rules:
+        embed.add_field(name=rule.name, value=field_value(rule.text), inline=False)
+    embed.set_footer(text=clip(f"Seed {rolled.seed}: every roll above follows from it (SHA-256 streams "
+                               f"labelled {LABELS}; README, Verify a game).", 2048))
+    return embed
+
+
+def roll_lines(rolled: RolledMission, mission) -> list[str]:
+    setup = rolled.set_up_roll
+    loser = next(p for p in rolled.players if p != setup.winner)
+    where = "a corner (the other player deploys in the opposite corner)" if mission and mission.id == "cleanse" \
+        else "the long table edge to deploy from"
+    lines = [f"Set-up roll-off {_rolls(setup)}: {_who(setup.winner)} chooses {where}."]
+    if mission is not None:
+        first = setup.winner if mission.deploys_first == "winner" else loser
+        lines.append(f"{_who(first)} deploys first.")
+    lines.append(f"First turn roll-off {_rolls(rolled.first_turn_roll)}: {_who(rolled.first_turn_roll.winner)} may "
+                 "choose to go first or second.")
+    if rolled.token_d3 is not None:
+        lines.append(f"Tokens: D3 = {rolled.token_d3}, so **{rolled.token_d3 + 2}** tokens; coin flip: "
+                     f"{_who(rolled.first_token)} places the first token.")
+    if rolled.dusk_and_dawn is not None:
+        night = {1: "the first Battle Round uses Night Fighting",
+                 6: "the 6th and later Battle Rounds use Night Fighting"}.get(rolled.dusk_and_dawn, "no Night Fighting")
+        lines.append(f"Dusk & Dawn: D6 = {rolled.dusk_and_dawn}: {night}.")
+    if rolled.infiltrate_first is not None:
+        lines.append(f"Infiltrate: if both sides have Infiltrators, {_who(rolled.infiltrate_first)} deploys them "
+                     "first (coin flip).")
+    return lines
+
+
+def pick_view(generator: MissionGenerator, rolled: RolledMission, chosen_level: str | None) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(PickMission(rolled, chosen_level, generator))
+    return view
+
+
+class PickMission(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLATE):
+    """The Strategy Roll winner's choice of mission; the seed in the id completes the same rolls after a restart."""
+
+    def __init__(self, rolled: RolledMission, chosen_level: str | None, generator: MissionGenerator) -> None:
+        ratings = "".join(map(str, rolled.strategy_ratings))
+        a, b = rolled.players
+        super().__init__(discord.ui.Select(
+            custom_id=f"m4p:{ratings}:{chosen_level or '-'}:{a}:{b}:{rolled.seed}",
+            placeholder="Strategy Roll winner: choose the mission",
+            options=[discord.SelectOption(label=m.name, value=m.id) for m in generator.missions]))
+        self.rolled, self.chosen_level = rolled, chosen_level
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match) -> PickMission:
+        level = None if match["level"] == "-" else match["level"]
+        ratings = (int(match["ratings"][0]), int(match["ratings"][1]))
+        rolled = roll_mission(fourth_edition(), match["seed"], (match["a"], match["b"]), level=level,
+                              strategy_ratings=ratings)
+        return cls(rolled, level, fourth_edition())
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            generator = fourth_edition()
+            rolled = roll_mission(generator, self.rolled.seed, self.rolled.players, level=self.chosen_level,
+                                  strategy_ratings=self.rolled.strategy_ratings,
+                                  picked=(str(interaction.user.id), self.item.values[0]))
+            await interaction.response.edit_message(embed=mission_embed(generator, rolled), view=None)
+        except GameError as exc:
+            await send_error(interaction, exc.message)
+        except Exception:
+            _log.exception("Picking a 4th edition mission failed")
+            await send_error(interaction, APOLOGY)
