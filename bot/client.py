@@ -20,7 +20,7 @@ from bot.tournament_service import TournamentService
 from bot.ui.controls import GameButton, GameSelect
 from bot.ui.desk import GameDesk
 from bot.ui.errors import APOLOGY, send_error
-from bot.ui.fourth_edition import PickMission
+from bot.ui.fourth_edition import ArmiesDeployed, PickMission
 from bot.ui.tournament import CheckInButton, CloseCheckInButton, ConfirmResult, DraftButton, NudgeButton
 
 _log = logging.getLogger(__name__)
@@ -33,6 +33,7 @@ EXTENSIONS: tuple[str, ...] = (
 # restart still reaches its callback; each class's custom id carries what it needs.
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem], ...] = (
     GameButton, GameSelect, ConfirmResult, DraftButton, NudgeButton, CheckInButton, CloseCheckInButton, PickMission,
+    ArmiesDeployed,
 )
 
 # The bot echoes user input (card names, dice): never let that ping @everyone or a role.

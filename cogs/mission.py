@@ -14,14 +14,16 @@ from bot.decks import fourth_edition
 from bot.engine.errors import InvalidValue
 from bot.engine.fourth_edition.generator import roll_mission
 from bot.engine.rng import new_seed
-from bot.ui.fourth_edition import mission_embed, pick_view
+from bot.ui.fourth_edition import RecentIds, mission_embed, mission_view
 
 SEED = re.compile(r"[A-Za-z0-9_-]{1,32}")
+DEPLOYED_KEPT = 4096
 
 
 class MissionCog(commands.GroupCog, name="mission", description="Missions from the older packs' generators"):
     def __init__(self, bot: MissionBot) -> None:
         self.bot = bot
+        self.deployed = RecentIds(DEPLOYED_KEPT)  # missions whose first turn was rolled (Armies deployed)
         super().__init__()
 
     @app_commands.command(name="roll", description="Roll a mission (or choose parts of it) with every roll it needs")
@@ -47,11 +49,10 @@ class MissionCog(commands.GroupCog, name="mission", description="Missions from t
         players = (str(interaction.user.id), str(opponent.id))
         rolled = roll_mission(generator, seed or new_seed(), players, mission=mission, level=level,
                               strategy_ratings=(my_strategy, their_strategy))
-        extra = {"view": pick_view(generator, rolled, level)} if rolled.chooser else {}
         await interaction.response.send_message(
             f"{interaction.user.mention} vs {opponent.mention}: a {pack} mission.",
-            embed=mission_embed(generator, rolled),
-            allowed_mentions=discord.AllowedMentions(users=[interaction.user, opponent]), **extra)
+            embed=mission_embed(generator, rolled), view=mission_view(generator, rolled, level),
+            allowed_mentions=discord.AllowedMentions(users=[interaction.user, opponent]))
 
 
 async def setup(bot: MissionBot) -> None:

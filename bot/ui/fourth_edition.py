@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 
 import discord
 
 from bot.decks import fourth_edition
 from bot.engine.errors import GameError
-from bot.engine.fourth_edition.catalog import MissionGenerator
-from bot.engine.fourth_edition.generator import RolledMission, roll_mission
+from bot.engine.fourth_edition.catalog import Mission, MissionGenerator
+from bot.engine.fourth_edition.generator import BattleStart, RolledMission, roll_mission, start_battle
+from bot.engine.rng import new_seed
 from bot.engine.state import RollOff
 from bot.ui.errors import APOLOGY, send_error
 from bot.ui.text import clip, field_value
@@ -19,8 +21,8 @@ _log = logging.getLogger(__name__)
 COLOUR = discord.Colour.dark_teal()
 PICK_TEMPLATE = (r"m4p:(?P<ratings>[1-3]{2}):(?P<level>[a-z]+|-):(?P<a>[0-9]+):(?P<b>[0-9]+)"
                  r":(?P<seed>[A-Za-z0-9_-]{1,32})")
-LABELS = "4e:mission, 4e:strategy, 4e:level, 4e:set-up, 4e:first-turn, 4e:tokens, 4e:first-token, " \
-         "4e:dusk-and-dawn, 4e:infiltrate"
+DEPLOYED_TEMPLATE = r"m4d:(?P<level>[a-z]+):(?P<a>[0-9]+):(?P<b>[0-9]+)"
+LABELS = "4e:mission, 4e:strategy, 4e:level, 4e:set-up, 4e:tokens, 4e:first-token"
 
 
 def _who(player: str) -> str:
@@ -71,7 +73,7 @@ def mission_embed(generator: MissionGenerator, rolled: RolledMission) -> discord
     return embed
 
 
-def roll_lines(rolled: RolledMission, mission) -> list[str]:
+def roll_lines(rolled: RolledMission, mission: Mission | None) -> list[str]:
     setup = rolled.set_up_roll
     loser = next(p for p in rolled.players if p != setup.winner)
     where = "a corner (the other player deploys in the opposite corner)" if mission and mission.id == "cleanse" \
@@ -80,24 +82,36 @@ def roll_lines(rolled: RolledMission, mission) -> list[str]:
     if mission is not None:
         first = setup.winner if mission.deploys_first == "winner" else loser
         lines.append(f"{_who(first)} deploys first.")
-    lines.append(f"First turn roll-off {_rolls(rolled.first_turn_roll)}: {_who(rolled.first_turn_roll.winner)} may "
-                 "choose to go first or second.")
     if rolled.token_d3 is not None:
         lines.append(f"Tokens: D3 = {rolled.token_d3}, so **{rolled.token_d3 + 2}** tokens; coin flip: "
                      f"{_who(rolled.first_token)} places the first token.")
-    if rolled.dusk_and_dawn is not None:
-        night = {1: "the first Battle Round uses Night Fighting",
-                 6: "the 6th and later Battle Rounds use Night Fighting"}.get(rolled.dusk_and_dawn, "no Night Fighting")
-        lines.append(f"Dusk & Dawn: D6 = {rolled.dusk_and_dawn}: {night}.")
-    if rolled.infiltrate_first is not None:
-        lines.append(f"Infiltrate: if both sides have Infiltrators, {_who(rolled.infiltrate_first)} deploys them "
-                     "first (coin flip).")
+    lines.append("Once both armies are deployed, press **Armies deployed** for the first turn roll-off"
+                 " (and the level's other rolls): nobody can know them while deploying.")
     return lines
 
 
-def pick_view(generator: MissionGenerator, rolled: RolledMission, chosen_level: str | None) -> discord.ui.View:
+def battle_start_text(start: BattleStart) -> str:
+    lines = []
+    if start.infiltrate_first is not None:
+        lines.append(f"Infiltrate: if both sides have Infiltrators, {_who(start.infiltrate_first)} deploys them first "
+                     "(coin flip).")
+    lines.append(f"First turn roll-off {_rolls(start.first_turn_roll)}: {_who(start.first_turn_roll.winner)} may "
+                 "choose to go first or second.")
+    if start.dusk_and_dawn is not None:
+        night = {1: "the first Battle Round uses Night Fighting",
+                 6: "the 6th and later Battle Rounds use Night Fighting"}.get(start.dusk_and_dawn, "no Night Fighting")
+        lines.append(f"Dusk & Dawn: D6 = {start.dusk_and_dawn}: {night}.")
+    lines.append(f"Seed {start.seed} (labels 4e:infiltrate, 4e:first-turn, 4e:dusk-and-dawn), made just now.")
+    return "\n".join(lines)
+
+
+def mission_view(generator: MissionGenerator, rolled: RolledMission, chosen_level: str | None) -> discord.ui.View:
+    """The Strategy Roll winner's menu while the mission is open, then the Armies deployed button."""
     view = discord.ui.View(timeout=None)
-    view.add_item(PickMission(rolled, chosen_level, generator))
+    if rolled.chooser:
+        view.add_item(PickMission(rolled, chosen_level, generator))
+    else:
+        view.add_item(ArmiesDeployed(rolled.players, rolled.level))
     return view
 
 
@@ -127,9 +141,63 @@ class PickMission(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPL
             rolled = roll_mission(generator, self.rolled.seed, self.rolled.players, level=self.chosen_level,
                                   strategy_ratings=self.rolled.strategy_ratings,
                                   picked=(str(interaction.user.id), self.item.values[0]))
-            await interaction.response.edit_message(embed=mission_embed(generator, rolled), view=None)
+            await interaction.response.edit_message(embed=mission_embed(generator, rolled),
+                                                    view=mission_view(generator, rolled, self.chosen_level))
         except GameError as exc:
             await send_error(interaction, exc.message)
         except Exception:
             _log.exception("Picking a 4th edition mission failed")
             await send_error(interaction, APOLOGY)
+
+
+class ArmiesDeployed(discord.ui.DynamicItem[discord.ui.Button], template=DEPLOYED_TEMPLATE):
+    """Either player, once both armies are deployed: the rolls of the start of the battle, from a seed made at
+    that moment, posted once (the button goes with the first press)."""
+
+    def __init__(self, players: tuple[str, str], level: str) -> None:
+        a, b = players
+        super().__init__(discord.ui.Button(label="Armies deployed: roll for the first turn",
+                                           style=discord.ButtonStyle.primary, custom_id=f"m4d:{level}:{a}:{b}"))
+        self.players, self.level = players, level
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match) -> ArmiesDeployed:
+        return cls((match["a"], match["b"]), match["level"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            if str(interaction.user.id) not in self.players:
+                raise GameError("Only the two players of this mission roll for their first turn.")
+            message_id = interaction.message.id if interaction.message else interaction.id
+            rolled = interaction.client.get_cog("mission").deployed  # type: ignore[union-attr]
+            if message_id in rolled:
+                raise GameError("The first turn has already been rolled for this mission.")
+            rolled.add(message_id)  # before any await: a second press at the same moment finds it
+            start = start_battle(fourth_edition(), new_seed(), self.players, self.level)
+            await interaction.response.send_message(
+                f"{' '.join(_who(p) for p in self.players)} armies deployed:\n{battle_start_text(start)}",
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(p)) for p in self.players]))
+            if interaction.message is not None:
+                await interaction.message.edit(view=None)
+        except GameError as exc:
+            await send_error(interaction, exc.message)
+        except Exception:
+            _log.exception("Rolling the start of a 4th edition battle failed")
+            await send_error(interaction, APOLOGY)
+
+
+class RecentIds:
+    """The most recent `size` message ids seen (memory stays bounded: an older message lost its button long
+    ago)."""
+
+    def __init__(self, size: int) -> None:
+        self._ids: OrderedDict[int, None] = OrderedDict()
+        self._size = size
+
+    def __contains__(self, message_id: int) -> bool:
+        return message_id in self._ids
+
+    def add(self, message_id: int) -> None:
+        self._ids[message_id] = None
+        if len(self._ids) > self._size:
+            self._ids.popitem(last=False)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.decks import fourth_edition
 from bot.engine.fourth_edition.generator import roll_mission
 from bot.engine.rng import stream_of
@@ -23,9 +25,10 @@ async def test_a_rolled_mission_shows_every_roll_and_its_seed(harness: Harness, 
     assert f"D3 = **{rolled.level_roll}** → **{level.name}**" in embed["description"]
     fields = {f["name"]: f["value"] for f in embed["fields"]}
     assert fields["Objective"] == mission.objective
-    assert f"<@{rolled.first_turn_roll.winner}> may choose to go first or second" in fields["Rolls"]
+    assert f"<@{rolled.set_up_roll.winner}> chooses" in fields["Rolls"]
+    assert "first turn" not in fields["Rolls"].split("Once both armies")[0]  # not known while deploying
     assert "Seed club-night" in embed["footer"]["text"]
-    assert not reply.ephemeral and reply.custom_ids == []
+    assert not reply.ephemeral and reply.custom_ids == [f"m4d:{rolled.level}:{alice.id}:{bob.id}"]
     allowed = reply.main.body["data"]["allowed_mentions"]
     assert sorted(map(int, allowed["users"])) == sorted([alice.id, bob.id])
     again = await harness.slash("mission roll", user=alice, pack="4th-edition", opponent=bob, seed="club-night")
@@ -38,7 +41,7 @@ async def test_agreed_mission_and_level(harness: Harness, alice: FakeUser, bob: 
     assert reply.embed["title"] == "4th edition: Secure & Control · Omega"
     assert "Mission: **Secure & Control** (chosen)." in reply.embed["description"]
     fields = {f["name"]: f["value"] for f in reply.embed["fields"]}
-    assert "tokens; coin flip:" in fields["Rolls"] and "Dusk & Dawn: D6 =" in fields["Rolls"]
+    assert "tokens; coin flip:" in fields["Rolls"]
     assert "Random Game Length: up to 3 more" in fields["Game length"]
     assert fields["Random Game Length"].startswith("At the end of the sixth Battle Round roll 1D6.")
 
@@ -57,7 +60,27 @@ async def test_the_strategy_roll_winner_picks_the_mission(harness: Harness, alic
     message = harness.message(reply.main.message["id"])
     assert message["embeds"][0]["title"].startswith("4th edition: Take & Hold")
     assert f"<@{winner.id}> chose **Take & Hold**" in message["embeds"][0]["description"]
-    assert message["components"] == [] and picked.response is not None
+    assert [c["custom_id"] for row in message["components"] for c in row["components"]] == [
+        f"m4d:{rolled.level}:{alice.id}:{bob.id}"] and picked.response is not None
+
+
+async def test_armies_deployed_rolls_the_first_turn_once_for_the_players(harness: Harness, alice: FakeUser,
+                                                                         bob: FakeUser) -> None:
+    seed = next(s for s in (f"deploy-{n}" for n in range(100)) if stream_of(s, "4e:mission").randint(1, 6) != 6)
+    reply = await harness.slash("mission roll", user=alice, pack="4th-edition", opponent=bob, level="omega", seed=seed)
+    [button] = reply.custom_ids
+    carol = harness.user("carol")
+    stranger = await harness.press(button, user=carol)
+    assert stranger.ephemeral and "Only the two players" in stranger.content
+    # Both press at the same moment: one roll is posted, the other press is told.
+    first, second = await asyncio.gather(harness.press(button, user=bob), harness.press(button, user=alice))
+    sent = {id(s): s for s in [*first, *second]}.values()  # each reply sees the other's messages too
+    [posted] = [s for s in sent if s.message is not None and "armies deployed" in s.content]
+    assert len([s for s in sent if s.ephemeral and "already been rolled" in s.content]) == 1
+    assert "may choose to go first or second" in posted.content and "Dusk & Dawn: D6 =" in posted.content
+    assert "Infiltrate: if both sides have Infiltrators" in posted.content
+    assert sorted(map(int, posted.body["data"]["allowed_mentions"]["users"])) == sorted([alice.id, bob.id])
+    assert harness.message(reply.main.message["id"])["components"] == []  # the button went with the press
 
 
 async def test_bad_options_are_refused_privately(harness: Harness, alice: FakeUser, bob: FakeUser) -> None:

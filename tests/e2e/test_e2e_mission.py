@@ -23,7 +23,8 @@ async def test_a_4th_edition_mission_is_rolled_over_the_fake_discord(
                                     level="gamma")
         embed = reply.embed
         assert embed["title"].startswith("4th edition: ") and embed["title"].endswith(" · Gamma")
-        assert "Dusk & Dawn: D6 =" in next(f["value"] for f in embed["fields"] if f["name"] == "Rolls")
         assert "Seed e2e" in embed["footer"]["text"]
+        deployed = await gateway.press(reply.custom_ids[0], user=bob, message_id=int(reply.main.message["id"]))
+        assert any("Dusk & Dawn: D6 =" in (s.content or "") for s in deployed)
     assert [r.getMessage() for r in logged_errors] == []
     assert fake_discord.unhandled == []

@@ -9,7 +9,7 @@ import yaml
 
 from bot.decks import DeckError, fourth_edition, load_generator, pack_dir
 from bot.engine.errors import InvalidValue, NotAPlayer
-from bot.engine.fourth_edition.generator import roll_mission
+from bot.engine.fourth_edition.generator import roll_mission, start_battle
 from bot.engine.rng import stream_of
 
 GENERATOR = fourth_edition()
@@ -41,13 +41,23 @@ def test_every_mission_roll_gives_its_table_entry(d6: int) -> None:
 
 
 @pytest.mark.parametrize("d3, level", [(1, "alpha"), (2, "gamma"), (3, "omega")])
-def test_every_level_roll_gives_its_level_and_its_rolls(d3: int, level: str) -> None:
+def test_every_level_roll_gives_its_level_and_its_rolls_after_deployment(d3: int, level: str) -> None:
     rolled = roll(seed_where(lambda s: stream_of(s, "4e:level").randint(1, 3) == d3))
     assert (rolled.level_roll, rolled.level) == (d3, level)
+    start = start_battle(GENERATOR, "later", PLAYERS, rolled.level)
     special = level != "alpha"  # Gamma and Omega have Dusk & Dawn and Infiltrate
-    assert (rolled.dusk_and_dawn is not None, rolled.infiltrate_first is not None) == (special, special)
+    assert (start.dusk_and_dawn is not None, start.infiltrate_first is not None) == (special, special)
     if special:
-        assert 1 <= rolled.dusk_and_dawn <= 6 and rolled.infiltrate_first in PLAYERS
+        assert start.dusk_and_dawn == stream_of("later", "4e:dusk-and-dawn").randint(1, 6)
+        assert start.infiltrate_first == PLAYERS[stream_of("later", "4e:infiltrate").randint(0, 1)]
+
+
+def test_nothing_rolled_before_deployment_says_who_goes_first() -> None:
+    """The first turn is rolled after deployment (every mission's last set-up step), from a seed made then."""
+    assert "first_turn_roll" not in roll("x").model_dump()
+    start = start_battle(GENERATOR, "y", PLAYERS, "alpha")
+    source = stream_of("y", "4e:first-turn")
+    assert start.first_turn_roll.rolls[0] == (source.randint(1, 6), source.randint(1, 6))
 
 
 def test_the_strategy_roll_winner_chooses_the_mission_and_the_rest_stays_the_same() -> None:
@@ -60,8 +70,7 @@ def test_the_strategy_roll_winner_chooses_the_mission_and_the_rest_stays_the_sam
         roll(seed, strategy_ratings=(3, 1), picked=(loser, "recon"))
     chosen = roll(seed, strategy_ratings=(3, 1), picked=(winner, "secure-and-control"))
     assert chosen.mission == "secure-and-control" and chosen.chooser is None
-    assert (chosen.set_up_roll, chosen.first_turn_roll, chosen.level) == \
-        (open_choice.set_up_roll, open_choice.first_turn_roll, open_choice.level)
+    assert (chosen.set_up_roll, chosen.level) == (open_choice.set_up_roll, open_choice.level)
     assert 3 <= chosen.token_d3 + 2 <= 5 and chosen.first_token in PLAYERS
 
 

@@ -1,8 +1,9 @@
 """Rolling a 4th edition Standard Mission: the mission (D6), its level (D3) and every roll its set-up needs.
 
-Each roll comes from its own labelled stream of the seed (bot/engine/rng.py, README "Verify a game"), so the
+Each roll comes from its own labelled stream of a seed (bot/engine/rng.py, README "Verify a game"), so the
 seed, shown with the result, lets anyone re-derive all of it. A mission or level the players agreed on is
-given instead of rolled.
+given instead of rolled. The rolls made once the armies are deployed (the first turn, Dusk & Dawn, who sets
+up Infiltrators first) take a second seed made only then: nobody can know them while deploying.
 """
 
 from __future__ import annotations
@@ -17,6 +18,15 @@ from bot.engine.state import Frozen, RollOff
 STRATEGY_RATINGS = (1, 2, 3)
 
 
+class BattleStart(Frozen):
+    """The rolls once both armies are deployed, from their own seed."""
+
+    seed: str
+    infiltrate_first: str | None = Field(None, description="The coin flip, if both sides have Infiltrators")
+    first_turn_roll: RollOff = Field(description="The winner may choose to go first or second")
+    dusk_and_dawn: int | None = Field(None, description="The D6 before the first Battle Round")
+
+
 class RolledMission(Frozen):
     seed: str
     players: tuple[str, str]
@@ -27,11 +37,8 @@ class RolledMission(Frozen):
     level_roll: int | None = Field(description="The D3; None when the players chose the level")
     level: str
     set_up_roll: RollOff = Field(description="Corner (Cleanse) or long table edge: the winner chooses")
-    first_turn_roll: RollOff = Field(description="The winner may choose to go first or second")
     token_d3: int | None = Field(None, description="Secure & Control: D3+2 tokens")
     first_token: str | None = Field(None, description="Secure & Control: the coin flip for the first token")
-    dusk_and_dawn: int | None = Field(None, description="The D6 before the first Battle Round")
-    infiltrate_first: str | None = Field(None, description="The coin flip, if both sides have Infiltrators")
 
     @property
     def chooser(self) -> str | None:
@@ -57,9 +64,6 @@ def roll_mission(generator: MissionGenerator, seed: str, players: tuple[str, str
     def draw(label: str, low: int, high: int) -> int:
         return stream_of(seed, f"4e:{label}").randint(low, high)
 
-    def coin(label: str) -> str:
-        return players[draw(label, 0, 1)]
-
     mission_roll = None if mission is not None else draw("mission", 1, 6)
     strategy_roll = None
     if mission is None:
@@ -71,17 +75,25 @@ def roll_mission(generator: MissionGenerator, seed: str, players: tuple[str, str
         raise InvalidValue("This mission was chosen, not rolled: there is nothing left to pick.")
     level_roll = None if level is not None else draw("level", 1, 3)
     level = level or generator.level_table[level_roll - 1].level
-    rules = generator.level(level).special_rules
     tokens = mission is not None and generator.mission(mission).tokens is not None
     return RolledMission(
         seed=seed, players=players, mission_roll=mission_roll, strategy_ratings=strategy_ratings,
         strategy_roll=strategy_roll, mission=mission, level_roll=level_roll, level=level,
         set_up_roll=roll_off_between(stream_of(seed, "4e:set-up"), players),
-        first_turn_roll=roll_off_between(stream_of(seed, "4e:first-turn"), players),
         token_d3=draw("tokens", 1, 3) if tokens else None,
-        first_token=coin("first-token") if tokens else None,
-        dusk_and_dawn=draw("dusk-and-dawn", 1, 6) if "dusk-and-dawn" in rules else None,
-        infiltrate_first=coin("infiltrate") if "infiltrate" in rules else None,
+        first_token=players[draw("first-token", 0, 1)] if tokens else None,
+    )
+
+
+def start_battle(generator: MissionGenerator, seed: str, players: tuple[str, str], level: str) -> BattleStart:
+    """The rolls after deployment, in the SRD's order: Infiltrators (Gamma, Omega), the first turn (every
+    mission's last set-up step), Dusk & Dawn before the first Battle Round (Gamma, Omega)."""
+    rules = generator.level(level).special_rules
+    return BattleStart(
+        seed=seed,
+        infiltrate_first=players[stream_of(seed, "4e:infiltrate").randint(0, 1)] if "infiltrate" in rules else None,
+        first_turn_roll=roll_off_between(stream_of(seed, "4e:first-turn"), players),
+        dusk_and_dawn=stream_of(seed, "4e:dusk-and-dawn").randint(1, 6) if "dusk-and-dawn" in rules else None,
     )
 
 
