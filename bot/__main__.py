@@ -21,7 +21,7 @@ from pydantic import ValidationError
 
 from bot import verify
 from bot.client import make_bot
-from bot.decks import DeckError, default_catalog, fourth_edition, load_catalog, pack_dir
+from bot.decks import DeckError, default_catalog, fourth_edition, grand_tournament, load_catalog, pack_dir
 from bot.engine.catalog import Catalog
 from bot.settings import Settings
 from bot.store.backup import BackupError, backup_sqlite
@@ -84,9 +84,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except DeckError as exc:
         return _fail(f"The mission pack {settings.deck_pack!r} could not be loaded: {exc}")
     try:
-        fourth_edition()  # validated at start-up, as the pack is: /mission reads it
+        fourth_edition(), grand_tournament()  # validated at start-up, as the pack is: /mission reads them
     except DeckError as exc:
-        return _fail(f"The 4th edition mission generator could not be loaded: {exc}")
+        return _fail(f"An older mission pack could not be loaded: {exc}")
     if args.command == "migrate-to":
         return _migrate(settings, catalog, args.url, args.replace)
 

@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from bot.engine import catalog as c
 from bot.engine.fourth_edition.catalog import MissionGenerator
+from bot.engine.gt2020.catalog import GrandTournament
 
 DEFAULT_PACK = "ca-2025-26"
 
@@ -67,6 +68,22 @@ def load_generator(path: Path) -> MissionGenerator:
     if not isinstance(data, dict):
         raise DeckError(f"{path}: expected a mapping")
     return _validate(MissionGenerator, data, path, "the mission generator")
+
+
+def load_grand_tournament(directory: Path) -> GrandTournament:
+    fields: dict[str, object] = {}
+    for name in ("pack.yaml", "secondaries.yaml", "missions.yaml"):
+        data = _read(directory / name)
+        if not isinstance(data, dict):
+            raise DeckError(f"{directory / name}: expected a mapping")
+        fields.update({"pack": data} if name == "pack.yaml" else data)
+    return _validate(GrandTournament, fields, directory, "the Grand Tournament 2020 pack")
+
+
+@cache
+def grand_tournament() -> GrandTournament:
+    """The Grand Tournament 2020 pack (decks/gt-2020), loaded once per process."""
+    return load_grand_tournament(pack_dir("gt-2020"))
 
 
 @cache

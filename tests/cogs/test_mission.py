@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.decks import fourth_edition
+from bot.decks import fourth_edition, grand_tournament
 from bot.engine.fourth_edition.generator import roll_mission
+from bot.engine.gt2020.missions import roll_gt_mission
 from bot.engine.rng import stream_of
 from tests.cogs.harness import Harness
 from tests.discord_model import FakeUser
@@ -88,3 +89,34 @@ async def test_bad_options_are_refused_privately(harness: Harness, alice: FakeUs
     assert refused.ephemeral and "pick the player you face" in refused.content
     refused = await harness.slash("mission roll", user=alice, pack="4th-edition", opponent=bob, seed="no spaces")
     assert refused.ephemeral and "A seed is 1 to 32 letters" in refused.content
+
+
+async def test_a_grand_tournament_mission_rolled_on_its_d33(harness: Harness, alice: FakeUser, bob: FakeUser) -> None:
+    reply = await harness.slash("mission roll", user=alice, pack="gt-2020", opponent=bob, size="incursion", seed="gt")
+    rolled = roll_gt_mission(grand_tournament(), "gt", "incursion")
+    mission = grand_tournament().mission(rolled.mission)
+    tens, units = rolled.d33
+    assert reply.embed["title"] == f"Grand Tournament 2020: {mission.name} (Incursion)"
+    assert f"D33: {tens} then {units} = **{tens}{units}** → **{mission.name}**" in reply.embed["description"]
+    fields = {f["name"]: f["value"] for f in reply.embed["fields"]}
+    assert f"Mission secondary: {mission.secondary.name} (category not given in the pack)" in fields
+    assert "at most one per category" in fields["Next"] and "(`/rolloff`)" in fields["Next"]
+    assert reply.custom_ids == []  # the Attacker/Defender and first-turn roll-offs come later, with /rolloff
+
+
+async def test_an_agreed_grand_tournament_mission_and_the_options_of_the_other_pack(
+    harness: Harness, alice: FakeUser, bob: FakeUser
+) -> None:
+    reply = await harness.slash("mission roll", user=alice, pack="gt-2020", opponent=bob, mission="battle-lines")
+    assert reply.embed["title"] == "Grand Tournament 2020: Battle Lines (Strike Force)"
+    refused = await harness.slash("mission roll", user=alice, pack="gt-2020", opponent=bob, level="omega")
+    assert refused.ephemeral and "belong to the 4th edition" in refused.content
+    refused = await harness.slash("mission roll", user=alice, pack="4th-edition", opponent=bob, size="incursion")
+    assert refused.ephemeral and "belong to the Grand Tournament 2020" in refused.content
+
+
+async def test_the_mission_option_offers_the_chosen_packs_missions(harness: Harness, alice: FakeUser) -> None:
+    offered = await harness.autocomplete("mission roll", "mission", "", user=alice, pack="gt-2020", size="incursion")
+    assert [c["value"] for c in offered] == [m.id for m in grand_tournament().missions if m.size == "incursion"]
+    offered = await harness.autocomplete("mission roll", "mission", "re", user=alice, pack="4th-edition")
+    assert [c["name"] for c in offered] == ["Secure & Control", "Recon"]

@@ -1,4 +1,4 @@
-"""A 4th edition mission rolled over the network: the real bot, started by its entry point, against the fake Discord."""
+"""4th edition and Grand Tournament 2020 missions rolled over the network: the real bot, started by its entry point, against the fake Discord."""
 
 from __future__ import annotations
 
@@ -26,5 +26,7 @@ async def test_a_4th_edition_mission_is_rolled_over_the_fake_discord(
         assert "Seed e2e" in embed["footer"]["text"]
         deployed = await gateway.press(reply.custom_ids[0], user=bob, message_id=int(reply.main.message["id"]))
         assert any("Dusk & Dawn: D6 =" in (s.content or "") for s in deployed)
+        grand = await gateway.slash("mission roll", user=alice, pack="gt-2020", opponent=bob, size="strike-force")
+        assert grand.embed["title"].startswith("Grand Tournament 2020: ") and "D33: " in grand.embed["description"]
     assert [r.getMessage() for r in logged_errors] == []
     assert fake_discord.unhandled == []

@@ -1,0 +1,92 @@
+"""The Grand Tournament 2020 pack's data (decks/gt-2020), validated at start-up."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from bot.engine.state import Frozen
+
+Size = Literal["incursion", "strike-force"]
+Kind = Literal["progressive", "end-game", "progressive-and-end-game"]
+
+
+class Objective(Frozen):
+    name: str
+    kind: Kind
+    flavour: str
+    text: tuple[str, ...] = Field(min_length=1)
+
+
+class Secondary(Objective):
+    id: str
+    category: str | None = Field(description="None: the pack's text does not say (a mission's own objective)")
+
+
+class Mission(Frozen):
+    id: str
+    name: str
+    size: Size
+    d33: Literal[11, 12, 13, 21, 22, 23, 31, 32, 33]
+    briefing: tuple[str, ...] = Field(min_length=1)
+    rules: tuple[str, ...] = ()
+    primary_intro: str
+    primaries: tuple[Objective, ...] = Field(min_length=1)
+    secondary_intro: str
+    secondary: Secondary
+    notes: tuple[str, ...] = ()
+
+
+class Category(Frozen):
+    id: str
+    name: str
+
+
+class Caps(Frozen):
+    primary: int
+    each_secondary: int
+    secondaries: int
+    battle_ready: int
+    total: int
+
+
+class Pack(Frozen):
+    pack: str
+    title: str
+    determine_mission: str
+    select_secondaries: str
+    attacker_and_defender: str
+    first_turn: str
+    battlefields: dict[Size, str]
+    caps: Caps
+    secondaries_selected: int
+
+
+class GrandTournament(Frozen):
+    pack: Pack
+    selection: tuple[str, ...]
+    categories: tuple[Category, ...]
+    secondaries: tuple[Secondary, ...]
+    missions: tuple[Mission, ...]
+
+    @model_validator(mode="after")
+    def _complete(self) -> GrandTournament:
+        categories = {c.id for c in self.categories}
+        for secondary in self.secondaries:
+            if secondary.category not in categories:
+                raise ValueError(f"secondary {secondary.id!r}: unknown category {secondary.category!r}")
+        for size in ("incursion", "strike-force"):
+            rolls = sorted(m.d33 for m in self.missions if m.size == size)
+            if rolls != [11, 12, 13, 21, 22, 23, 31, 32, 33]:
+                raise ValueError(f"the {size} missions must fill the D33 table once each; they have {rolls}")
+        return self
+
+    def mission(self, mission_id: str) -> Mission:
+        return next(m for m in self.missions if m.id == mission_id)
+
+    def by_roll(self, size: Size, d33: int) -> Mission:
+        return next(m for m in self.missions if m.size == size and m.d33 == d33)
+
+    def category(self, category_id: str) -> Category:
+        return next(c for c in self.categories if c.id == category_id)
