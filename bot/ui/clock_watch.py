@@ -90,7 +90,7 @@ class ClockWatch:
         quiet = await service.repo.quiet_players(game_id)
         text = " ".join(e.text for e in result.events if e.private_to is None)
         channel = self.desk.bot.get_partial_messageable(record.channel_id)
-        await channel.send(f"⌛ {' '.join(f'<@{p}>' for p in players)} {text}", allowed_mentions=discord.AllowedMentions(
-            everyone=False, roles=False, replied_user=False,
-            users=[discord.Object(int(p)) for p in players if p not in quiet]))
+        notified = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                           users=[discord.Object(int(p)) for p in players if p not in quiet])
+        await channel.send(f"⌛ {' '.join(f'<@{p}>' for p in players)} {text}", allowed_mentions=notified)
         return True

@@ -42,8 +42,8 @@ def gt_mission_embed(pack: GrandTournament, rolled: RolledGtMission) -> discord.
         f"category ({', '.join(c.name for c in pack.categories)}); then both reveal them.",
         f"• {pack.pack.attacker_and_defender} (`/rolloff`)",
         f"• After deployment: {pack.pack.first_turn} (`/rolloff`)",
-        f"• Caps: {caps.primary}VP primary, {caps.each_secondary}VP each secondary, {caps.secondaries}VP secondaries, "
-        f"{caps.battle_ready}VP Battle Ready, {caps.total}VP in all.",
+        f"• Caps: {caps.primary}VP primary, {caps.each_secondary}VP each secondary, "
+        f"{caps.secondaries}VP secondaries, {caps.battle_ready}VP Battle Ready, {caps.total}VP in all.",
     ))), inline=False)
     for note in mission.notes:
         embed.add_field(name="Designer's note", value=field_value(note.split(":", 1)[-1].strip()), inline=False)

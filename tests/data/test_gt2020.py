@@ -51,7 +51,8 @@ def test_every_mission_text_is_the_packs(seed: str, pack: GrandTournament) -> No
 
 
 def test_the_secondary_objectives_sit_under_their_category(raw: str, pack: GrandTournament) -> None:
-    section = raw.split("you cannot choose more than one from each category.", 1)[1].split("TOURNAMENT SCORING SHEET")[0]
+    section = raw.split("you cannot choose more than one from each category.", 1)[1]
+    section = section.split("TOURNAMENT SCORING SHEET")[0]
     headings = [c.name.upper() for c in pack.categories]
     parts = re.split("^(" + "|".join(map(re.escape, headings)) + ")$", section, flags=re.M)
     listed = {parts[i]: re.findall(r"^([A-Z][A-Z ,'-]+)\n\n(?:Progressive|End Game)", parts[i + 1], flags=re.M)
