@@ -16,11 +16,13 @@ from bot.engine.errors import GameError
 from bot.settings import Settings
 from bot.service import GameService
 from bot.store.db import make_engine, make_sessionmaker, upgrade_database
+from bot.store.picks import SecretPicks
 from bot.tournament_service import TournamentService
 from bot.ui.controls import GameButton, GameSelect
 from bot.ui.desk import GameDesk
 from bot.ui.errors import APOLOGY, send_error
 from bot.ui.fourth_edition import ArmiesDeployed, PickMission
+from bot.ui.gt2020 import PickSecondaries, SelectSecondaries
 from bot.ui.tournament import CheckInButton, CloseCheckInButton, ConfirmResult, DraftButton, NudgeButton
 
 _log = logging.getLogger(__name__)
@@ -33,7 +35,7 @@ EXTENSIONS: tuple[str, ...] = (
 # restart still reaches its callback; each class's custom id carries what it needs.
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem], ...] = (
     GameButton, GameSelect, ConfirmResult, DraftButton, NudgeButton, CheckInButton, CloseCheckInButton, PickMission,
-    ArmiesDeployed,
+    ArmiesDeployed, SelectSecondaries, PickSecondaries,
 )
 
 # The bot echoes user input (card names, dice): never let that ping @everyone or a role.
@@ -94,6 +96,7 @@ class MissionBot(commands.Bot):
         sessions = make_sessionmaker(self.db_engine)
         self.service = GameService(self.catalog, sessions)
         self.tournaments = TournamentService(sessions)
+        self.picks = SecretPicks(sessions)
         self.desk = GameDesk(self, self.service)
         for name in self.extension_names:
             await self.load_extension(name)

@@ -17,7 +17,7 @@ from bot.engine.fourth_edition.generator import roll_mission
 from bot.engine.gt2020.missions import roll_gt_mission
 from bot.engine.rng import new_seed
 from bot.ui.fourth_edition import RecentIds, mission_embed, mission_view
-from bot.ui.gt2020 import gt_mission_embed
+from bot.ui.gt2020 import gt_mission_embed, selection_view
 
 SEED = re.compile(r"[A-Za-z0-9_-]{1,32}")
 DEPLOYED_KEPT = 4096
@@ -56,9 +56,12 @@ class MissionCog(commands.GroupCog, name="mission", description="Missions from t
         if pack == "gt-2020":
             if level or my_strategy or their_strategy:
                 raise InvalidValue("Levels and Strategy Ratings belong to the 4th edition missions.")
-            rolled = roll_gt_mission(grand_tournament(), seed, size or "strike-force", mission)
-            await interaction.response.send_message(content, embed=gt_mission_embed(grand_tournament(), rolled),
-                                                    allowed_mentions=mentions)
+            pack_data = grand_tournament()
+            rolled = roll_gt_mission(pack_data, seed, size or "strike-force", mission)
+            players = (str(interaction.user.id), str(opponent.id))
+            await interaction.response.send_message(
+                content, embed=gt_mission_embed(pack_data, rolled),
+                view=selection_view(pack_data.mission(rolled.mission), players), allowed_mentions=mentions)
             return
         if size is not None:
             raise InvalidValue("Battle sizes belong to the Grand Tournament 2020 missions.")

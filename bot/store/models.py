@@ -95,3 +95,14 @@ class QuietPlayer(SQLModel, table=True):
 
     game_id: int = Field(foreign_key="game.id", ondelete="CASCADE", primary_key=True)
     player_id: str = Field(sa_type=String(32), primary_key=True)
+
+
+class SecretPick(SQLModel, table=True):
+    """A player's secret selection on a posted mission (the message), hidden until both have made theirs."""
+
+    __tablename__ = "secret_pick"
+
+    message_id: int = Field(sa_type=BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    player_id: str = Field(sa_type=String(32), primary_key=True)
+    picks: str = Field(sa_type=Text, description="JSON list of the ids picked")
+    revealed: bool = Field(default=False, description="Set once, by the save that completed the pair")

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+import logging
+
 import discord
 
-from bot.engine.gt2020.catalog import GrandTournament, Objective
+from bot.decks import grand_tournament
+from bot.engine.errors import GameError
+from bot.engine.gt2020.catalog import GrandTournament, Mission, Objective
 from bot.engine.gt2020.missions import RolledGtMission
+from bot.engine.gt2020.selection import check_selection, options
+from bot.ui.errors import APOLOGY, send_error
 from bot.ui.text import clip, field_value
 
+_log = logging.getLogger(__name__)
+
 COLOUR = discord.Colour.dark_red()
+SELECT_TEMPLATE = r"mgs:(?P<code>[is][123][123]):(?P<a>[0-9]+):(?P<b>[0-9]+)"
+PICK_TEMPLATE = r"mgp:(?P<message>[0-9]+):(?P<code>[is][123][123]):(?P<a>[0-9]+):(?P<b>[0-9]+)"
 KINDS = {"progressive": "Progressive", "end-game": "End Game", "progressive-and-end-game": "Progressive and End Game"}
 
 
@@ -39,7 +49,8 @@ def gt_mission_embed(pack: GrandTournament, rolled: RolledGtMission) -> discord.
     caps = pack.pack.caps
     embed.add_field(name="Next", value=field_value("\n".join((
         f"• Each player secretly selects {pack.pack.secondaries_selected} secondary objectives, at most one per "
-        f"category ({', '.join(c.name for c in pack.categories)}); then both reveal them.",
+        f"category ({', '.join(c.name for c in pack.categories)}), with the button below; both are revealed "
+        "together.",
         f"• {pack.pack.attacker_and_defender} (`/rolloff`)",
         f"• After deployment: {pack.pack.first_turn} (`/rolloff`)",
         f"• Caps: {caps.primary}VP primary, {caps.each_secondary}VP each secondary, "
@@ -50,3 +61,107 @@ def gt_mission_embed(pack: GrandTournament, rolled: RolledGtMission) -> discord.
     embed.set_footer(text=clip(f"Seed {rolled.seed}: the D33 is the stream labelled gt:d33 (README, Verify a game).",
                                2048))
     return embed
+
+
+# A mission is named in custom ids by its size and D33 (i11 … s33): ids must stay under 100 characters.
+def mission_code(mission: Mission) -> str:
+    return f"{mission.size[0]}{mission.d33}"
+
+
+def mission_of(pack: GrandTournament, code: str) -> Mission:
+    return pack.by_roll("incursion" if code[0] == "i" else "strike-force", int(code[1:]))
+
+
+def selection_view(mission: Mission, players: tuple[str, str]) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(SelectSecondaries(mission_code(mission), players))
+    return view
+
+
+def _picked_names(pack: GrandTournament, mission: Mission, picks: tuple[str, ...]) -> str:
+    names = {option[0]: option[1] for option in options(pack, mission)}
+    return ", ".join(f"**{names[p]}**" for p in picks)
+
+
+class SelectSecondaries(discord.ui.DynamicItem[discord.ui.Button], template=SELECT_TEMPLATE):
+    """Either player opens their private menu of the mission's secondary objectives."""
+
+    def __init__(self, code: str, players: tuple[str, str]) -> None:
+        a, b = players
+        super().__init__(discord.ui.Button(label="Select secondary objectives (secret)",
+                                           style=discord.ButtonStyle.primary, custom_id=f"mgs:{code}:{a}:{b}"))
+        self.code, self.players = code, players
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match) -> SelectSecondaries:
+        return cls(match["code"], (match["a"], match["b"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            me = str(interaction.user.id)
+            if me not in self.players:
+                raise GameError("Only the two players of this mission select its secondary objectives.")
+            message_id = interaction.message.id  # type: ignore[union-attr]
+            if await interaction.client.picks.has_picked(message_id, me):  # type: ignore[attr-defined]
+                raise GameError("You have already selected your secondary objectives for this mission.")
+            pack = grand_tournament()
+            menu = PickSecondaries(message_id, self.code, self.players, pack)
+            await interaction.response.send_message(
+                f"Select {pack.pack.secondaries_selected}, no more than one from each category. Nobody sees them "
+                "until both of you have selected yours.", view=discord.ui.View(timeout=None).add_item(menu),
+                ephemeral=True)
+        except GameError as exc:
+            await send_error(interaction, exc.message)
+        except Exception:
+            _log.exception("Opening the secondary objectives menu failed")
+            await send_error(interaction, APOLOGY)
+
+
+class PickSecondaries(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLATE):
+    """A player's private menu: the selection is kept hidden, then revealed with the opponent's."""
+
+    def __init__(self, message_id: int, code: str, players: tuple[str, str], pack: GrandTournament) -> None:
+        a, b = players
+        mission = mission_of(pack, code)
+        wanted = pack.pack.secondaries_selected
+        super().__init__(discord.ui.Select(
+            custom_id=f"mgp:{message_id}:{code}:{a}:{b}", placeholder=f"Your {wanted} secondary objectives",
+            min_values=wanted, max_values=wanted,
+            options=[discord.SelectOption(label=name, value=value, description=clip(category, 100))
+                     for value, name, category in options(pack, mission)]))
+        self.message_id, self.code, self.players = message_id, code, players
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match) -> PickSecondaries:
+        return cls(int(match["message"]), match["code"], (match["a"], match["b"]), grand_tournament())
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            me = str(interaction.user.id)
+            if me not in self.players:
+                raise GameError("Only the two players of this mission select its secondary objectives.")
+            pack = grand_tournament()
+            mission = mission_of(pack, self.code)
+            picks = check_selection(pack, mission, list(self.item.values))
+            both = await interaction.client.picks.pick(self.message_id, me, picks)  # type: ignore[attr-defined]
+            opponent = next(p for p in self.players if p != me)
+            await interaction.response.edit_message(
+                content=f"Recorded: {_picked_names(pack, mission, picks)}. "
+                        + ("Both of you have selected: they are revealed below." if both else
+                           f"Hidden until <@{opponent}> has selected theirs."), view=None)
+            if both is not None:
+                await self._reveal(interaction, pack, mission, both)
+        except GameError as exc:
+            await send_error(interaction, exc.message)
+        except Exception:
+            _log.exception("Selecting secondary objectives failed")
+            await send_error(interaction, APOLOGY)
+
+    async def _reveal(self, interaction: discord.Interaction, pack: GrandTournament, mission: Mission,
+                      both: dict[str, tuple[str, ...]]) -> None:
+        lines = [f"<@{p}>: {_picked_names(pack, mission, both[p])}" for p in self.players]
+        channel = interaction.client.get_partial_messageable(interaction.channel_id)  # type: ignore[arg-type]
+        await channel.send(f"🎯 Secondary objectives revealed for **{mission.name}**:\n" + "\n".join(lines),
+                           allowed_mentions=discord.AllowedMentions(
+                               users=[discord.Object(int(p)) for p in self.players]))
+        await channel.get_partial_message(self.message_id).edit(view=None)

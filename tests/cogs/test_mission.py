@@ -101,7 +101,8 @@ async def test_a_grand_tournament_mission_rolled_on_its_d33(harness: Harness, al
     fields = {f["name"]: f["value"] for f in reply.embed["fields"]}
     assert f"Mission secondary: {mission.secondary.name} (category not given in the pack)" in fields
     assert "at most one per category" in fields["Next"] and "(`/rolloff`)" in fields["Next"]
-    assert reply.custom_ids == []  # the Attacker/Defender and first-turn roll-offs come later, with /rolloff
+    # The secret selection of secondaries; the Attacker/Defender and first-turn roll-offs come later, with /rolloff.
+    assert reply.custom_ids == [f"mgs:i{mission.d33}:{alice.id}:{bob.id}"]
 
 
 async def test_an_agreed_grand_tournament_mission_and_the_options_of_the_other_pack(
@@ -120,3 +121,31 @@ async def test_the_mission_option_offers_the_chosen_packs_missions(harness: Harn
     assert [c["value"] for c in offered] == [m.id for m in grand_tournament().missions if m.size == "incursion"]
     offered = await harness.autocomplete("mission roll", "mission", "re", user=alice, pack="4th-edition")
     assert [c["name"] for c in offered] == ["Secure & Control", "Recon"]
+
+
+async def test_secondaries_are_selected_in_secret_and_revealed_together(harness: Harness, alice: FakeUser,
+                                                                        bob: FakeUser) -> None:
+    reply = await harness.slash("mission roll", user=alice, pack="gt-2020", opponent=bob, mission="crossfire",
+                                size="incursion")
+    [button] = reply.custom_ids
+    stranger = await harness.press(button, user=harness.user("carol"))
+    assert stranger.ephemeral and "Only the two players" in stranger.content
+    menu = await harness.press(button, user=alice)
+    assert menu.ephemeral and len(menu.components[0]["components"][0]["options"]) == 20
+    [select] = menu.custom_ids
+    clash = await harness.select(select, ["linebreaker", "domination", "assassinate"], user=alice)
+    assert clash.ephemeral and "both Battlefield Supremacy" in clash.content
+    assert not await harness.bot.picks.has_picked(int(reply.main.message["id"]), str(alice.id))
+    chosen = await harness.select(select, ["linebreaker", "assassinate", "psychic-ritual"], user=alice)
+    assert "Hidden until" in chosen.content
+    public = [s for s in harness.model.sent if s.kind == "message" and not s.ephemeral]
+    assert not any("Linebreaker" in (s.content or "") for s in public)  # nobody else sees it yet
+    again = await harness.press(button, user=alice)
+    assert again.ephemeral and "already selected" in again.content
+    [bob_select] = (await harness.press(button, user=bob)).custom_ids
+    revealed = await harness.select(bob_select, ["outflank", "codex", "thin-their-ranks"], user=bob)
+    [post] = [s for s in revealed if s.kind == "message" and "revealed for **Crossfire**" in s.content]
+    assert f"<@{alice.id}>: **Linebreaker**, **Assassinate**, **Psychic Ritual**" in post.content
+    assert f"<@{bob.id}>: **Outflank**, **A secondary from my Codex**, **Thin Their Ranks**" in post.content
+    assert sorted(map(int, post.body["allowed_mentions"]["users"])) == sorted([alice.id, bob.id])
+    assert harness.message(reply.main.message["id"])["components"] == []

@@ -10,6 +10,7 @@ import yaml
 from bot.decks import DeckError, grand_tournament, load_grand_tournament, pack_dir
 from bot.engine.errors import InvalidValue
 from bot.engine.gt2020.missions import roll_gt_mission
+from bot.engine.gt2020.selection import check_selection, options
 from bot.engine.rng import stream_of
 
 PACK = grand_tournament()
@@ -71,3 +72,24 @@ def test_a_missing_field_is_named(tmp_path: Path) -> None:
             del data["missions"][3]["briefing"]
     with pytest.raises(DeckError, match=r"field missions\.3\.briefing: Field required"):
         load_grand_tournament(write_pack(tmp_path, change))
+
+
+def test_a_selection_is_three_different_objectives_at_most_one_per_category() -> None:
+    crossfire = PACK.mission("crossfire")
+    assert check_selection(PACK, crossfire, ["linebreaker", "assassinate", "psychic-ritual"]) == (
+        "linebreaker", "assassinate", "psychic-ritual")
+    with pytest.raises(InvalidValue, match="Linebreaker and Domination are both Battlefield Supremacy"):
+        check_selection(PACK, crossfire, ["linebreaker", "domination", "assassinate"])
+    with pytest.raises(InvalidValue, match="Select 3 different secondary objectives"):
+        check_selection(PACK, crossfire, ["linebreaker", "linebreaker", "assassinate"])
+    with pytest.raises(InvalidValue, match="Select 3 different"):
+        check_selection(PACK, crossfire, ["linebreaker", "assassinate"])
+    with pytest.raises(InvalidValue, match="'raze' is not a secondary objective of this mission"):
+        check_selection(PACK, crossfire, ["linebreaker", "assassinate", "raze"])  # Scorched Earth's own
+
+
+def test_the_missions_own_objective_and_a_codex_one_can_be_selected_with_any() -> None:
+    crossfire = PACK.mission("crossfire")
+    assert check_selection(PACK, crossfire, ["outflank", "codex", "engage-on-all-fronts"])
+    ids = [o[0] for o in options(PACK, crossfire)]
+    assert len(ids) == 20 and ids[-2:] == ["outflank", "codex"]
