@@ -21,7 +21,7 @@ from pydantic import ValidationError
 
 from bot import verify
 from bot.client import make_bot
-from bot.decks import DeckError, default_catalog, fourth_edition, grand_tournament, load_catalog, pack_dir
+from bot.decks import DeckError, fourth_edition, grand_tournament, installed_packs, load_catalog, pack_dir
 from bot.engine.catalog import Catalog
 from bot.settings import Settings
 from bot.store.backup import BackupError, backup_sqlite
@@ -66,7 +66,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "verify":
-        return verify.main(args.file, default_catalog())
+        return verify.main(args.file, installed_packs())
     try:
         settings = Settings()
     except ValidationError as exc:

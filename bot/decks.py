@@ -14,7 +14,10 @@ from pydantic import ValidationError
 
 from bot.engine import catalog as c
 from bot.engine.fourth_edition.catalog import MissionGenerator
+from bot.engine.fourth_edition.game import FourthEditionRules
 from bot.engine.gt2020.catalog import GrandTournament
+from bot.engine.gt2020.game import GrandTournamentRules
+from bot.engine.packs import ChapterApprovedRules, Packs
 
 DEFAULT_PACK = "ca-2025-26"
 
@@ -96,6 +99,12 @@ def fourth_edition() -> MissionGenerator:
 def default_catalog() -> c.Catalog:
     """The shipped Chapter Approved 2025-26 pack, loaded once per process."""
     return load_catalog(pack_dir())
+
+
+def installed_packs(catalog: c.Catalog | None = None) -> Packs:
+    """Every shipped pack's rules over its data, Chapter Approved 2025-26 (or `catalog`) first, the default."""
+    return Packs(ChapterApprovedRules(catalog or default_catalog()), GrandTournamentRules(grand_tournament()),
+                 FourthEditionRules(fourth_edition()))
 
 
 def _read(path: Path) -> object:

@@ -19,18 +19,23 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 from weakref import WeakValueDictionary
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.engine.actions import Abandon, Action
+from bot.decks import installed_packs
+from bot.engine.actions import Abandon
 from bot.engine.catalog import Catalog
 from bot.engine.errors import GameError, NotAPlayer
-from bot.engine.game import Event, apply, new_game, replay, seed_hash
-from bot.engine.state import GameSetup, GameState, Status
+from bot.engine.events import Event
+from bot.engine.packs import Packs
+from bot.engine.rng import seed_hash
+from bot.engine.state import CA_PACK
 from bot.game_log import export_game
+from bot.table_log import export_table_game
 from bot.store.models import GameStatus
 from bot.store.repository import ActiveGameExists, GameRecord, GameRepository, StaleVersion
 
@@ -54,15 +59,17 @@ CACHED_GAMES = 4096  # about 14 KiB each (bench/bench_interactions.py): some 56 
 @dataclass(frozen=True)
 class ActResult:
     game_id: int
-    state: GameState
+    state: Any  # the pack's state model
     events: tuple[Event, ...]
     version: int
-    previous: GameState | None = None  # the state the action was applied to (None: a new game)
+    previous: Any = None  # the state the action was applied to (None: a new game)
 
 
 class GameService:
-    def __init__(self, catalog: Catalog, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(self, catalog: Catalog, sessionmaker: async_sessionmaker[AsyncSession],
+                 packs: Packs | None = None) -> None:
         self.catalog = catalog
+        self.packs = packs or installed_packs(catalog)  # the games of every pack go through the same steps
         self.repo = GameRepository(sessionmaker)
         self._games = _ActiveGames(CACHED_GAMES)
         self.now_ms: Callable[[], int] = lambda: time.time_ns() // 1_000_000  # stamps clocked games' actions
@@ -75,11 +82,12 @@ class GameService:
             lock = self._locks[channel_id] = asyncio.Lock()
         return lock
 
-    async def start_game(self, guild_id: int | None, channel_id: int, setup: GameSetup) -> ActResult:
+    async def start_game(self, guild_id: int | None, channel_id: int, setup: Any) -> ActResult:
+        """A new game of the pack `setup` names."""
         async with self._lock(channel_id):
             if await self.repo.get_active_game(channel_id) is not None:
                 raise ChannelBusy(_BUSY)
-            outcome = new_game(self.catalog, setup)
+            outcome = self.packs.new_game(setup)
             digest = seed_hash(setup.seed)
             try:
                 record = await self.repo.create_game(
@@ -120,7 +128,7 @@ class GameService:
         return record
 
     async def act(
-        self, action: Action, *, channel_id: int | None = None, game_id: int | None = None,
+        self, action: Any, *, channel_id: int | None = None, game_id: int | None = None,
         expected_version: int | None = None,
     ) -> ActResult:
         """Apply a player's action. `expected_version` is the version the pressed board showed."""
@@ -152,8 +160,8 @@ class GameService:
                 raise GameError("There is nothing to undo.")
             if log[-1].action.kind == "time_out":
                 raise GameError("A player's time running out on the clock cannot be undone.")
-            state = replay(self.catalog, record.setup, [entry.action for entry in log[:-1]])
-            if _revealed_hidden(state, record.state):
+            state = self.packs.replay(record.setup, [entry.action for entry in log[:-1]])
+            if self.packs.rules(record.pack).revealed(state, record.state):
                 raise GameError("The last action drew, shuffled or revealed cards or made a roll, so it cannot be "
                                 "undone.")
             if log[-1].actor != actor:
@@ -166,14 +174,17 @@ class GameService:
         return ActResult(record.id, state, (event,), saved.version, record.state)
 
     async def export_log(self, game_id: int) -> dict[str, Any]:
-        """The game as anyone may see it (bot/game_log.py): the seed once public, hidden choices redacted."""
+        """The game as anyone may see it (bot/game_log.py, bot/table_log.py): the seed once public, hidden choices redacted."""
         record = await self.repo.get_game(game_id)
         if record is None:
             raise NoGame(_GONE)
-        log = await self.repo.list_actions(game_id)
-        return export_game(
-            self.catalog, record.state,
-            [(e.seq, e.actor, e.created_at.isoformat(), e.action) for e in log],
+        log = [(e.seq, e.actor, e.created_at.isoformat(), e.action) for e in await self.repo.list_actions(game_id)]
+        if record.pack == CA_PACK:
+            export = partial(export_game, self.catalog)
+        else:
+            export = partial(export_table_game, self.packs.rules(record.pack))
+        return export(
+            record.state, log,
             game_id=record.id, guild_id=record.guild_id, channel_id=record.channel_id,
             status=record.status.value, created_at=record.created_at.isoformat(),
             updated_at=record.updated_at.isoformat(), seed_hash=record.seed_hash,
@@ -191,14 +202,14 @@ class GameService:
         return await attempt(fresh)
 
     async def _apply(
-        self, record: GameRecord, action: Action, expected_version: int | None, moderator: bool = False
+        self, record: GameRecord, action: Any, expected_version: int | None, moderator: bool = False
     ) -> ActResult:
         if not moderator:
             _require_player(record, action.actor)
         _require_version(record, expected_version)
         if record.state.clock is not None:
             action = action.model_copy(update={"at": self.now_ms()})
-        outcome = apply(self.catalog, record.state, action)  # a GameError here writes nothing
+        outcome = self.packs.apply(record.state, action)  # a GameError here writes nothing
         saved = await self._save(self.repo.save_if_version(record, outcome.state, action))
         events = outcome.events
         if saved.status != GameStatus.ACTIVE:
@@ -254,7 +265,7 @@ _GONE = "That game no longer exists."
 _BUSY = "This channel already has a game in progress: finish or end it first, or play in a thread."
 
 
-def _seed_notice(state: GameState, digest: str) -> Event:
+def _seed_notice(state: Any, digest: str) -> Event:
     """A bot-made seed is committed to by its hash; a seed a player fixed is public and promises nothing."""
     fixer = state.setup.seed_fixed_by
     if fixer is None:
@@ -272,15 +283,3 @@ def _require_player(record: GameRecord, actor: str) -> None:
 def _require_version(record: GameRecord, expected_version: int | None) -> None:
     if expected_version is not None and expected_version != record.version:
         raise StaleBoard(STALE_MESSAGE)
-
-
-def _revealed_hidden(before: GameState, after: GameState) -> bool:
-    """Did the step from `before` to `after` show someone a card or a roll (a draw, a shuffle, a reveal,
-    the first turn and the start of the battle)?
-
-    Undoing it would let a player see what comes and choose again (or deploy again).
-    """
-    decks = [(p.deck, q.deck) for p, q in zip(before.players, after.players)]
-    decks.append((before.challenger_deck, after.challenger_deck))
-    revealed = before.status in (Status.SECONDARIES, Status.DEPLOYMENT) and after.status != before.status
-    return revealed or any(old != new for old, new in decks)

@@ -4,6 +4,10 @@ The seed must hash to the SHA-256 shown at the start; the action log, replayed f
 that seed (by the setup's own derivation version), must re-derive the mission, every roll-off, shuffle
 and draw the export records, and its result and score sheet. One line per check, `ok` or the first
 mismatch; exit 0 only when every check passes (README, "Verify a game").
+
+An export names its pack (`pack`; none: Chapter Approved 2025-26, as every export made before the older packs
+were playable). A table game of an older pack (Grand Tournament 2020, 4th edition: bot/table_log.py) is checked
+the same way by its pack's rules, with the packs `installed_packs()` loads.
 """
 
 from __future__ import annotations
@@ -17,12 +21,16 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from bot import table_log
 from bot.engine.actions import ACTION_ADAPTER
 from bot.engine.catalog import Catalog
 from bot.engine.errors import GameError
 from bot.engine.game import apply, new_game
+from bot.engine.packs import ACTION_ADAPTERS, SETUP_MODELS, ChapterApprovedRules, Packs
 from bot.engine.rng import seed_hash
-from bot.engine.state import GameSetup, GameState
+from bot.engine.state import CA_PACK, GameSetup, GameState
+from bot.engine.table.rules import TableRules
+from bot.engine.table.state import TableState
 from bot.game_log import FORMAT, FORMAT_VERSION, OVER, action_facts, public_view, score_sheet
 
 MISMATCH = 1
@@ -54,6 +62,9 @@ def read_export(path: Path) -> dict[str, Any]:
     if data.get("format_version") != FORMAT_VERSION:
         raise NotVerifiable(f"{path} is a game log of format version {data.get('format_version')!r}; this bot "
                             f"verifies version {FORMAT_VERSION}: export it again with /game log.")
+    pack = data.get("pack", CA_PACK)
+    if not isinstance(pack, str) or pack not in SETUP_MODELS:
+        raise NotVerifiable(f"{path} is a game log of the pack {pack!r}, which this bot does not know.")
     if data.get("status") not in OVER:
         raise NotVerifiable(f"Game {data.get('game_id')} is not finished ({data.get('status')}): verify it once it "
                             "has ended and its seed is revealed, with a new /game log.")
@@ -92,6 +103,80 @@ def verify(catalog: Catalog, data: dict[str, Any]) -> list[Check]:
         checks.append(Check(name, None if claimed == derived else
                             f"the log says {_short(claimed)}, the replay gives {_short(derived)}"))
     return checks
+
+
+def verify_export(packs: Packs, data: dict[str, Any]) -> list[Check]:
+    """Every check of an export read by `read_export`, by the rules of the pack it names."""
+    pack = data.get("pack", CA_PACK)
+    try:
+        rules = packs.rules(pack)
+    except KeyError:
+        raise NotVerifiable(f"This is a game of the pack {pack!r}, which is not installed.") from None
+    if isinstance(rules, ChapterApprovedRules):
+        return verify(rules.catalog, data)
+    return verify_table(rules, data)
+
+
+def verify_table(rules: TableRules, data: dict[str, Any]) -> list[Check]:
+    """Every check of a table game's export (bot/table_log.py) read by `read_export`, in order."""
+    try:
+        setup = SETUP_MODELS[rules.pack].model_validate({**data["setup"], "seed": data["seed"]})
+    except (KeyError, TypeError, ValidationError) as exc:
+        raise NotVerifiable(f"The export's setup cannot be read: {exc}") from None
+    if setup.pack != rules.pack:
+        raise NotVerifiable(f"The export says it is a game of {rules.pack!r}, but its setup is of {setup.pack!r}.")
+    checks = [Check("seed", None if seed_hash(setup.seed) == data.get("seed_hash") else
+                    f"SHA-256 of the seed is {seed_hash(setup.seed)}, not the hash shown at the start "
+                    f"({data.get('seed_hash')})")]
+    start = "start (mission, rolls)"
+    try:
+        state = rules.new_game(setup).state
+    except GameError as exc:
+        return [*checks, Check(start, f"the setup cannot start a game: {exc.message}")]
+    checks.append(Check(start, _first_difference(data.get("start"), table_log.public_view(rules, state), state)))
+    state, problem, count = _replay_table(rules, state, data.get("actions"))
+    checks.append(Check(f"actions ({count} replayed: rolls, CP, VP)", problem))
+    if problem:
+        skipped = "not checked: the replay stopped"
+        return [*checks, Check("mission", skipped), Check("result", skipped), Check("score sheet", skipped)]
+    final = [
+        ("mission", data.get("mission"), table_log.mission_view(rules, state)),
+        ("result", data.get("result"), state.result.model_dump(mode="json") if state.result else None),
+        ("score sheet", data.get("score_sheet"), table_log.score_sheet(rules, state)),
+    ]
+    for name, claimed, derived in final:
+        checks.append(Check(name, None if claimed == derived else
+                            f"the log says {_short(claimed)}, the replay gives {_short(derived)}"))
+    return checks
+
+
+def _replay_table(rules: TableRules, state: TableState, entries: Any) -> tuple[TableState, str | None, int]:
+    """`_replay` for a table game: its pack's action records and rules."""
+    if not isinstance(entries, list):
+        return state, "the export has no action list", 0
+    adapter = ACTION_ADAPTERS[rules.pack]
+    for number, entry in enumerate(entries, start=1):
+        where = f"action {number}"
+        try:
+            if entry["seq"] != number:
+                return state, f"{where}: numbered {entry['seq']} (an action is missing or out of order)", number - 1
+            action = adapter.validate_python(entry["action"])
+            where += f" ({action.kind} by {_name(state, action.actor)})"
+            if entry["actor"] != action.actor:
+                return state, f"{where}: logged as made by {_name(state, entry['actor'])}", number - 1
+        except (KeyError, TypeError, ValidationError):
+            return state, f"{where} cannot be read (hidden, edited or incomplete)", number - 1
+        try:
+            after = rules.apply(state, action).state
+        except GameError as exc:
+            return state, f"{where} is refused by the rules: {exc.message}", number - 1
+        except (LookupError, TypeError, ValueError, StopIteration) as exc:  # an edited log the rules cannot read
+            return state, f"{where} cannot be replayed: {exc!r}", number - 1
+        problem = _first_difference(entry.get("facts"), table_log.action_facts(rules, state, after), after)
+        if problem:
+            return state, f"{where}: {problem}", number - 1
+        state = after
+    return state, None, len(entries)
 
 
 def _replay(catalog: Catalog, state: GameState, entries: Any) -> tuple[GameState, str | None, int]:
@@ -146,9 +231,10 @@ def _short(value: Any, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-def main(path: Path, catalog: Catalog, out: Callable[[str], None] = print) -> int:
+def main(path: Path, packs: Packs, out: Callable[[str], None] = print) -> int:
+    """Verify the export at `path` by the rules of the installed pack it names."""
     try:
-        checks = verify(catalog, read_export(path))
+        checks = verify_export(packs, read_export(path))
     except NotVerifiable as exc:
         print(exc, file=sys.stderr)
         return UNREADABLE
@@ -158,3 +244,4 @@ def main(path: Path, catalog: Catalog, out: Callable[[str], None] = print) -> in
     out(f"{len(checks) - len(failed)} of {len(checks)} checks passed: "
         + ("the game follows from its seed." if not failed else "this log does not match its seed."))
     return MISMATCH if failed else 0
+

@@ -1,4 +1,7 @@
-"""`/faq query:` finds the FAQ rulings of the pack that answer a question."""
+"""`/faq query:` finds the FAQ rulings of the pack that answer a question.
+
+Only Chapter Approved's documents hold FAQ rulings; for another pack (`pack:`, or the channel's game's) the answer
+says so and points to `/card`, which shows that pack's own texts."""
 
 from __future__ import annotations
 
@@ -7,9 +10,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import MissionBot
+from bot.decks import DEFAULT_PACK
 from bot.engine.faq_search import search_faq
 from bot.ui.card_embeds import faq_embed
 from bot.ui.errors import send_error
+from cogs.cards import PackOption
 
 RESULTS = 3
 
@@ -17,10 +22,22 @@ RESULTS = 3
 class Faq(commands.Cog):
     def __init__(self, bot: MissionBot) -> None:
         self.bot = bot
+        self.pack_option = PackOption(bot)
 
     @app_commands.command(name="faq", description="Search the Mission Deck FAQ rulings.")
-    @app_commands.describe(query="A card name or a few words, e.g. 'Sabotage deployment zone'")
-    async def faq(self, interaction: discord.Interaction, query: app_commands.Range[str, 1, 200]) -> None:
+    @app_commands.describe(query="A card name or a few words, e.g. 'Sabotage deployment zone'",
+                           pack="The mission pack (default: this channel's game's, else Chapter Approved)")
+    async def faq(self, interaction: discord.Interaction, query: app_commands.Range[str, 1, 200],
+                  pack: str | None = None) -> None:
+        chosen = await self.pack_option.chosen(interaction, pack)
+        if chosen != DEFAULT_PACK:
+            title, default = self.pack_option.titles[chosen], self.pack_option.titles[DEFAULT_PACK]
+            await send_error(
+                interaction,
+                f"The {title} has no FAQ rulings in its documents. Its own texts are all on its cards: "
+                f"`/card` with `pack:` {title}. For the {default} rulings, use `/faq` with `pack:` {default}.",
+            )
+            return
         matches = search_faq(self.bot.catalog, query, limit=RESULTS)
         if not matches:
             shown = discord.utils.escape_markdown(query.strip()[:80])
@@ -31,6 +48,10 @@ class Faq(commands.Cog):
             )
             return
         await interaction.response.send_message(embed=faq_embed(query, matches, self.bot.catalog))
+
+    @faq.autocomplete("pack")
+    async def faq_pack(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return self.pack_option.choices(current)
 
 
 async def setup(bot: MissionBot) -> None:

@@ -10,7 +10,8 @@ from discord.ext import commands
 
 from bot.engine import actions as a
 from bot.engine.errors import GameError
-from bot.engine.state import Source
+from bot.engine.state import CA_PACK, Source
+from bot.engine.table import actions as t
 from bot.ui.text import title_case
 
 MAX_AUTOCOMPLETE = 25
@@ -27,6 +28,25 @@ async def own_cards(interaction: discord.Interaction, current: str) -> list[app_
     names = [(title_case(catalog.secondary(c).name), c) for c in player.hand]
     return [app_commands.Choice(name=n, value=c) for n, c in names if current.lower() in n.lower()][
         :MAX_AUTOCOMPLETE]
+
+
+async def own_objectives(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The caller's objectives in this channel's game of an older pack."""
+    service = interaction.client.service
+    try:
+        record = await service.get_state(channel_id=interaction.channel_id)
+        if record.pack == CA_PACK:
+            return []
+        objectives = service.packs.rules(record.pack).objectives(record.state, str(interaction.user.id))
+    except (GameError, KeyError):
+        return []
+    return [app_commands.Choice(name=o.name[:100], value=o.id) for o in objectives
+            if current.lower() in o.name.lower()][:MAX_AUTOCOMPLETE]
+
+
+async def _pack(interaction: discord.Interaction) -> str:
+    """The pack of this channel's game (its rules refuse what does not belong to it)."""
+    return (await interaction.client.service.get_state(channel_id=interaction.channel_id)).pack
 
 
 def _me(interaction: discord.Interaction) -> str:
@@ -69,7 +89,20 @@ class ScoreCog(commands.GroupCog, name="score", description="Victory points"):
     async def add(self, interaction: discord.Interaction,
                   source: Literal["primary", "secondary", "challenger"],
                   vp: app_commands.Range[int, 1, 50], card: str | None = None) -> None:
+        if await _pack(interaction) != CA_PACK:
+            raise GameError("In this game, record VP by objective: `/score objective` or the board's Score button.")
         action = a.Score(actor=_me(interaction), source=Source(source), card=card, vp=vp)
+        await self.bot.desk.perform(interaction, action, done="Recorded.")
+
+    @app_commands.command(name="objective", description="Record VP for one of your objectives (Grand Tournament "
+                                                            "2020, 4th edition)")
+    @app_commands.describe(objective="Your objective", vp="How many VP it scored now")
+    @app_commands.autocomplete(objective=own_objectives)
+    async def objective(self, interaction: discord.Interaction, objective: str,
+                        vp: app_commands.Range[int, 1, t.MAX_VP]) -> None:
+        if await _pack(interaction) == CA_PACK:
+            raise GameError("Chapter Approved VP come from cards: use the board's Score button or `/score add`.")
+        action = t.ScoreObjective(actor=_me(interaction), objective=objective, vp=vp)
         await self.bot.desk.perform(interaction, action, done="Recorded.")
 
 
@@ -85,9 +118,17 @@ class CpCog(commands.GroupCog, name="cp", description="Command points"):
         await self.bot.desk.perform(interaction, action, done="Recorded.")
 
     @app_commands.command(name="gain", description="Gain CP from a rule (at most 1CP per battle round)")
+    @app_commands.describe(mission_rule="Grand Tournament 2020: a mission rule gives it in your Command phase "
+                                        "(outside the 1CP limit)")
+    @app_commands.rename(mission_rule="mission-rule")
     async def gain(self, interaction: discord.Interaction, amount: app_commands.Range[int, 1, 10],
-                   reason: app_commands.Range[str, 0, 200] = "") -> None:
-        action = a.GainCp(actor=_me(interaction), amount=amount, reason=reason)
+                   reason: app_commands.Range[str, 0, 200] = "", mission_rule: bool = False) -> None:
+        if await _pack(interaction) == CA_PACK:
+            if mission_rule:
+                raise GameError("`mission-rule:` is for the Grand Tournament 2020 pack's mission rules.")
+            action = a.GainCp(actor=_me(interaction), amount=amount, reason=reason)
+        else:
+            action = t.GainCp(actor=_me(interaction), amount=amount, reason=reason, mission_rule=mission_rule)
         await self.bot.desk.perform(interaction, action, done="Recorded.")
 
 

@@ -7,12 +7,12 @@ and either returns the next state or raises a GameError that leaves the state un
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Sequence
 
 from bot.engine import actions as a
 from bot.engine import clock as clocks
 from bot.engine.catalog import Catalog, ScoringOption, WhenDrawnKind, Window
+from bot.engine.events import Event, Outcome, result_text
 from bot.engine.errors import GameError, InvalidValue, NotAPlayer, NotYourTurn, WrongPhase
 from bot.engine.geometry import OPPOSITE_CORNER, corner_areas
 from bot.engine.objectives import objective_name, removable_objectives, table_objectives
@@ -29,21 +29,6 @@ MAX_UNIT_NAME = 80
 MAX_REASON = 200
 MAX_CP_CHANGE = 10
 MAX_MANUAL_VP = 50
-
-
-@dataclass(frozen=True)
-class Event:
-    """Something to tell the players; `private_to` keeps it for one player's eyes only."""
-
-    text: str
-    player: str | None = None
-    private_to: str | None = None
-
-
-@dataclass(frozen=True)
-class Outcome:
-    state: GameState
-    events: tuple[Event, ...]
 
 
 def new_game(catalog: Catalog, setup: GameSetup) -> Outcome:
@@ -534,16 +519,9 @@ class _Game:
     def _finish(self, winner: str | None, reason: str) -> None:
         vp = {p.id: self.state.total_vp(p.id) for p in self.state.players}
         status = Status.ABANDONED if reason == "abandoned" else Status.ENDED
-        self.update(status=status, result=Result(winner=winner, reason=reason, vp=vp), prompts=(),
-                    discard_queue=())
-        score = " – ".join(f"{self.name(pid)} {points}VP" for pid, points in vp.items())
-        if reason == "abandoned":
-            self.say(f"The game was abandoned. {score}.")
-        elif winner is None:
-            self.say(f"The battle ends in a draw: {score}.")
-        else:
-            how = {"concession": "concession", "time": "on time"}.get(reason, "the battle")
-            self.say(f"{self.name(winner)} wins ({how}): {score}.")
+        result = Result(winner=winner, reason=reason, vp=vp)
+        self.update(status=status, result=result, prompts=(), discard_queue=())
+        self.say(result_text(result, self.name))
 
     def _do_concede(self, action: a.Concede) -> None:
         if self.state.status != Status.BATTLE:

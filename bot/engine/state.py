@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from bot.engine.catalog import GameSize
 
 SCHEMA_VERSION = 4  # of the snapshot (4: a chess clock); bot/store/codec.py upgrades older ones
+CA_PACK = "ca-2025-26"  # the pack these models belong to (bot/engine/packs.py)
 SETUP_VERSION = 2  # of the setup: how its random streams are made and which rules timing it follows
 
 
@@ -42,6 +43,24 @@ def _share_fields_set(model: M) -> M:
     names = model.__pydantic_fields_set__
     object.__setattr__(model, "__pydantic_fields_set__", _FIELDS_SETS.setdefault(frozenset(names), names))
     return model
+
+
+class Seats:
+    """A game's two players (its `players` field), looked up by Discord id: every pack's state has them."""
+
+    players: tuple
+
+    def player(self, player_id: str):
+        for p in self.players:
+            if p.id == player_id:
+                return p
+        raise KeyError(player_id)
+
+    def opponent(self, player_id: str):
+        for p in self.players:
+            if p.id != player_id:
+                return p
+        raise KeyError(player_id)
 
 
 class Status(StrEnum):
@@ -88,6 +107,10 @@ class GameSetup(Frozen):
         "1: games stored before version 2 (Mersenne Twister streams, roll-offs and Supply Drop drawn at "
         "creation, one Done scoring closes the end of a turn); 2: SHA-256 streams (README, 'Verify a game') "
         "and the battle sequence's timing"))
+
+    @property
+    def pack(self) -> str:
+        return CA_PACK
 
     @property
     def legacy(self) -> bool:
@@ -233,7 +256,7 @@ class Clock(Frozen):
         return self.since_ms + self.left_ms(self.running)
 
 
-class GameState(Frozen):
+class GameState(Seats, Frozen):
     schema_version: int = SCHEMA_VERSION
     setup: GameSetup
     mission: Mission
@@ -263,17 +286,9 @@ class GameState(Frozen):
     clock: Clock | None = Field(None, description="The chess clock, if the players chose one")
 
     # Small read-only helpers used by the engine and the renderers.
-    def player(self, player_id: str) -> PlayerState:
-        for p in self.players:
-            if p.id == player_id:
-                return p
-        raise KeyError(player_id)
-
-    def opponent(self, player_id: str) -> PlayerState:
-        for p in self.players:
-            if p.id != player_id:
-                return p
-        raise KeyError(player_id)
+    @property
+    def pack(self) -> str:
+        return CA_PACK
 
     @property
     def defender(self) -> str | None:

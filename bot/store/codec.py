@@ -15,13 +15,15 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
+from functools import partial
 from itertools import zip_longest
 from operator import itemgetter
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from bot.engine.state import SCHEMA_VERSION, GameSetup, GameState, Status
+from bot.engine.packs import SETUP_MODELS, STATE_MODELS, STATE_SCHEMAS
+from bot.engine.state import CA_PACK, SCHEMA_VERSION, GameSetup, GameState
 from bot.store.models import GameStatus
 
 M = TypeVar("M", bound=BaseModel)
@@ -34,14 +36,17 @@ class SnapshotError(Exception):
 # A VP ledger row: these fields of the entry in this order, trailing Nones left out, and the player as
 # their place in setup.players (0 or 1). Rarely set fields come last, so most rows end after `card`.
 VP_COLUMNS = ("player", "source", "round", "turn", "claimed", "awarded", "card", "option", "capped_by", "note")
-_vp_values = itemgetter(*VP_COLUMNS)
+# The same for a table game's tallies (bot/engine/table/state.py), stored this way from its first schema.
+TALLY_COLUMNS = ("player", "objective", "round", "claimed", "awarded", "capped_by")
+_VALUES = {VP_COLUMNS: itemgetter(*VP_COLUMNS), TALLY_COLUMNS: itemgetter(*TALLY_COLUMNS)}
 
 
-def dump_state(state: GameState) -> str:
+def dump_state(state: Any) -> str:
     # pydantic writes everything but the ledger (in Rust, fast); the ledger rows go last, as the "vp" key.
+    columns = VP_COLUMNS if isinstance(state, GameState) else TALLY_COLUMNS
     head = state.model_dump_json(exclude={"vp"})
     places = _places(state.setup.players)
-    rows = json.dumps([_vp_row(vars(entry), places) for entry in state.vp], separators=(",", ":"))
+    rows = json.dumps([_vp_row(vars(entry), places, columns) for entry in state.vp], separators=(",", ":"))
     return f'{head[:-1]},"vp":{rows}}}'
 
 
@@ -49,23 +54,23 @@ def _places(players: Any) -> dict[str, int]:
     return {player: place for place, player in enumerate(players)}
 
 
-def _vp_row(entry: dict[str, Any], places: dict[str, int]) -> list[Any]:
-    row = list(_vp_values(entry))
+def _vp_row(entry: dict[str, Any], places: dict[str, int], columns: tuple[str, ...] = VP_COLUMNS) -> list[Any]:
+    row = list(_VALUES[columns](entry))
     row[0] = places[row[0]]
     while row[-1] is None:
         row.pop()
     return row
 
 
-def _vp_entries(data: dict[str, Any]) -> dict[str, Any]:
-    """A version-3 snapshot with its ledger rows turned back into entries, for the model to validate."""
+def _vp_entries(data: dict[str, Any], columns: tuple[str, ...] = VP_COLUMNS) -> dict[str, Any]:
+    """A snapshot with its ledger rows turned back into entries, for the model to validate."""
     try:
         players = data["setup"]["players"]
-        entries = [dict(zip_longest(VP_COLUMNS, row), player=players[row[0]]) for row in data["vp"]]
+        entries = [dict(zip_longest(columns, row), player=players[row[0]]) for row in data["vp"]]
     except (TypeError, IndexError, KeyError) as exc:
         raise SnapshotError(f"Game snapshot has a malformed VP ledger row: {exc!r}") from None
     if any(None in entry for entry in entries):
-        raise SnapshotError(f"Game snapshot has a VP ledger row longer than {len(VP_COLUMNS)} values.")
+        raise SnapshotError(f"Game snapshot has a VP ledger row longer than {len(columns)} values.")
     return {**data, "vp": entries}
 
 
@@ -94,7 +99,11 @@ _GAME_UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
     1: _game_v1_to_v2, 2: _game_v2_to_v3, 3: _game_v3_to_v4}
 
 
-def load_state(text: str) -> GameState:
+def load_state(text: str, pack: str = CA_PACK) -> Any:
+    """A stored snapshot of a game of `pack` (the game table's column)."""
+    if pack != CA_PACK:
+        return load_snapshot(_model(STATE_MODELS, pack), text, schema=STATE_SCHEMAS[pack], what=f"{pack} game snapshot",
+                             finish=partial(_vp_entries, columns=TALLY_COLUMNS))
     return load_snapshot(
         GameState, text, schema=SCHEMA_VERSION, what="Game snapshot", upgrades=_GAME_UPGRADES,
         hint="; run the bot version that wrote it, or rebuild the snapshot by replaying the action log",
@@ -140,18 +149,29 @@ def _interned(value: Any) -> Any:
     return value
 
 
-def dump_setup(setup: GameSetup) -> str:
+def dump_setup(setup: BaseModel) -> str:
     return setup.model_dump_json()
 
 
-def load_setup(text: str) -> GameSetup:
-    return GameSetup.model_validate(_legacy_setup(_interned(json.loads(text))))
+def load_setup(text: str, pack: str = CA_PACK) -> Any:
+    data = _interned(json.loads(text))
+    if pack != CA_PACK:
+        return _model(SETUP_MODELS, pack).model_validate(data)
+    return GameSetup.model_validate(_legacy_setup(data))
 
 
-def game_status(state: GameState) -> GameStatus:
-    """The table's status column, derived from the engine's state so the two never disagree."""
-    if state.status == Status.ENDED:
+def _model(models: dict[str, type[M]], pack: str) -> type[M]:
+    try:
+        return models[pack]
+    except KeyError:
+        raise SnapshotError(f"Game of pack {pack!r}, which this bot does not have installed.") from None
+
+
+def game_status(state: Any) -> GameStatus:
+    """The table's status column, derived from the engine's state so the two never disagree (every pack's
+    statuses end in 'ended' or 'abandoned')."""
+    if state.status == GameStatus.ENDED.value:
         return GameStatus.ENDED
-    if state.status == Status.ABANDONED:
+    if state.status == GameStatus.ABANDONED.value:
         return GameStatus.ABANDONED
     return GameStatus.ACTIVE

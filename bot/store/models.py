@@ -59,6 +59,10 @@ class Game(SQLModel, table=True):
     channel_id: int = Field(sa_type=BigInteger)
     status: str = Field(default=GameStatus.ACTIVE, sa_type=String(16))
     version: int = Field(default=0, description="Bumped by every saved change (action or undo)")
+    pack: str = Field(default="ca-2025-26", sa_type=String(32), sa_column_kwargs={"server_default": "ca-2025-26"},
+                      description="The mission pack whose rules play the game (bot/engine/packs.py)")
+    pack_schema: int = Field(default=1, sa_column_kwargs={"server_default": "1"},
+                             description="The schema version of the stored snapshot, of the pack's state model")
     setup_json: str = Field(sa_type=Text)
     state_json: str = Field(sa_type=Text, description="Snapshot: a cache of replaying the actions")
     seed_hash: str = Field(sa_type=String(64))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import bindparam, delete, func, insert, update
 from sqlalchemy.exc import IntegrityError
@@ -15,8 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionma
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.engine.actions import Action, dump_action, parse_action
-from bot.engine.state import GameSetup, GameState
+from bot.engine.packs import ACTION_ADAPTERS, STATE_SCHEMAS
 from bot.store.codec import dump_setup, dump_state, game_status, load_setup, load_state
 from bot.store.models import BoardMessage, Game, GameAction, GameStatus, QuietPlayer, utcnow
 
@@ -29,7 +29,7 @@ BUMP = (
     update(GAME)
     .where(GAME.c.id == bindparam("game_id"), GAME.c.version == bindparam("from_version"))
     .values(version=bindparam("to_version"), state_json=bindparam("new_state"), status=bindparam("new_status"),
-            updated_at=bindparam("at"))
+            pack_schema=bindparam("schema"), updated_at=bindparam("at"))
 )
 LOG_ACTION = insert(ACTION)
 LAST_SEQ = select(func.max(ACTION.c.seq)).where(ACTION.c.game_id == bindparam("game_id")).scalar_subquery()
@@ -51,18 +51,22 @@ class GameRecord:
     channel_id: int
     status: GameStatus
     version: int
-    setup: GameSetup
-    state: GameState
+    setup: Any  # the pack's setup and state models (bot/engine/packs.py)
+    state: Any
     seed_hash: str
     created_at: datetime
     updated_at: datetime
+
+    @property
+    def pack(self) -> str:
+        return self.state.pack
 
 
 @dataclass(frozen=True)
 class ActionRecord:
     seq: int
     actor: str
-    action: Action
+    action: Any
     created_at: datetime
 
 
@@ -72,11 +76,12 @@ class GameRepository:
         self._engine: AsyncEngine = sessionmaker.kw["bind"]
 
     async def create_game(
-        self, *, guild_id: int | None, channel_id: int, setup: GameSetup, state: GameState, seed_hash: str
+        self, *, guild_id: int | None, channel_id: int, setup: Any, state: Any, seed_hash: str
     ) -> GameRecord:
         now = utcnow()
         row = Game(
             guild_id=guild_id, channel_id=channel_id, status=game_status(state), version=0,
+            pack=state.pack, pack_schema=STATE_SCHEMAS[state.pack],
             setup_json=dump_setup(setup), state_json=dump_state(state), seed_hash=seed_hash,
             created_at=now, updated_at=now,
         )
@@ -112,7 +117,7 @@ class GameRepository:
             row = (await session.exec(query)).first()
         return _record(row) if row is not None else None
 
-    async def save_if_version(self, game: GameRecord, new_state: GameState, new_action: Action | None) -> GameRecord:
+    async def save_if_version(self, game: GameRecord, new_state: Any, new_action: Any | None) -> GameRecord:
         """Store the snapshot that `new_action` led to, if the game is still at `game.version`.
 
         The action goes into the log in the same transaction, numbered by the version it produced
@@ -120,7 +125,7 @@ class GameRepository:
         """
         saved = _saved(game, new_state)
         state_json = dump_state(new_state)  # encoded before the transaction, which stays short
-        action_json = dump_action(new_action) if new_action is not None else None
+        action_json = ACTION_ADAPTERS[game.pack].dump_json(new_action).decode() if new_action is not None else None
         async with self._engine.begin() as conn:
             await _bump(conn, game, saved, state_json)
             if new_action is not None:
@@ -130,7 +135,7 @@ class GameRepository:
                 })
         return saved
 
-    async def pop_last_action(self, game: GameRecord, new_state: GameState) -> GameRecord:
+    async def pop_last_action(self, game: GameRecord, new_state: Any) -> GameRecord:
         """Undo: drop the last logged action and store the snapshot replayed without it.
 
         The version still goes up, so a board drawn before the undo is seen as out of date.
@@ -147,8 +152,10 @@ class GameRepository:
     async def list_actions(self, game_id: int) -> list[ActionRecord]:
         query = select(GameAction).where(GameAction.game_id == game_id).order_by(col(GameAction.seq))
         async with self._sessionmaker() as session, session.begin():
+            pack = (await session.exec(select(Game.pack).where(Game.id == game_id))).one_or_none()
             rows = (await session.exec(query)).all()
-        return [ActionRecord(r.seq, r.actor, parse_action(r.action_json), r.created_at) for r in rows]
+        actions = ACTION_ADAPTERS[pack] if pack is not None else None
+        return [ActionRecord(r.seq, r.actor, actions.validate_json(r.action_json), r.created_at) for r in rows]
 
     async def add_board_message(self, game_id: int, channel_id: int, message_id: int) -> None:
         async with self._sessionmaker() as session, session.begin():
@@ -174,7 +181,7 @@ class GameRepository:
             return set((await session.exec(query)).all())
 
 
-def _saved(game: GameRecord, new_state: GameState) -> GameRecord:
+def _saved(game: GameRecord, new_state: Any) -> GameRecord:
     return replace(game, version=game.version + 1, state=new_state, status=game_status(new_state),
                    updated_at=utcnow())
 
@@ -183,7 +190,8 @@ async def _bump(conn: AsyncConnection, game: GameRecord, saved: GameRecord, stat
     """The version-checked UPDATE from `game` to `saved`: zero rows means someone else saved first."""
     result = await conn.execute(BUMP, {
         "game_id": game.id, "from_version": game.version, "to_version": saved.version,
-        "new_state": state_json, "new_status": saved.status.value, "at": saved.updated_at,
+        "new_state": state_json, "new_status": saved.status.value, "schema": STATE_SCHEMAS[game.pack],
+        "at": saved.updated_at,
     })
     if result.rowcount != 1:
         raise StaleVersion(f"Game {game.id} is no longer at version {game.version}")
@@ -191,7 +199,7 @@ async def _bump(conn: AsyncConnection, game: GameRecord, saved: GameRecord, stat
 
 def _record(row: Game) -> GameRecord:
     assert row.id is not None
-    state, setup = load_state(row.state_json), load_setup(row.setup_json)
+    state, setup = load_state(row.state_json, row.pack), load_setup(row.setup_json, row.pack)
     return GameRecord(
         id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, status=GameStatus(row.status),
         version=row.version, setup=state.setup if setup == state.setup else setup, state=state,  # one copy in memory

@@ -7,10 +7,11 @@ from typing import Any
 import discord
 
 from bot.engine.errors import GameError
-from bot.engine.state import GameSetup
+from bot.engine.state import CA_PACK
 from bot.service import ActResult
 from bot.ui.briefing import briefing
 from bot.ui.controls import GameButton, view_of
+from bot.ui.table_board import briefing as table_briefing
 
 
 async def open_thread(channel: discord.TextChannel, name: str, players: list[discord.abc.Snowflake],
@@ -23,7 +24,7 @@ async def open_thread(channel: discord.TextChannel, name: str, players: list[dis
 
 
 async def offer_game(client: discord.Client, guild_id: int | None, place: discord.abc.Messageable,
-                     setup: GameSetup, content: str, pinged: list[discord.abc.Snowflake], *,
+                     setup: Any, content: str, pinged: list[discord.abc.Snowflake], *,
                      thread: bool) -> tuple[ActResult, dict[str, Any]]:
     """Start the game in `place` and build its challenge (the second player accepts), pinging exactly
     `pinged`: the message to post. A refused game leaves no thread behind."""
@@ -34,7 +35,11 @@ async def offer_game(client: discord.Client, guild_id: int | None, place: discor
             await place.delete()  # type: ignore[attr-defined]
         raise
     client.desk.note(result.game_id, result.events)  # type: ignore[attr-defined]
-    embeds, files = briefing(client.catalog, result.state, result.events)  # type: ignore[attr-defined]
+    if result.state.pack == CA_PACK:
+        embeds, files = briefing(client.catalog, result.state, result.events)  # type: ignore[attr-defined]
+    else:
+        rules = client.service.packs.rules(result.state.pack)  # type: ignore[attr-defined]
+        embeds, files = table_briefing(rules, result.state, result.events), []
     view = view_of(GameButton(result.game_id, result.version, "accept"),
                    GameButton(result.game_id, result.version, "decline"))
     return result, dict(content=content + "\nAccept?", embeds=embeds, files=files, view=view,

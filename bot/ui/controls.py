@@ -48,6 +48,11 @@ BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "nogamma": ("No Gamma Target", discord.ButtonStyle.secondary),
     "stratagem": ("Use as Stratagem", discord.ButtonStyle.primary),
     "mission": ("Go for the Mission", discord.ButtonStyle.success),
+    "select": ("Select secondary objectives", discord.ButtonStyle.primary),
+    "gofirst": ("Take the first turn", discord.ButtonStyle.primary),
+    "gosecond": ("Take the second turn", discord.ButtonStyle.secondary),
+    "pickmission": ("Choose the mission", discord.ButtonStyle.primary),
+    "outcome": ("Record the mission's outcome", discord.ButtonStyle.primary),
     "endby-first": ("Agree to abandon", discord.ButtonStyle.danger),
     "endby-second": ("Agree to abandon", discord.ButtonStyle.danger),
 }

@@ -21,18 +21,19 @@ import discord
 
 from bot.engine import actions as a
 from bot.engine.errors import GameError
-from bot.engine.game import Event
-from bot.engine.state import GameState, Phase, PromptKind, Status
+from bot.engine.events import Event
+from bot.engine.state import CA_PACK, GameState, Phase, PromptKind, Status
 from bot.service import ActResult, GameService, StaleBoard
 from bot.store.models import GameStatus
 from bot.store.repository import GameRecord
-from bot.ui import choices
+from bot.ui import choices, table_board, table_controls
 from bot.ui.board import board_embed
 from bot.ui.briefing import table_map
 from bot.ui.clock_watch import ClockWatch
 from bot.ui.controls import GameButton, GameSelect, view_of
 from bot.ui.errors import APOLOGY, send_error
 from bot.ui.result_card import result_embed, sheet_file
+from bot.ui.table_sheet import table_sheet_file
 from bot.ui.text import title_case
 from bot.ui.tournament import report_table_game
 
@@ -43,7 +44,7 @@ RECENT_GAMES = 512
 ANSWERED = "This challenge has already been answered."
 # The secret choice does not depend on what the board shows, and both players make it at the same
 # time: a menu opened before the opponent chose must still work. The engine checks the game state.
-UNVERSIONED = frozenset({"fixed", "tactical", "pause", "resume", "claim"})  # the clock's buttons too
+UNVERSIONED = frozenset({"fixed", "tactical", "pause", "resume", "claim"}) | table_controls.UNVERSIONED
 # Buttons that act at once (no menu, no form first): verb -> the action of the player `me` pressing it.
 SIMPLE_ACTIONS: dict[str, Callable[[str, GameState], a.Action]] = {
     "attacker": lambda me, state: a.ChooseSide(actor=me, side="attacker"),
@@ -67,7 +68,7 @@ SIMPLE_ACTIONS: dict[str, Callable[[str, GameState], a.Action]] = {
     "claim": lambda me, state: a.ClaimTime(actor=me),
 }
 # Their presses are acknowledged before any work: reading the game may wait behind other games' writes.
-ACTING = frozenset(SIMPLE_ACTIONS) | {"undo"}
+ACTING = frozenset(SIMPLE_ACTIONS) | frozenset(table_controls.SIMPLE_ACTIONS) | {"undo"}
 
 
 class GameDesk:
@@ -92,7 +93,12 @@ class GameDesk:
             record_id, state, version, adapt_or_die=adapt_or_die, ritual=primary.sets_up_objectives,
             corner=primary.random_setup == "hidden_supplies" and state.mission.hidden_supplies_corner is None))
 
-    def render(self, game_id: int, state: GameState, version: int) -> tuple[discord.Embed, discord.ui.View]:
+    def render(self, game_id: int, state, version: int) -> tuple[discord.Embed, discord.ui.View]:
+        if state.pack != CA_PACK:
+            rules = self.service.packs.rules(state.pack)
+            embed = table_board.board_embed(rules, state, game_id=game_id, version=version,
+                                            recent=self.recent.lines(game_id))
+            return embed, view_of(*table_controls.board_buttons(rules, game_id, state, version))
         embed = board_embed(self.catalog, state, game_id=game_id, version=version,
                             recent=self.recent.lines(game_id))
         return embed, self.board_view(game_id, state, version)
@@ -183,8 +189,9 @@ class GameDesk:
             return
         # Each turn and decision is announced once, when it appears, not again with every action taken while it
         # waits: what waited before this action is known from its state, so a restart repeats nothing.
-        before = waits(result.previous) if result.previous is not None else set()
-        new = waits(state) - before
+        waits_of = waits if state.pack == CA_PACK else table_controls.waits
+        before = waits_of(result.previous) if result.previous is not None else set()
+        new = waits_of(state) - before
         for player in sorted({w[0] for w in new}):
             verbs = sorted({verb for who, verb, *_ in new if who == player})
             text = f"your turn (battle round {state.round})." if "turn" in verbs else ""
@@ -195,14 +202,27 @@ class GameDesk:
                 f"<@{player}>, {text}", view=view_of(*buttons) if buttons else None,
                 allowed_mentions=await self.ping_to(result.game_id, player, actor=actor))
         if state.status in (Status.ENDED, Status.ABANDONED):
-            await interaction.channel.send(embed=result_embed(self.catalog, state, result.game_id),
-                                           file=sheet_file(self.catalog, state, result.game_id))
+            await interaction.channel.send(**self.result_card(state, result.game_id))
             if interaction.guild_id is not None:
                 try:
                     await report_table_game(self.bot, interaction.channel, interaction.guild_id, result.game_id,
                                             state)
                 except Exception:  # the game is over either way; /tournament status collects its result later
                     _log.exception("Could not report game %s to its tournament", result.game_id)
+
+    def result_card(self, state, game_id: int) -> dict:
+        """The result embed with its score sheet picture, for any pack."""
+        sheet = self.sheet_file(state, game_id)
+        if state.pack == CA_PACK:
+            return dict(embed=result_embed(self.catalog, state, game_id), file=sheet)
+        rules = self.service.packs.rules(state.pack)
+        return dict(embed=table_board.result_embed(rules, state, game_id, sheet.filename), file=sheet)
+
+    def sheet_file(self, state, game_id: int) -> discord.File:
+        """The score sheet picture (public information only) of any pack's game."""
+        if state.pack == CA_PACK:
+            return sheet_file(self.catalog, state, game_id)
+        return table_sheet_file(self.service.packs.rules(state.pack), state, game_id)
 
     async def ping_to(self, game_id: int, player: str, *, actor: str | None) -> discord.AllowedMentions:
         """Mentions that notify `player` alone; none when they just acted themselves or turned pings off."""
@@ -256,10 +276,14 @@ class GameDesk:
             await interaction.response.defer()
         record = await self._current(interaction, game_id, version)
         state = record.state
-        if verb in SIMPLE_ACTIONS:
-            await self.perform(interaction, SIMPLE_ACTIONS[verb](me, state), game_id=game_id, version=version)
+        table = record.pack != CA_PACK
+        simple = table_controls.SIMPLE_ACTIONS if table else SIMPLE_ACTIONS
+        if verb in simple:
+            await self.perform(interaction, simple[verb](me, state), game_id=game_id, version=version)
         elif verb == "undo":
             await self._undo(interaction, record, me)
+        elif table:
+            await table_controls.open_menu(self, interaction, record, verb)
         elif verb == "units":
             await interaction.response.send_modal(UnitsModal(self, record, me))
         else:
@@ -398,8 +422,11 @@ class GameDesk:
     async def _on_select(self, interaction: discord.Interaction, game_id: int, version: int, verb: str,
                          values: list[str]) -> None:
         version = None if verb in UNVERSIONED else version
-        await self._current(interaction, game_id, version)
+        record = await self._current(interaction, game_id, version)
         me = str(interaction.user.id)
+        if record.pack != CA_PACK:
+            await table_controls.on_select(self, interaction, record, verb, values, version)
+            return
         if verb == "fixed":
             action = a.ChooseSecondaries(actor=me, mode="fixed", cards=tuple(values))
         elif verb == "score":
@@ -454,10 +481,14 @@ class GameDesk:
                     f"{interaction.user.mention} accepts! Here is the board; the briefing is above.",
                     allowed_mentions=discord.AllowedMentions.none())
                 await self.post_board(interaction.channel, record)
-                chooser = record.state.sides_rolloff.winner  # play passes to them: Attacker or Defender
-                await interaction.channel.send(
-                    f"<@{chooser}>, you won the roll-off: choose Attacker or Defender on the board.",
-                    allowed_mentions=await self.ping_to(game_id, chooser, actor=me))
+                if record.pack == CA_PACK:  # play passes to the roll-off winner: Attacker or Defender
+                    ping = (record.state.sides_rolloff.winner, "you won the roll-off: choose Attacker or Defender on "
+                                                               "the board.")
+                else:
+                    ping = table_controls.opening_ping(record.state)
+                if ping is not None:
+                    await interaction.channel.send(f"<@{ping[0]}>, {ping[1]}",
+                                                   allowed_mentions=await self.ping_to(game_id, ping[0], actor=me))
         finally:
             self._accepting.discard(game_id)
 

@@ -9,10 +9,11 @@ import discord
 
 from bot.decks import fourth_edition
 from bot.engine.errors import GameError
-from bot.engine.fourth_edition.catalog import Mission, MissionGenerator
+from bot.engine.fourth_edition.catalog import Level, Mission, MissionGenerator, SpecialRule
 from bot.engine.fourth_edition.generator import BattleStart, RolledMission, roll_mission, start_battle
 from bot.engine.rng import new_seed
 from bot.engine.state import RollOff
+from bot.ui.card_embeds import Section, build_embed
 from bot.ui.errors import APOLOGY, send_error
 from bot.ui.text import clip, field_value
 
@@ -201,3 +202,51 @@ class RecentIds:
         self._ids[message_id] = None
         if len(self._ids) > self._size:
             self._ids.popitem(last=False)
+
+
+# --- /card: the generator's missions, levels and special rules, one card each ---------------------------------
+
+MISSION_KIND = "Standard Mission"
+LEVEL_KIND = "Mission level"
+RULE_KIND = "Scenario special rule"
+
+
+def mission_card(generator: MissionGenerator, mission: Mission) -> discord.Embed:
+    """A mission as the SRD gives it: objective, set-up and the Victory Points bonus of Gamma and Omega."""
+    rolls = [str(entry.roll) for entry in generator.mission_table if entry.mission == mission.id]
+    chosen = next((entry.text for entry in generator.mission_table if entry.mission is None and entry.text), None)
+    how = f"D6 mission roll: **{', '.join(rolls)}**" + (f" (6: {chosen})" if chosen else "") + "."
+    levels = [level.name for level in _levels_with(generator, "victory-points")]
+    sections = [
+        Section("Set Up", "\n".join(f"{n}) {step}" for n, step in enumerate(mission.set_up, start=1))),
+        Section(f"Victory Points bonus ({', '.join(levels)})" if levels else "Victory Points bonus",
+                "\n".join(f"• {line}" for line in mission.victory_points)),
+    ]
+    return build_embed(title=mission.name, description=f"{mission.objective}\n\n{how}", sections=sections,
+                       colour=COLOUR, footer=f"{MISSION_KIND} · {generator.title}")
+
+
+def level_card(generator: MissionGenerator, level: Level) -> discord.Embed:
+    """A mission level: its D3 roll, its game length and the text of each of its special rules."""
+    rolls = ", ".join(str(entry.roll) for entry in generator.level_table if entry.level == level.id)
+    rules = [generator.rule(r) for r in level.special_rules]
+    rounds = f"{level.battle_rounds} Battle Rounds"
+    if "random-game-length" in level.special_rules:
+        rounds += " (Random Game Length: up to 3 more)"
+    sections = [Section("Game length", rounds, inline=True),
+                Section("Scenario special rules", ", ".join(r.name for r in rules) or "None.", inline=True),
+                *(Section(rule.name, rule.text) for rule in rules)]
+    return build_embed(title=level.name, description=f"D3 mission level roll: **{rolls}**.", sections=sections,
+                       colour=COLOUR, footer=f"{LEVEL_KIND} · {generator.title}")
+
+
+def special_rule_card(generator: MissionGenerator, rule: SpecialRule) -> discord.Embed:
+    """A scenario special rule and the mission levels that use it (Night Fighting and Reserves: other rules)."""
+    levels = ", ".join(level.name for level in _levels_with(generator, rule.id))
+    return build_embed(title=rule.name, description=rule.text,
+                       sections=[Section("Mission levels", levels)] if levels else [],
+                       colour=COLOUR, footer=f"{RULE_KIND} · {generator.title}")
+
+
+def _levels_with(generator: MissionGenerator, rule_id: str) -> list[Level]:
+    return [level for level in generator.levels if rule_id in level.special_rules]

@@ -8,9 +8,10 @@ import discord
 
 from bot.decks import grand_tournament
 from bot.engine.errors import GameError
-from bot.engine.gt2020.catalog import GrandTournament, Mission, Objective
+from bot.engine.gt2020.catalog import GrandTournament, Mission, Objective, Secondary
 from bot.engine.gt2020.missions import RolledGtMission
 from bot.engine.gt2020.selection import check_selection, options
+from bot.ui.card_embeds import Section, build_embed
 from bot.ui.errors import APOLOGY, send_error
 from bot.ui.text import clip, field_value
 
@@ -165,3 +166,70 @@ class PickSecondaries(discord.ui.DynamicItem[discord.ui.Select], template=PICK_T
                            allowed_mentions=discord.AllowedMentions(
                                users=[discord.Object(int(p)) for p in self.players]))
         await channel.get_partial_message(self.message_id).edit(view=None)
+
+
+# --- /card: the pack's missions and secondary objectives, one card each ----------------------------------------
+
+SIZES = {"incursion": "Incursion", "strike-force": "Strike Force"}
+NO_CATEGORY = "category not given in the pack"
+
+
+def secondary_kind(pack: GrandTournament, secondary: Secondary) -> str:
+    """'Battlefield Supremacy secondary objective': the category is part of what a player searches for."""
+    return f"{pack.category(secondary.category).name} secondary objective"
+
+
+def mission_kind(mission: Mission) -> str:
+    return f"{SIZES[mission.size]} mission"
+
+
+def missions_with_secondary(pack: GrandTournament, secondary_id: str) -> tuple[Mission, ...]:
+    """The missions whose own secondary objective this is (one may serve several: Minimise Losses)."""
+    return tuple(m for m in pack.missions if m.secondary.id == secondary_id)
+
+
+def mission_secondary_kind(missions: tuple[Mission, ...]) -> str:
+    return f"Mission secondary objective of {', '.join(m.name for m in missions)}"
+
+
+def gt_secondary_card(pack: GrandTournament, secondary: Secondary) -> discord.Embed:
+    """One of the pack's secondary objectives, with its category and the pack's rules for selecting them."""
+    category = pack.category(secondary.category).name
+    return build_embed(
+        title=secondary.name, description=objective_text(secondary),
+        sections=[Section("Category", category, inline=True),
+                  Section("Selecting secondary objectives", "\n".join(pack.selection))],
+        colour=COLOUR, footer=f"{secondary_kind(pack, secondary)} · {pack.pack.title}")
+
+
+def gt_mission_secondary_card(pack: GrandTournament, missions: tuple[Mission, ...], title: str) -> discord.Embed:
+    """A mission's own secondary objective, with the missions that offer it."""
+    secondary = missions[0].secondary
+    category = pack.category(secondary.category).name if secondary.category else NO_CATEGORY.capitalize()
+    sections = [Section(f"{m.name} ({SIZES[m.size]} mission)", m.secondary_intro) for m in missions]
+    sections += [Section("Category", category, inline=True),
+                 Section("Selecting secondary objectives", "\n".join(pack.selection))]
+    return build_embed(title=title, description=objective_text(secondary), sections=sections, colour=COLOUR,
+                       footer=f"{mission_secondary_kind(missions)} · {pack.pack.title}")
+
+
+def gt_mission_card(pack: GrandTournament, mission: Mission) -> discord.Embed:
+    """A mission as its page gives it: briefing, rules, primary objectives and its own secondary objective."""
+    secondary = mission.secondary
+    category = pack.category(secondary.category).name if secondary.category else NO_CATEGORY
+    sections = [Section("Mission briefing", "\n".join(mission.briefing))]
+    if mission.rules:
+        sections.append(Section("Mission rules", "\n".join(mission.rules)))
+    for number, primary in enumerate(mission.primaries):
+        text = objective_text(primary)  # the intro ("Victory points are awarded …") leads the first one
+        sections.append(Section(f"Primary objective: {primary.name}",
+                                text if number else f"{mission.primary_intro}\n{text}"))
+    sections.append(Section(f"Mission secondary: {secondary.name} ({category})",
+                            "\n".join((mission.secondary_intro, objective_text(secondary)))))
+    sections += [Section("Designer's note", note.split(":", 1)[-1].strip()) for note in mission.notes]
+    size = SIZES[mission.size]
+    return build_embed(
+        title=mission.name,
+        description=f"{size} mission, D33 result **{mission.d33}**. Battlefield at least "
+                    f"{pack.pack.battlefields[mission.size]}.",
+        sections=sections, colour=COLOUR, footer=f"{mission_kind(mission)} · {pack.pack.title}")

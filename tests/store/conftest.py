@@ -25,6 +25,9 @@ from bot.engine import actions as a
 from bot.engine.catalog import Catalog
 from bot.engine.game import apply, new_game
 from bot.engine.state import GameSetup, GameState, Phase, PromptKind, Source, Status
+from bot.engine.table import actions as t
+from bot.engine.table.rules import TableRules
+from bot.engine.table.state import Step, TableSetup, TableState
 from bot.store.db import make_engine, make_sessionmaker, upgrade_database
 
 POSTGRES_ENV = "TEST_POSTGRES_URL"
@@ -190,5 +193,46 @@ def scripted_game(catalog: Catalog, setup: GameSetup, scores_per_turn: int = 0) 
     while state.status not in (Status.ENDED, Status.ABANDONED):
         action = next_action(catalog, state, scores_per_turn)
         state = apply(catalog, state, action).state
+        log.append(action)
+    return log
+
+
+GT_PICKS = ("assassinate", "engage-on-all-fronts", "investigate-sites")
+
+
+def next_table_action(rules: TableRules, state: TableState, scores_per_turn: int = 0) -> object:
+    """A legal move of a table game (Grand Tournament 2020, 4th edition) that keeps it going: the set-up steps,
+    `scores_per_turn` scores of 1VP for the player whose turn it is, then Done scoring (4th edition Alpha: the
+    mission's outcome first)."""
+    waiting = lambda done: next(p.id for p in state.players if p.id not in done)  # noqa: E731
+    match state.status:
+        case Step.MISSION:
+            return t.ChooseMission(actor=state.strategy_roll.winner, mission=rules.data.missions[0].id)
+        case Step.SECONDARIES:
+            return t.SelectSecondaries(actor=next(p.id for p in state.players if p.secret is None), picks=GT_PICKS)
+        case Step.SIDES:
+            return a.ChooseSide(actor=state.sides_rolloff.winner, side="attacker")
+        case Step.DEPLOYMENT:
+            return a.DeploymentDone(actor=waiting(state.deployed))
+        case Step.FIRST_TURN:
+            return t.ChooseTurn(actor=state.first_turn_rolloff.winner, first=True)
+        case Step.BATTLE:
+            objective = rules.objectives(state, state.active)
+            scored = sum(1 for v in state.vp if (v.player, v.round) == (state.active, state.round))
+            if objective and scored < scores_per_turn:
+                return t.ScoreObjective(actor=state.active, objective=objective[0].id, vp=1)
+            return a.EndTurn(actor=state.active)
+    player = waiting(state.scoring_done)
+    if not rules.objectives(state, player) and not state.mission_decided:
+        return t.MissionResult(actor=player, winner=player)
+    return a.DoneScoring(actor=player)
+
+
+def scripted_table_game(rules: TableRules, setup: TableSetup, scores_per_turn: int = 0) -> list[object]:
+    """Every action of a whole table game played by next_table_action, checked by the engine as it goes."""
+    state, log = rules.new_game(setup).state, []
+    while not state.over:
+        action = next_table_action(rules, state, scores_per_turn)
+        state = rules.apply(state, action).state
         log.append(action)
     return log

@@ -17,7 +17,7 @@ from bot.decks import default_catalog
 from bot.engine.actions import SpendCp
 from bot.engine.errors import GameError
 from bot.engine.game import replay
-from bot.engine.state import Status
+from bot.engine.state import SCHEMA_VERSION, Status
 from bot.engine.tournament import Outcome, Reason, records
 from bot.service import GameService
 from bot.store.db import make_engine, make_sessionmaker
@@ -44,6 +44,25 @@ async def test_every_stored_game_loads_as_a_version_1_game(stored):
         record = await repo.get_game(game_id)
         assert record.setup.version == 1
         assert record.state.setup == record.setup
+
+
+async def test_every_stored_game_is_a_chapter_approved_game_with_its_snapshot_schema(stored):
+    """Migration 0005 names each game's pack and the schema version its stored snapshot was written with."""
+    async with stored() as session:
+        rows = (await session.exec(text("SELECT pack, pack_schema, state_json FROM game ORDER BY id"))).all()
+    assert len(rows) == len(GAME_IDS)
+    for pack, schema, state_json in rows:
+        assert (pack, schema) == ("ca-2025-26", json.loads(state_json)["schema_version"])
+
+
+async def test_a_stored_game_saved_again_carries_the_current_schema(stored):
+    service = GameService(CATALOG, stored)
+    record = await service.get_state(game_id=8)
+    spender = next(p for p in record.state.players if p.cp > 0)
+    await service.act(SpendCp(actor=spender.id, amount=1), game_id=8)
+    async with stored() as session:
+        schema = (await session.exec(text("SELECT pack_schema FROM game WHERE id = 8"))).scalar_one()
+    assert schema == SCHEMA_VERSION
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)

@@ -60,6 +60,7 @@ class Pack(Frozen):
     first_turn: str
     battlefields: dict[Size, str]
     caps: Caps
+    command_points: dict[Size, int] = Field(description="Each player's CP when they begin mustering their army")
     secondaries_selected: int
 
 

@@ -1,0 +1,33 @@
+"""What an action tells the players, and what it leads to: the same for every pack."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something to tell the players; `private_to` keeps it for one player's eyes only."""
+
+    text: str
+    player: str | None = None
+    private_to: str | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    state: Any  # the pack's state model
+    events: tuple[Event, ...]
+
+
+def result_text(result: Any, name: Callable[[str], str]) -> str:
+    """How a game ended, for everyone: `result` is the state's Result, `name` gives a player's name."""
+    score = " – ".join(f"{name(pid)} {points}VP" for pid, points in result.vp.items())
+    if result.reason == "abandoned":
+        return f"The game was abandoned. {score}."
+    if result.winner is None:
+        return f"The battle ends in a draw: {score}."
+    how = {"concession": "concession", "time": "on time"}.get(result.reason, "the battle")
+    return f"{name(result.winner)} wins ({how}): {score}."

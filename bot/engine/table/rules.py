@@ -1,0 +1,400 @@
+"""The rules every table game shares, as a base class each older pack's rules module extends (as python-chess's
+variants extend its board): the battle sequence from the sides roll-off to the victor, VP by objective and battle
+round with the pack's caps, Command points with the 1CP-per-round limit, concession and the chess clock.
+
+A pack fills in its hooks: how a game begins (its mission), what a player may score and its caps, what happens at
+the start of a turn, how many battle rounds there are and who wins. Every roll comes from a labelled stream of the
+game's seed (`<pack prefix>:<label>`), so a finished game can be checked by anyone.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from bot.engine import clock as clocks
+from bot.engine.errors import InvalidValue, NotAPlayer, NotYourTurn, WrongPhase
+from bot.engine.events import Event, Outcome, result_text
+from bot.engine.rng import roll_off_between, stream_of
+from bot.engine.state import Result, RollOff
+from bot.engine.table import actions as t
+from bot.engine.table.state import END_GAME, TABLE_SCHEMA, Seat, Step, TableSetup, TableState, Tally
+
+MAX_CP_CHANGE = 10
+MAX_CODEX_NAME = 80
+PRE_BATTLE = (Step.MISSION, Step.SECONDARIES, Step.SIDES, Step.DEPLOYMENT, Step.FIRST_TURN)
+PROGRESSIVE = ("progressive", "progressive-and-end-game")
+END_GAME_KINDS = ("end-game", "progressive-and-end-game")
+
+
+class Objective:
+    """Something a player may score: `kind` is progressive, end-game or progressive-and-end-game."""
+
+    __slots__ = ("id", "name", "kind")
+
+    def __init__(self, id: str, name: str, kind: str) -> None:
+        self.id, self.name, self.kind = id, name, kind
+
+
+class Play:
+    """One action being applied: the state as it changes, and what to tell the players."""
+
+    def __init__(self, state: TableState) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def update(self, **fields: Any) -> None:
+        self.state = self.state.model_copy(update=fields)
+
+    def seat(self, player: str, **fields: Any) -> None:
+        seats = tuple(p.model_copy(update=fields) if p.id == player else p for p in self.state.players)
+        self.update(players=seats)
+
+    def say(self, text: str, player: str | None = None, *, private_to: str | None = None) -> None:
+        self.events.append(Event(text, player=player, private_to=private_to))
+
+    def name(self, player: str) -> str:
+        return self.state.player(player).name
+
+
+class TableRules:
+    """The shared battle sequence; subclasses are the packs."""
+
+    pack: ClassVar[str]
+    prefix: ClassVar[str]  # of the labels of the pack's random streams
+    schema: ClassVar[int] = TABLE_SCHEMA
+    has_cp: ClassVar[bool] = False
+
+    title: str
+
+    # ---- the pack's hooks ------------------------------------------------------------------------
+
+    def begin(self, setup: TableSetup) -> tuple[dict[str, Any], list[str]]:
+        """The state's mission fields and first step, and what to announce."""
+        raise NotImplementedError
+
+    def objectives(self, state: TableState, player: str) -> list[Objective]:
+        """What `player` may score in this game."""
+        raise NotImplementedError
+
+    def award(self, state: TableState, player: str, objective: str, claimed: int) -> tuple[int, str | None]:
+        """The VP awarded of those claimed, and the cap that cut them (None: all awarded)."""
+        return claimed, None
+
+    def starting_cp(self, setup: TableSetup) -> int:
+        return 0
+
+    def start_turn(self, play: Play) -> None:
+        """The start of the active player's turn (their Command phase)."""
+
+    def battle_rolls(self, play: Play) -> None:
+        """Both armies are deployed: the first-turn roll-off (a pack may make more rolls here)."""
+        play.update(first_turn_rolloff=self.roll_off(play.state, "first-turn"))
+
+    def extend(self, play: Play) -> bool:
+        """After the last battle round: does the battle go on for another?"""
+        return False
+
+    def can_finish(self, play: Play) -> str | None:
+        """Why the End Game step cannot close yet (None: it can)."""
+        return None
+
+    def winner(self, state: TableState) -> str | None:
+        return leader(state)
+
+    def finish_battle(self, play: Play) -> None:
+        """Scores made when the battle ends, before the victor is determined."""
+
+    def conceded_vp(self, state: TableState, player: str) -> int:
+        return state.total_vp(player)
+
+    # ---- the engine's entry ------------------------------------------------------------------------
+
+    def new_game(self, setup: TableSetup) -> Outcome:
+        if setup.players[0] == setup.players[1]:
+            raise InvalidValue("You cannot play against yourself: pick another opponent.")
+        if not setup.seed:
+            raise InvalidValue("A game needs a seed.")
+        fields, lines = self.begin(setup)
+        state = TableState(
+            setup=setup, players=tuple(Seat(id=pid, name=name, cp=self.starting_cp(setup)) for pid, name in zip(setup.players, setup.names)),
+            clock=clocks.new_clock(setup.clock_minutes, setup.clock_expiry) if setup.clock_minutes else None,
+            **fields,
+        )
+        return Outcome(state, tuple(Event(line) for line in lines))
+
+    def apply(self, state: TableState, action: t.TableAction) -> Outcome:
+        """A clocked game charges the running player up to the action's stamp, applies the rules, then runs the
+        clock for whoever the game waits on next (as the Chapter Approved rules do)."""
+        timed = state.clock is not None and action.at is not None
+        if timed:
+            state = state.model_copy(update={"clock": clocks.charge(state.clock, action.at)})
+        if state.over:
+            raise WrongPhase("This game is over.")
+        # As in the Chapter Approved engine: a moderator may abandon a game too (the service decides who may).
+        if not isinstance(action, t.Abandon) and action.actor not in state.setup.players:
+            raise NotAPlayer("Only the two players of this game can act on it.")
+        play = Play(state)
+        handler = getattr(self, f"_do_{action.kind}", None)
+        if handler is None:
+            raise InvalidValue(f"A {self.title} game has no such move.")
+        handler(play, action)
+        after = play.state
+        if timed and after.clock is not None:
+            after = after.model_copy(update={"clock": clocks.switch(after.clock, self.runner(after), action.at)})
+        return Outcome(after, tuple(play.events))
+
+    def replay(self, setup: TableSetup, actions: list[t.TableAction]) -> TableState:
+        state = self.new_game(setup).state
+        for action in actions:
+            state = self.apply(state, action).state
+        return state
+
+    def runner(self, state: TableState) -> str | None:
+        """Whose time runs: the player whose turn it is, in the battle only."""
+        return state.active
+
+    def revealed(self, before: TableState, after: TableState) -> bool:
+        """Did the step show a roll or a hidden choice (so undoing it would let a player choose again)?"""
+        rolls = ("mission", "sides_rolloff", "first_turn_rolloff", "length_rolls", "battle_rounds")
+        return any(getattr(before, name) != getattr(after, name) for name in rolls) or (
+            before.status == Step.SECONDARIES and after.status != before.status)
+
+    def parse_action(self, text: str | bytes) -> t.TableAction:
+        return t.TABLE_ACTIONS.validate_json(text)
+
+    def dump_action(self, action: t.TableAction) -> str:
+        return t.TABLE_ACTIONS.dump_json(action).decode()
+
+    # ---- helpers for the packs -------------------------------------------------------------------
+
+    def stream(self, state_or_setup: TableState | TableSetup, label: str):
+        setup = state_or_setup.setup if isinstance(state_or_setup, TableState) else state_or_setup
+        return stream_of(setup.seed, f"{self.prefix}:{label}", setup.version)
+
+    def roll_off(self, state: TableState, label: str) -> RollOff:
+        return roll_off_between(self.stream(state, label), state.setup.players)
+
+    # ---- before the battle -------------------------------------------------------------------------
+
+    def _do_choose_side(self, play: Play, action) -> None:
+        state = play.state
+        _expect(state, Step.SIDES, "Attacker and Defender are chosen after the secondary objectives are revealed.")
+        if action.actor != state.sides_rolloff.winner:
+            raise NotYourTurn(f"{play.name(state.sides_rolloff.winner)} won the roll-off and chooses.")
+        attacker = action.actor if action.side == "attacker" else state.opponent(action.actor).id
+        play.update(attacker=attacker, status=Step.DEPLOYMENT)
+        defender = state.opponent(attacker).id
+        play.say(f"{play.name(attacker)} is the Attacker and {play.name(defender)} the Defender. The Defender "
+                 "selects a deployment zone and sets up first; the players alternate setting up units. Press "
+                 "Deployment done when your army is set up.")
+
+    def _do_battle_ready(self, play: Play, action) -> None:
+        if play.state.status not in PRE_BATTLE:
+            raise WrongPhase("Declare Battle Ready before the battle begins.")
+        play.seat(action.actor, battle_ready=action.ready)
+        play.say(f"{play.name(action.actor)}'s army is {'' if action.ready else 'not '}Battle Ready.")
+
+    def _do_deployment_done(self, play: Play, action) -> None:
+        state = play.state
+        _expect(state, Step.DEPLOYMENT, "This is not the deployment step.")
+        if action.actor in state.deployed:
+            raise WrongPhase("You already confirmed your deployment: waiting for your opponent.")
+        play.update(deployed=(*state.deployed, action.actor))
+        play.say(f"{play.name(action.actor)} has deployed.")
+        if len(play.state.deployed) < 2:
+            return
+        self.battle_rolls(play)
+        rolloff = play.state.first_turn_rolloff
+        play.update(status=Step.FIRST_TURN)
+        play.say(f"First turn roll-off: {rolls(rolloff)}. {play.name(rolloff.winner)} chooses to go first or "
+                 "second.")
+
+    def _do_choose_turn(self, play: Play, action: t.ChooseTurn) -> None:
+        state = play.state
+        _expect(state, Step.FIRST_TURN, "The first turn is chosen once both armies are deployed.")
+        if action.actor != state.first_turn_rolloff.winner:
+            raise NotYourTurn(f"{play.name(state.first_turn_rolloff.winner)} won the roll-off and chooses.")
+        first = action.actor if action.first else state.opponent(action.actor).id
+        play.update(first=first, status=Step.BATTLE, round=1, turn=1)
+        play.say(f"{play.name(first)} takes the first turn. Battle round 1 begins.")
+        self.start_turn(play)
+
+    # ---- the battle ------------------------------------------------------------------------------
+
+    def _do_end_turn(self, play: Play, action) -> None:
+        state = play.state
+        _expect(state, Step.BATTLE, "There is no turn to end now.")
+        if action.actor != state.active:
+            raise NotYourTurn(f"It is {play.name(state.active)}'s turn.")
+        if state.turn == 1:
+            play.update(turn=2)
+        elif state.round < state.battle_rounds or self.extend(play):
+            play.update(round=play.state.round + 1, turn=1)
+            play.say(f"Battle round {play.state.round} begins.")
+        else:
+            play.update(status=Step.END_GAME, turn=0)
+            play.say("The battle is over. Score any End Game objectives, then each player presses Done scoring.")
+            return
+        play.say(f"{play.name(play.state.active)}'s turn.")
+        self.start_turn(play)
+
+    def _do_score_objective(self, play: Play, action: t.ScoreObjective) -> None:
+        state, me = play.state, action.actor
+        if state.status not in (Step.BATTLE, Step.END_GAME):
+            raise WrongPhase("VP are scored during the battle.")
+        if me in state.scoring_done:
+            raise WrongPhase("You have finished your End Game scoring.")
+        objective = next((o for o in self.objectives(state, me) if o.id == action.objective), None)
+        if objective is None:
+            raise InvalidValue("That is not one of your objectives in this game.")
+        end_game = state.status == Step.END_GAME
+        if end_game and objective.kind not in END_GAME_KINDS:
+            raise WrongPhase(f"{objective.name} is a progressive objective: it is scored during the battle.")
+        if not end_game and objective.kind not in PROGRESSIVE:
+            raise WrongPhase(f"{objective.name} is an End Game objective: it is scored when the battle is over.")
+        awarded, cap = self.award(state, me, objective.id, action.vp)
+        tally = Tally(player=me, objective=objective.id, round=END_GAME if end_game else state.round,
+                      claimed=action.vp, awarded=awarded, capped_by=cap)
+        play.update(vp=(*state.vp, tally))
+        when = "at the end of the battle" if end_game else f"in battle round {state.round}"
+        lost = f" ({tally.lost}VP over the {cap} cap, lost)" if tally.lost else ""
+        play.say(f"{play.name(me)} scores {awarded}VP for {objective.name} {when}{lost}.")
+
+    def _do_spend_cp(self, play: Play, action) -> None:
+        self._require_cp()
+        amount = _cp_amount(action.amount)
+        seat = play.state.player(action.actor)
+        if seat.cp < amount:
+            raise InvalidValue(f"You have {seat.cp}CP: you cannot spend {amount}CP.")
+        play.seat(action.actor, cp=seat.cp - amount)
+        play.say(f"{seat.name} spends {amount}CP{_reason(action.reason)}: {seat.cp - amount}CP left.")
+
+    def _do_gain_cp(self, play: Play, action: t.GainCp) -> None:
+        self._require_cp()
+        state, amount = play.state, _cp_amount(action.amount)
+        seat = state.player(action.actor)
+        if action.mission_rule:
+            if action.actor != state.active:
+                raise WrongPhase("A mission rule gives CP in your own Command phase: wait for your turn.")
+            play.seat(action.actor, cp=seat.cp + amount)
+        else:
+            gained = seat.cp_gained if seat.cp_round == state.round else 0
+            if gained + amount > 1:
+                raise InvalidValue("A player gains or is refunded at most 1CP per battle round from rules other "
+                                   "than the Battle-forged bonus and mission rules.")
+            play.seat(action.actor, cp=seat.cp + amount, cp_round=state.round, cp_gained=gained + amount)
+        play.say(f"{seat.name} gains {amount}CP{_reason(action.reason)}: {seat.cp + amount}CP.")
+
+    def _require_cp(self) -> None:
+        if not self.has_cp:
+            raise WrongPhase(f"{self.title} has no Command points.")
+
+    # ---- the end ---------------------------------------------------------------------------------
+
+    def _do_done_scoring(self, play: Play, action) -> None:
+        state = play.state
+        _expect(state, Step.END_GAME, "Done scoring closes the End Game scoring, once the battle is over.")
+        if action.actor in state.scoring_done:
+            raise WrongPhase("You already pressed Done scoring: waiting for your opponent.")
+        if (why := self.can_finish(play)) is not None:
+            raise WrongPhase(why)
+        play.update(scoring_done=(*state.scoring_done, action.actor))
+        play.say(f"{play.name(action.actor)} has finished scoring.")
+        if len(play.state.scoring_done) == 2:
+            self.finish_battle(play)
+            self._finish(play, self.winner(play.state), "battle")
+
+    def _do_concede(self, play: Play, action) -> None:
+        if play.state.status not in (Step.BATTLE, Step.END_GAME):
+            raise WrongPhase("You can concede once the battle has begun; before that, use /game end.")
+        play.say(f"{play.name(action.actor)} concedes.")
+        self._finish(play, play.state.opponent(action.actor).id, "concession", conceded=action.actor)
+
+    def _do_abandon(self, play: Play, action) -> None:
+        self._finish(play, None, "abandoned")
+
+    def _finish(self, play: Play, winner: str | None, reason: str, conceded: str | None = None) -> None:
+        state = play.state
+        vp = {p.id: self.conceded_vp(state, p.id) if p.id == conceded else state.total_vp(p.id)
+              for p in state.players}
+        result = Result(winner=winner, reason=reason, vp=vp)
+        play.update(status=Step.ABANDONED if reason == "abandoned" else Step.ENDED, result=result)
+        play.say(result_text(result, play.name))
+
+    # ---- the chess clock -------------------------------------------------------------------------
+
+    def _clock(self, state: TableState):
+        if state.clock is None:
+            raise InvalidValue("This game has no clock: start one with `/game new clock:`.")
+        return state.clock
+
+    def _do_pause_clock(self, play: Play, action) -> None:
+        play.update(clock=clocks.pause(self._clock(play.state), action.actor))
+        play.say(f"{play.name(action.actor)} paused the clock.")
+
+    def _do_resume_clock(self, play: Play, action) -> None:
+        clock = self._clock(play.state)
+        resumed, running = clocks.resume(clock, action.actor, action.at if action.at is not None else clock.since_ms)
+        play.update(clock=resumed)
+        if running:
+            play.say(f"{play.name(action.actor)} resumed the clock.")
+        else:
+            play.say(f"{play.name(action.actor)} asks to resume the clock: {play.name(clock.paused_by)}, press "
+                     "Resume to agree.", player=clock.paused_by)
+
+    def _do_time_out(self, play: Play, action) -> None:
+        clock = clocks.run_out(self._clock(play.state), action.actor)
+        play.update(clock=clock)
+        opponent = play.state.opponent(action.actor).name
+        then = (f"{opponent} may claim the game (Claim on the board), or you play on." if clock.expiry == "claim"
+                else "The game plays on.")
+        play.say(f"{play.name(action.actor)}'s time has run out. {then}")
+
+    def _do_claim_time(self, play: Play, action) -> None:
+        clock = self._clock(play.state)
+        if clock.expiry != "claim":
+            raise WrongPhase("This game's clock plays on when time runs out: there is no game to claim.")
+        opponent = play.state.opponent(action.actor).id
+        if opponent not in clock.out:
+            raise InvalidValue(f"{play.name(opponent)}'s time has not run out: there is nothing to claim.")
+        play.say(f"{play.name(action.actor)} claims the game: {play.name(opponent)}'s time ran out.")
+        self._finish(play, action.actor, "time")
+
+
+def leader(state: TableState) -> str | None:
+    """The player with more VP (None: a draw)."""
+    one, two = (state.total_vp(p.id) for p in state.players)
+    if one == two:
+        return None
+    return state.players[0].id if one > two else state.players[1].id
+
+
+def capped(claimed: int, caps: list[tuple[str, int, int]]) -> tuple[int, str | None]:
+    """VP awarded of `claimed` under caps given as (name, limit, already scored towards it): the tightest wins."""
+    awarded, by = claimed, None
+    for name, limit, scored in caps:
+        room = max(0, limit - scored)
+        if room < awarded:
+            awarded, by = room, name
+    return awarded, by
+
+
+def rolls(rolloff: RollOff) -> str:
+    return ", then ".join(f"{a}–{b}" for a, b in rolloff.rolls)
+
+
+def _expect(state: TableState, step: Step, message: str) -> None:
+    if state.status != step:
+        raise WrongPhase(message)
+
+
+def _cp_amount(amount: int) -> int:
+    if not 1 <= amount <= MAX_CP_CHANGE:
+        raise InvalidValue(f"Give an amount from 1 to {MAX_CP_CHANGE}CP.")
+    return amount
+
+
+def _reason(reason: str) -> str:
+    reason = reason.strip()[:200]
+    return f" ({reason})" if reason else ""
+

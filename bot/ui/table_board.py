@@ -1,0 +1,154 @@
+"""The briefing, board and result card of a table game (Grand Tournament 2020, 4th edition): the same board
+message and buttons as a Chapter Approved game, drawn from the pack's state.
+
+Only what both players may see is rendered: a secret selection shows as "selected" until both are revealed, and
+the seed only once the game is over (or from the start, when a player fixed it: a replay).
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.engine.events import Event
+from bot.engine.gt2020.game import GrandTournamentRules
+from bot.engine.rng import seed_hash
+from bot.engine.table.rules import TableRules, rolls
+from bot.engine.table.state import END_GAME, Seat, Step, TableState
+from bot.ui.board import clock_text, replay_mark
+from bot.ui.fourth_edition import level_card, mission_card as fourth_mission_card
+from bot.ui.gt2020 import gt_mission_card
+from bot.ui.text import clip, field_value
+
+COLOUR = discord.Colour.dark_red()
+KINDS = {"progressive": "progressive", "end-game": "End Game", "progressive-and-end-game": "progressive or End Game"}
+
+
+def mission_title(rules: TableRules, state: TableState) -> str:
+    if isinstance(rules, GrandTournamentRules):
+        size = (state.setup.size or "").replace("-", " ").title()
+        return f"{rules.title}: {rules.mission(state).name} ({size})"
+    level = rules.data.level(state.level).name
+    mission = rules.data.mission(state.mission).name if state.mission else "mission to choose"
+    return f"{rules.title}: {mission} · {level}"
+
+
+def briefing(rules: TableRules, state: TableState, events: tuple[Event, ...]) -> list[discord.Embed]:
+    """What the players read before they accept: the rolls and the caps, then the pack's own cards of the mission
+    (and the level), as /card shows them."""
+    lines = [e.text for e in events if e.private_to is None]
+    summary = discord.Embed(title=clip(mission_title(rules, state), 256), colour=COLOUR)
+    if isinstance(rules, GrandTournamentRules):
+        caps = rules.data.pack.caps
+        lines.append(f"Caps: {caps.primary}VP primary, {caps.each_secondary}VP each secondary, {caps.secondaries}VP "
+                     f"secondaries, {caps.battle_ready}VP Battle Ready, {caps.total}VP in all.")
+        cards = [gt_mission_card(rules.data, rules.mission(state))]
+    else:
+        if state.strategy_roll is not None:
+            lines.append(f"Strategy Roll {rolls(state.strategy_roll)}: "
+                         f"**{state.player(state.strategy_roll.winner).name}** chooses the mission.")
+        if state.mission is not None:
+            lines.append(_deploys_first(rules, state))
+        cards = [fourth_mission_card(rules.data, rules.data.mission(state.mission))] if state.mission else []
+        cards.append(level_card(rules.data, rules.data.level(state.level)))
+    summary.description = field_value("\n".join(lines) + replay_mark(state))
+    return [summary, *cards]
+
+
+def status_line(rules: TableRules, state: TableState) -> str:
+    name = lambda player: state.player(player).name  # noqa: E731
+    match state.status:
+        case Step.MISSION:
+            return f"**{name(state.strategy_roll.winner)}** won the Strategy Roll and chooses the mission."
+        case Step.SECONDARIES:
+            marks = ", ".join(f"{p.name} {'✅ selected' if p.secret else '⏳ selecting'}" for p in state.players)
+            return f"Secret selection of secondary objectives: {marks}."
+        case Step.SIDES:
+            return f"**{name(state.sides_rolloff.winner)}** won the roll-off and decides who is the Attacker."
+        case Step.DEPLOYMENT:
+            marks = ", ".join(f"{p.name} {'✅' if p.id in state.deployed else '⏳'}" for p in state.players)
+            return f"Deployment: {_deploys_first(rules, state)} Press Deployment done when set up ({marks})."
+        case Step.FIRST_TURN:
+            roll = state.first_turn_rolloff
+            return f"First turn roll-off {rolls(roll)}: **{name(roll.winner)}** chooses to go first or second."
+        case Step.BATTLE:
+            return f"Battle round {state.round} of {state.battle_rounds} · **{name(state.active)}**'s turn."
+        case Step.END_GAME:
+            marks = ", ".join(f"{p.name} {'✅' if p.id in state.scoring_done else '⏳'}" for p in state.players)
+            return f"The battle is over: score End Game objectives, then Done scoring ({marks})."
+    result = state.result
+    score = " – ".join(f"{name(pid)} {vp}VP" for pid, vp in result.vp.items())
+    if result.reason == "abandoned":
+        return f"Abandoned. {score}."
+    if result.winner is None:
+        return f"Draw: {score}."
+    how = {"concession": " by concession", "time": " on time"}.get(result.reason, "")
+    return f"**{name(result.winner)}** wins{how}: {score}."
+
+
+def _deploys_first(rules: TableRules, state: TableState) -> str:
+    if state.attacker is not None:
+        return f"the Defender, {state.player(state.defender).name}, selects a zone and sets up first."
+    roll = state.set_up_roll
+    if roll is None or state.mission is None:
+        return ""
+    loser = state.opponent(roll.winner).id
+    first = roll.winner if rules.data.mission(state.mission).deploys_first == "winner" else loser
+    return f"{state.player(roll.winner).name} won the set-up roll-off ({rolls(roll)}) and chooses; " \
+           f"{state.player(first).name} deploys first."
+
+
+def player_field(rules: TableRules, state: TableState, seat: Seat) -> tuple[str, str]:
+    side = ""
+    if state.attacker is not None:
+        side = " (Attacker)" if seat.id == state.attacker else " (Defender)"
+    lines = [f"**{state.total_vp(seat.id)}VP**" + (f" · {seat.cp}CP" if rules.has_cp else "")
+             + (" · Battle Ready" if seat.battle_ready else "")]
+    for objective in rules.objectives(state, seat.id):
+        scored = sum(t.awarded for t in state.vp if t.player == seat.id and t.objective == objective.id)
+        lines.append(f"{objective.name}: {scored}VP ({KINDS[objective.kind]})")
+    lost = sum(t.lost for t in state.vp if t.player == seat.id)
+    if lost:
+        lines.append(f"Lost to caps: {lost}VP")
+    return f"{seat.name}{side}", "\n".join(lines)
+
+
+def board_embed(rules: TableRules, state: TableState, *, game_id: int, version: int,
+                recent: list[str]) -> discord.Embed:
+    embed = discord.Embed(title=clip(mission_title(rules, state), 256),
+                          description=status_line(rules, state) + replay_mark(state), colour=COLOUR)
+    for seat in state.players:
+        name, value = player_field(rules, state, seat)
+        embed.add_field(name=clip(name, 256), value=field_value(value), inline=True)
+    if state.clock is not None:
+        embed.add_field(name="Clock", value=clock_text(state), inline=False)
+    if recent:
+        embed.add_field(name="Recent", value=field_value("\n".join(recent)), inline=False)
+    embed.set_footer(text=f"Game {game_id} · board version {version} · seed SHA-256 "
+                          f"{seed_hash(state.setup.seed)[:16]}…")
+    return embed
+
+
+def rounds_text(rules: TableRules, state: TableState) -> str:
+    """Each player's VP by battle round (for the result card)."""
+    lines = []
+    for seat in state.players:
+        cells = []
+        for rnd in [*range(1, state.battle_rounds + 1), END_GAME]:
+            vp = sum(t.awarded for t in state.vp if t.player == seat.id and t.round == rnd)
+            cells.append(f"{'End' if rnd == END_GAME else rnd}: {vp}")
+        lines.append(f"**{seat.name}**: " + " · ".join(cells) + f" → {state.total_vp(seat.id)}VP")
+    return "\n".join(lines)
+
+
+def result_embed(rules: TableRules, state: TableState, game_id: int, sheet_name: str) -> discord.Embed:
+    embed = discord.Embed(title=clip(f"Result — {mission_title(rules, state)}", 256),
+                          description=status_line(rules, state) + replay_mark(state), colour=discord.Colour.dark_gold())
+    embed.add_field(name="VP by battle round", value=field_value(rounds_text(rules, state)), inline=False)
+    seed = state.setup.seed
+    embed.add_field(name="Verify the game", value=field_value(
+        f"Seed `` {seed} `` — SHA-256 `{seed_hash(seed)}` (the hash shown since the start). `/game log`, then "
+        f"`python -m bot verify game-{game_id}.json` re-derives every roll (README, \"Verify a game\")."),
+        inline=False)
+    embed.set_image(url=f"attachment://{sheet_name}")
+    embed.set_footer(text=f"Game {game_id} · /game log for the full log · /game sheet for this picture")
+    return embed

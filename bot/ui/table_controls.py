@@ -1,0 +1,188 @@
+"""The buttons and menus of a table game (Grand Tournament 2020, 4th edition): one small handler per control,
+each turning a press into one engine action. The desk (bot/ui/desk.py) runs them as it runs a Chapter Approved
+game's, through the same service, version checks and board edits."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.engine import actions as a
+from bot.engine.errors import GameError
+from bot.engine.gt2020.game import GrandTournamentRules
+from bot.engine.gt2020.selection import CODEX, options as secondary_options
+from bot.engine.table import actions as t
+from bot.engine.table.rules import MAX_CODEX_NAME, PROGRESSIVE, END_GAME_KINDS, TableRules
+from bot.engine.table.state import Step, TableState
+from bot.ui.controls import GameButton, GameSelect, view_of
+
+if TYPE_CHECKING:
+    from bot.store.repository import GameRecord
+    from bot.ui.desk import GameDesk
+
+NOBODY = "nobody"
+# Buttons that act at once: verb -> the action of the player `me` pressing it.
+SIMPLE_ACTIONS: dict[str, Callable[[str, TableState], object]] = {
+    "attacker": lambda me, state: a.ChooseSide(actor=me, side="attacker"),
+    "defender": lambda me, state: a.ChooseSide(actor=me, side="defender"),
+    "ready": lambda me, state: a.DeclareBattleReady(actor=me, ready=not state.player(me).battle_ready),
+    "deployed": lambda me, state: a.DeploymentDone(actor=me),
+    "gofirst": lambda me, state: t.ChooseTurn(actor=me, first=True),
+    "gosecond": lambda me, state: t.ChooseTurn(actor=me, first=False),
+    "endturn": lambda me, state: a.EndTurn(actor=me),
+    "done": lambda me, state: a.DoneScoring(actor=me),
+    "pause": lambda me, state: a.PauseClock(actor=me),
+    "resume": lambda me, state: a.ResumeClock(actor=me),
+    "claim": lambda me, state: a.ClaimTime(actor=me),
+}
+# A secret selection does not depend on the board, and both players make it at the same time.
+UNVERSIONED = frozenset({"select", "picks", "pause", "resume", "claim"})
+
+
+def board_buttons(rules: TableRules, game_id: int, state: TableState, version: int) -> list[discord.ui.Item]:
+    """The buttons of the moves the current step allows."""
+    verbs = {
+        Step.MISSION: ["pickmission"],
+        Step.SECONDARIES: ["select", "ready", "undo"],
+        Step.SIDES: ["attacker", "defender", "ready", "undo"],
+        Step.DEPLOYMENT: ["deployed", "ready", "undo"],
+        Step.FIRST_TURN: ["gofirst", "gosecond", "undo"],
+        Step.BATTLE: ["score", "endturn", "undo"],
+        Step.END_GAME: ["score", "done", "undo"],
+    }.get(state.status, [])
+    if state.status == Step.END_GAME and not rules.objectives(state, state.players[0].id):
+        verbs = ["outcome", "done", "undo"]  # 4th edition Alpha: the mission's objective decides
+    clock = state.clock
+    if clock is not None and state.status in (Step.BATTLE, Step.END_GAME):
+        verbs.append("resume" if clock.paused_by else "pause")
+        if clock.expiry == "claim" and clock.out:
+            verbs.append("claim")
+    return [GameButton(game_id, version, verb) for verb in verbs]
+
+
+def waits(state: TableState) -> set[tuple[str, ...]]:
+    """(player, verb, ...) for each turn and decision the game waits on, as the desk announces them."""
+    waiting: set[tuple[str, ...]] = set()
+    if state.status == Step.BATTLE:
+        waiting.add((state.active, "turn", str(state.round), str(state.turn)))
+    if state.status == Step.MISSION:
+        waiting.add((state.strategy_roll.winner, "pickmission"))
+    if state.status == Step.SIDES:
+        waiting.add((state.sides_rolloff.winner, "attacker"))
+    if state.status == Step.FIRST_TURN:
+        waiting.add((state.first_turn_rolloff.winner, "gofirst"))
+    if state.status == Step.SECONDARIES and any(p.secret for p in state.players):
+        waiting |= {(p.id, "select") for p in state.players if p.secret is None}
+    for confirmed, step, verb in ((state.deployed, Step.DEPLOYMENT, "deployed"),
+                                  (state.scoring_done, Step.END_GAME, "done")):
+        if state.status == step and confirmed:
+            waiting |= {(p.id, verb) for p in state.players if p.id not in confirmed}
+    if state.clock is not None and state.clock.resume_asked_by is not None:
+        waiting.add((state.clock.paused_by, "resume", state.clock.resume_asked_by))
+    return waiting
+
+
+def opening_ping(state: TableState) -> tuple[str, str] | None:
+    """Who the game waits on once accepted, and what to tell them (None: both players, as the board says)."""
+    if state.status == Step.MISSION:
+        return state.strategy_roll.winner, "you won the Strategy Roll: choose the mission on the board."
+    return None
+
+
+async def open_menu(desk: GameDesk, interaction: discord.Interaction, record: GameRecord, verb: str) -> None:
+    """Menus open privately for the presser, drawn from what they may pick right now."""
+    me, state, game, version = str(interaction.user.id), record.state, record.id, record.version
+    rules = desk.service.packs.rules(record.pack)
+    if verb == "select":
+        if not isinstance(rules, GrandTournamentRules) or state.status != Step.SECONDARIES:
+            raise GameError("Secondary objectives are selected before the Attacker and Defender roll-off.")
+        wanted = rules.data.pack.secondaries_selected
+        items = [(f"{name} · {category}"[:100], oid) for oid, name, category
+                 in secondary_options(rules.data, rules.mission(state))]
+        content = (f"Select **{wanted}** secondary objectives, no more than one from each category. Nobody sees your "
+                   "selection until both players have made theirs.")
+        menu = GameSelect(game, version, "picks", placeholder=f"Secondary objectives: pick {wanted}", options=items,
+                          min_values=wanted, max_values=wanted)
+    elif verb == "score":
+        objectives = [o for o in rules.objectives(state, me)
+                      if o.kind in (END_GAME_KINDS if state.status == Step.END_GAME else PROGRESSIVE)]
+        if not objectives:
+            raise GameError("Nothing of yours scores now.")
+        content = "Which objective do you score? You enter the VP next."
+        menu = GameSelect(game, version, "objective", placeholder="Objective",
+                          options=[(o.name[:100], o.id) for o in objectives])
+    elif verb == "pickmission":
+        if state.status != Step.MISSION or me != state.strategy_roll.winner:
+            raise GameError("Only the winner of the Strategy Roll chooses the mission, before deployment.")
+        content = "Choose the mission (you won the Strategy Roll)."
+        menu = GameSelect(game, version, "mission", options=[(m.name, m.id) for m in rules.data.missions])
+    elif verb == "outcome":
+        content = "Who achieved the mission's objective?"
+        menu = GameSelect(game, version, "outcome",
+                          options=[*((p.name, p.id) for p in state.players), ("Nobody", NOBODY)])
+    else:
+        raise GameError("That button is not available here.")
+    await interaction.response.send_message(content, view=view_of(menu), ephemeral=True)
+
+
+async def on_select(desk: GameDesk, interaction: discord.Interaction, record: GameRecord, verb: str,
+                    values: list[str], version: int | None) -> None:
+    me = str(interaction.user.id)
+    if verb == "picks" and CODEX in values:
+        await interaction.response.send_modal(CodexModal(desk, record.id, me, tuple(values)))
+        return
+    if verb == "objective":
+        await interaction.response.send_modal(VpModal(desk, record, me, values[0]))
+        return
+    if verb == "picks":
+        action = t.SelectSecondaries(actor=me, picks=tuple(values))
+    elif verb == "mission":
+        action = t.ChooseMission(actor=me, mission=values[0])
+    elif verb == "outcome":
+        action = t.MissionResult(actor=me, winner=None if values[0] == NOBODY else values[0])
+    else:
+        raise GameError("That menu is not available here.")
+    await desk.perform(interaction, action, game_id=record.id, version=version)
+
+
+class CodexModal(discord.ui.Modal):
+    """The name of the Codex secondary objective a player selected: shown when the selections are revealed."""
+
+    def __init__(self, desk: GameDesk, game_id: int, me: str, picks: tuple[str, ...]) -> None:
+        super().__init__(title="Your Codex secondary objective", timeout=600)
+        self.desk, self.game_id, self.me, self.picks = desk, game_id, me, picks
+        self.name = discord.ui.TextInput(label="Its name", max_length=MAX_CODEX_NAME, custom_id="codex")
+        self.add_item(self.name)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        action = t.SelectSecondaries(actor=self.me, picks=self.picks, codex=self.name.value)
+        await self.desk.perform(interaction, action, game_id=self.game_id)
+
+
+class VpModal(discord.ui.Modal):
+    """How many VP an objective scored."""
+
+    def __init__(self, desk: GameDesk, record: GameRecord, me: str, objective: str) -> None:
+        rules = desk.service.packs.rules(record.pack)
+        name = next((o.name for o in rules.objectives(record.state, me) if o.id == objective), objective)
+        super().__init__(title=f"VP for {name}"[:45], timeout=600)
+        self.desk, self.game_id, self.me, self.objective = desk, record.id, me, objective
+        self.vp = discord.ui.TextInput(label="Victory points scored", max_length=len(str(t.MAX_VP)),
+                                       placeholder="e.g. 5", custom_id="vp")
+        self.add_item(self.vp)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        try:
+            vp = int(self.vp.value.strip())
+            if not 1 <= vp <= t.MAX_VP:
+                raise ValueError
+        except ValueError:
+            await interaction.response.send_message(f"Enter a whole number of VP from 1 to {t.MAX_VP}.",
+                                                    ephemeral=True)
+            return
+        action = t.ScoreObjective(actor=self.me, objective=self.objective, vp=vp)
+        # Unversioned: the opponent scoring meanwhile must not refuse it; the engine checks the objective and step.
+        await self.desk.perform(interaction, action, game_id=self.game_id)
+

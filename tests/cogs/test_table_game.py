@@ -1,0 +1,223 @@
+"""Grand Tournament 2020 and 4th edition games played through Discord: /game new pack:, the same board, buttons,
+menus, pings, result card and score sheet as a Chapter Approved game, on the real bot, service and database."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.engine.table.state import Step, TableState
+from bot.verify import verify_export
+from tests.cogs.game_table import Table, menu_values, public_text, verbs
+from tests.cogs.harness import Harness
+from tests.cogs.test_pings import pings
+from tests.discord_model import FakeUser
+
+GT_PICKS = ["assassinate", "engage-on-all-fronts", "investigate-sites"]
+
+
+@pytest.fixture
+def table(harness: Harness, alice: FakeUser, bob: FakeUser) -> Table:
+    return Table(harness, alice, bob)
+
+
+async def state_of(table: Table) -> TableState:
+    state = await table.state()
+    assert isinstance(state, TableState)
+    return state
+
+
+async def select_secondaries(table: Table, user: FakeUser, picks: list[str], codex: str | None = None):
+    menu = await table.press("select", user)
+    assert menu.main.ephemeral
+    reply = await table.pick(menu, "picks", picks, user)
+    if codex is not None:
+        reply = await table.h.submit(reply.modal["custom_id"], {"codex": codex}, user=user)
+        await table.settle()
+    return reply
+
+
+async def score(table: Table, user: FakeUser, objective: str, vp: str):
+    menu = await table.press("score", user)
+    assert objective in menu_values(menu)
+    asked = await table.pick(menu, "objective", [objective], user)
+    reply = await table.h.submit(asked.modal["custom_id"], {"vp": vp}, user=user)
+    await table.settle()
+    return reply
+
+
+async def to_battle(table: Table) -> None:
+    """Attacker and Defender (GT 2020), both deployed, the roll-off winner goes first."""
+    state = await state_of(table)
+    if state.status == Step.SIDES:
+        await table.press("attacker", table.user(state.sides_rolloff.winner))
+    await table.press("deployed", table.first)
+    await table.press("deployed", table.second)
+    await table.press("gofirst", table.user((await state_of(table)).first_turn_rolloff.winner))
+
+
+async def play_out(table: Table) -> None:
+    """Every remaining turn ended by the player whose turn it is."""
+    while (state := await state_of(table)).status == Step.BATTLE:
+        await table.press("endturn", table.user(state.active))
+
+
+async def test_a_grand_tournament_game_from_challenge_to_result(table: Table, harness: Harness, alice, bob) -> None:
+    challenge = await table.challenge_only(pack="gt-2020", size="incursion", seed="gt-table")
+    assert "Grand Tournament 2020" in challenge.content
+    assert "Mission briefing" in public_text(challenge.main.message)
+    await table.accept()
+    assert set(await table.board_verbs()) == {"select", "ready", "undo"}
+
+    # Step 7: secret until both have selected.
+    mine = await select_secondaries(table, alice, GT_PICKS)
+    assert mine.main.ephemeral and "Assassinate" in mine.main.content
+    board = public_text(await table.board())
+    assert "Alice ✅ selected" in board and "Assassinate" not in board
+    await table.press("ready", alice)
+    start = len(harness.model.sent)
+    await select_secondaries(table, bob, ["linebreaker", "thin-their-ranks", "codex"], codex="Oath of Moment")
+    board = public_text(await table.board())
+    assert "Assassinate" in board and "Oath of Moment (Codex)" in board
+    state = await state_of(table)
+    assert state.status == Step.SIDES and state.players[1].objectives[2] == "codex"
+
+    # Play passes to the roll-off winner: they are notified, exactly them (unless they just acted: Bob).
+    winner = int(state.sides_rolloff.winner)
+    assert [users for users, _ in pings(harness, start)] == ([] if winner == bob.id else [{winner}])
+    await to_battle(table)
+    state = await state_of(table)
+    assert state.status == Step.BATTLE and state.round == 1
+    first = table.user(state.first)
+    assert state.player(state.first).cp == 7  # 6CP mustered + the Battle-forged bonus of the first turn
+
+    await score(table, first, "primary:0", "10")
+    menu = await table.press("score", alice)
+    assert "assassinate" not in menu_values(menu)  # an End Game objective: scored once the battle is over
+    await score(table, alice, "engage-on-all-fronts", "12")
+    await score(table, alice, "engage-on-all-fronts", "6")  # 3 over the 15VP cap
+    state = await state_of(table)
+    alice_rows = [t for t in state.vp if t.player == str(alice.id) and t.objective == "engage-on-all-fronts"]
+    assert [(t.awarded, t.lost) for t in alice_rows] == [(12, 0), (3, 3)]
+    assert "Lost to caps: 3VP" in public_text(await table.board())
+
+    await play_out(table)
+    assert (await state_of(table)).status == Step.END_GAME
+    await score(table, alice, "assassinate", "6")
+    await table.press("done", alice)
+    await table.press("done", bob)
+    state = await state_of(table)
+    battle_ready = 10
+    assert state.status == Step.ENDED
+    assert state.result.vp[str(alice.id)] == 10 * (first == alice) + 15 + 6 + battle_ready
+
+    card = next(m for m in harness.messages() if any("Result" in (e.get("title") or "") for e in m.get("embeds", [])))
+    assert card["attachments"] and card["embeds"][0]["image"]["url"].startswith("attachment://")
+    assert "gt-table" in public_text(card)  # the seed, now public
+
+    log = await table.slash("game log", alice)
+    assert [a["filename"] for a in log.main.message["attachments"]] == [f"game-{table.game_id}.json"]
+    assert "Oath of Moment" in log.main.content  # the score sheet's text tables
+    export = await harness.bot.service.export_log(table.game_id)
+    assert export["pack"] == "gt-2020"
+    assert all(check.problem is None for check in verify_export(harness.bot.service.packs, export))
+
+
+async def test_only_the_players_act_and_refusals_are_private(table: Table, harness: Harness, alice, bob) -> None:
+    await table.start(pack="gt-2020", seed="gt-refusals")
+    carol = harness.user("carol")
+    stranger = await table.press("select", carol)
+    assert stranger.main.ephemeral and "Only the two players" in stranger.main.content
+    await select_secondaries(table, alice, GT_PICKS)
+    clash = await select_secondaries(table, bob, ["assassinate", "bring-it-down", "linebreaker"])
+    assert clash.main.ephemeral and "both Purge the Enemy" in clash.main.content
+    assert (await state_of(table)).players[1].secret is None
+    await select_secondaries(table, bob, GT_PICKS)
+    state = await state_of(table)
+    loser = table.other(table.user(state.sides_rolloff.winner))
+    refused = await table.press("attacker", loser)
+    assert refused.main.ephemeral and "won the roll-off" in refused.main.content
+    version = await table.version()
+    await to_battle(table)
+    state = await state_of(table)
+    bad = await score(table, table.user(state.active), "primary:0", "lots")
+    assert bad.main.ephemeral and "whole number" in bad.main.content
+    assert (await state_of(table)).vp == () and await table.version() > version
+
+
+async def test_options_of_another_pack_are_refused(table: Table, alice, bob) -> None:
+    for options, message in (({"pack": "gt-2020", "size": "asymmetric-war"}, "Incursion or Strike Force"),
+                             ({"pack": "gt-2020", "twist": True}, "Chapter Approved"),
+                             ({"pack": "4th-edition", "size": "incursion"}, "Battle sizes"),
+                             ({"pack": "ca-2025-26", "level": "gamma"}, "4th edition"),
+                             ({"pack": "no-such-pack"}, "no pack")):
+        reply = await table.h.slash("game new", user=alice, opponent=bob, strict=False, seed="x", **options)
+        assert reply.main.ephemeral and message in reply.main.content, options
+    assert await table.h.bot.service.repo.get_active_game(table.h.default_channel.id) is None
+
+
+async def test_pack_and_mission_autocomplete(harness: Harness, alice, bob) -> None:
+    packs = await harness.autocomplete("game new", "pack", "", user=alice, opponent=bob)
+    assert [c["value"] for c in packs] == ["ca-2025-26", "gt-2020", "4th-edition"]
+    gt = await harness.autocomplete("game new", "mission", "", user=alice, opponent=bob, pack="gt-2020",
+                                    size="incursion")
+    assert {c["name"] for c in gt} >= {"Crossfire", "Reconnaissance Mission"} and len(gt) == 9
+    ca = await harness.autocomplete("game new", "mission", "", user=alice, opponent=bob)
+    assert ca[0]["value"] == "A"
+
+
+async def test_a_fourth_edition_game_counts_turns_and_vp_by_battle_round(table: Table, harness: Harness, alice,
+                                                                          bob) -> None:
+    await table.start(pack="4th-edition", size=None, mission="cleanse", level="gamma", seed="4e-table")
+    state = await state_of(table)
+    assert state.status == Step.DEPLOYMENT and state.battle_rounds == 6
+    assert "Deployment done" in public_text(await table.board())
+    await to_battle(table)
+    await table.slash("score objective", alice, objective="vp", vp=120)
+    refused = await table.slash("cp spend", bob, amount=1, strict=False)
+    assert refused.main.ephemeral and "no Command points" in refused.main.content
+    for _ in range(2):
+        await table.press("endturn", table.user((await state_of(table)).active))
+    await score(table, bob, "vp", "200")
+    await play_out(table)
+    await table.press("done", alice)
+    await table.press("done", bob)
+    state = await state_of(table)
+    assert [(t.player, t.round, t.awarded) for t in state.vp] == [(str(alice.id), 1, 120), (str(bob.id), 2, 200)]
+    assert state.result.winner == str(bob.id) and state.round == 6
+
+
+async def test_an_alpha_mission_is_won_by_its_objective(table: Table, alice, bob) -> None:
+    await table.start(pack="4th-edition", size=None, mission="recon", level="alpha", seed="4e-alpha")
+    await to_battle(table)
+    refused = await table.slash("score objective", alice, objective="vp", vp=5, strict=False)
+    assert refused.main.ephemeral
+    await play_out(table)
+    assert set(await table.board_verbs()) >= {"outcome", "done"}
+    early = await table.press("done", alice, strict=False)
+    assert early.main.ephemeral and "Record who achieved" in early.main.content
+    menu = await table.press("outcome", alice)
+    await table.pick(menu, "outcome", [str(alice.id)], alice)
+    await table.press("done", alice)
+    await table.press("done", bob)
+    state = await state_of(table)
+    assert state.result.winner == str(alice.id) and state.result.reason == "battle"
+
+
+async def test_the_strategy_roll_winner_chooses_the_mission(table: Table, harness: Harness, alice, bob) -> None:
+    seed = next(s for s in (f"strategy-{n}" for n in range(500)) if _rolls_a_six(harness, s, alice, bob))
+    await table.start(pack="4th-edition", size=None, seed=seed)
+    state = await state_of(table)
+    assert state.status == Step.MISSION and state.mission is None
+    winner = table.user(state.strategy_roll.winner)
+    assert "pickmission" in verbs(await table.board())
+    refused = await table.press("pickmission", table.other(winner))
+    assert refused.main.ephemeral and "Only the winner of the Strategy Roll" in refused.main.content
+    menu = await table.press("pickmission", winner)
+    await table.pick(menu, "mission", ["take-and-hold"], winner)
+    assert (await state_of(table)).mission == "take-and-hold"
+
+
+def _rolls_a_six(harness: Harness, seed: str, alice: FakeUser, bob: FakeUser) -> bool:
+    from bot.engine.fourth_edition.generator import roll_mission
+    generator = harness.bot.service.packs.rules("4th-edition").data
+    return roll_mission(generator, seed, (str(alice.id), str(bob.id))).mission is None

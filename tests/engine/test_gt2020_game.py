@@ -1,0 +1,458 @@
+"""A Grand Tournament 2020 battle played through the packs registry (bot/engine/gt2020/game.py on the shared table
+rules): one test per rule of the pack's sequence, "1. SELECT BATTLE SIZE" to "16. DETERMINE VICTOR", and of the
+Command point rules (../shared/seeds/000_e0a0e7dd45b18688.txt)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.decks import grand_tournament, installed_packs
+from bot.engine.actions import (
+    ChooseSide, Concede, DeclareBattleReady, DeploymentDone, DoneScoring, EndTurn, SpendCp,
+)
+from bot.engine.errors import GameError, InvalidValue, NotAPlayer, NotYourTurn, WrongPhase
+from bot.engine.events import Event
+from bot.engine.rng import roll_off_between, stream_of
+from bot.engine.table.actions import ChooseTurn, GainCp, ScoreObjective, SelectSecondaries
+from bot.engine.table.state import END_GAME, Step, TableSetup, Tally
+
+PACKS = installed_packs()
+GT = PACKS.rules("gt-2020")
+PACK = grand_tournament()
+P1, P2, OUTSIDER = "100000000000000001", "100000000000000002", "100000000000000003"
+PICKS = ("linebreaker", "assassinate", "raise-the-banners-high")  # progressive, end-game, both
+NAMES = {"linebreaker": "Linebreaker", "assassinate": "Assassinate", "raise-the-banners-high": "Raise the Banners High"}
+
+
+def public(events) -> str:
+    return "\n".join(e.text for e in events if e.private_to is None)
+
+
+class Game:
+    """One Grand Tournament 2020 game between Alice (P1) and Bob (P2), played action by action."""
+
+    def __init__(self, *, size: str = "strike-force", mission: str | None = "battle-lines", seed: str = "gt-game"):
+        self.setup = TableSetup(pack="gt-2020", players=(P1, P2), names=("Alice", "Bob"), size=size,
+                                mission=mission, seed=seed)
+        out = PACKS.new_game(self.setup)
+        self.state, self.events, self.log = out.state, list(out.events), []
+
+    def act(self, action) -> tuple[Event, ...]:
+        out = PACKS.apply(self.state, action)
+        self.state = out.state
+        self.log.append(action)
+        self.events.extend(out.events)
+        return out.events
+
+    def refuse(self, action, error: type[GameError] = GameError, match: str | None = None) -> None:
+        """The action is refused with `error` and the state stays as it was."""
+        before = self.state.model_dump()
+        with pytest.raises(error, match=None if match is None else re.escape(match)):
+            PACKS.apply(self.state, action)
+        assert self.state.model_dump() == before
+
+    @property
+    def active(self) -> str:
+        return self.state.active
+
+    def other(self, player: str) -> str:
+        return P2 if player == P1 else P1
+
+    def select(self, player: str, picks=PICKS, codex: str | None = None) -> tuple[Event, ...]:
+        return self.act(SelectSecondaries(actor=player, picks=picks, codex=codex))
+
+    def to_sides(self) -> None:
+        self.select(P1)
+        self.select(P2)
+
+    def to_deployment(self) -> None:
+        self.to_sides()
+        self.act(ChooseSide(actor=self.state.sides_rolloff.winner, side="attacker"))
+
+    def to_first_turn(self) -> None:
+        self.to_deployment()
+        self.act(DeploymentDone(actor=self.state.defender))
+        self.act(DeploymentDone(actor=self.state.attacker))
+
+    def to_battle(self, first: str = P1) -> None:
+        """Up to the first turn of battle round 1, `first` taking it."""
+        self.to_first_turn()
+        winner = self.state.first_turn_rolloff.winner
+        self.act(ChooseTurn(actor=winner, first=winner == first))
+
+    def end_turn(self) -> tuple[Event, ...]:
+        return self.act(EndTurn(actor=self.active))
+
+    def to_end_game(self) -> None:
+        while self.state.status == Step.BATTLE:
+            self.end_turn()
+
+    def score(self, player: str, objective: str, vp: int) -> Tally:
+        self.act(ScoreObjective(actor=player, objective=objective, vp=vp))
+        return self.state.vp[-1]
+
+    def finish(self) -> None:
+        self.to_end_game()
+        self.act(DoneScoring(actor=P1))
+        self.act(DoneScoring(actor=P2))
+
+    def rig_vp(self, *tallies: Tally) -> None:
+        """The engine is a pure function of its state: put earlier scores in it."""
+        self.state = self.state.model_copy(update={"vp": (*self.state.vp, *tallies)})
+
+
+# ---- 3. determine mission, 2. muster armies ---------------------------------------------------------
+
+def test_the_mission_is_rolled_on_the_d33() -> None:
+    """Two D3, the first the tens and the second the units, from the game's seed."""
+    game = Game(size="incursion", mission=None, seed="d33")
+    dice = stream_of("d33", "gt:d33")
+    tens, units = dice.randint(1, 3), dice.randint(1, 3)
+    assert game.state.d33 == (tens, units)
+    assert game.state.mission == PACK.by_roll("incursion", tens * 10 + units).id
+
+
+def test_an_agreed_mission_is_not_rolled_and_must_be_of_the_battle_size() -> None:
+    agreed = Game(size="incursion", mission="crossfire").state
+    assert (agreed.d33, agreed.mission) == (None, "crossfire")
+    with pytest.raises(InvalidValue, match="not one of the incursion missions"):
+        Game(size="incursion", mission="battle-lines")
+    with pytest.raises(InvalidValue, match="pick a size"):
+        PACKS.new_game(TableSetup(pack="gt-2020", players=(P1, P2), names=("Alice", "Bob"), seed="s"))
+
+
+@pytest.mark.parametrize("size, mission, cp", [("incursion", "crossfire", 6), ("strike-force", "battle-lines", 12)])
+def test_each_player_musters_with_the_cp_of_the_battle_size(size: str, mission: str, cp: int) -> None:
+    """MUSTER ARMIES: 6CP for Incursion, 12CP for Strike Force."""
+    assert [p.cp for p in Game(size=size, mission=mission).state.players] == [cp, cp]
+
+
+# ---- 7. select secondary objectives ---------------------------------------------------------------
+
+def test_a_selection_is_secret_until_both_players_chose() -> None:
+    """Only the actor is told their picks; the channel and the board learn nothing until the reveal."""
+    game = Game()
+    events = game.select(P1, codex="Ignored: no Codex pick")
+    mine = [e for e in events if e.private_to is not None]
+    assert [e.private_to for e in mine] == [P1] and all(name in mine[0].text for name in NAMES.values())
+    assert not any(name in public(events) for name in NAMES.values())
+    assert "Alice has selected their secondary objectives." in public(events)
+    assert [p.objectives for p in game.state.players] == [(), ()]
+    assert game.state.player(P2).secret is None and game.state.player(P1).codex is None
+    assert (game.state.status, game.state.sides_rolloff) == (Step.SECONDARIES, None)
+
+
+def test_a_selection_is_final() -> None:
+    game = Game()
+    game.select(P1)
+    game.refuse(SelectSecondaries(actor=P1, picks=("domination", "assassinate", "psychic-ritual")), WrongPhase,
+                "a selection is final")
+
+
+def test_no_more_than_one_secondary_per_category() -> None:
+    """The mission's own objective and a Codex one have no category the pack gives: they go with any."""
+    game = Game()
+    game.refuse(SelectSecondaries(actor=P1, picks=("linebreaker", "domination", "assassinate")), InvalidValue,
+                "both Battlefield Supremacy")
+    game.select(P1, picks=("vital-ground", "codex", "linebreaker"), codex="Oath of Moment")
+    assert game.state.player(P1).secret == ("vital-ground", "codex", "linebreaker")
+
+
+@pytest.mark.parametrize("name", [None, "   ", "x" * 81])
+def test_a_codex_secondary_needs_a_name(name: str | None) -> None:
+    Game().refuse(SelectSecondaries(actor=P1, picks=("codex", "linebreaker", "assassinate"), codex=name),
+                  InvalidValue, "Name your Codex secondary objective")
+
+
+def test_the_selections_are_revealed_together_then_the_sides_are_rolled_off() -> None:
+    """Step 7's reveal, then step 8: the roll-off, from the seed, after the reveal and not before."""
+    game = Game()
+    game.select(P1)
+    game.refuse(ChooseSide(actor=P1, side="attacker"), WrongPhase)
+    events = game.select(P2, picks=("codex", "domination", "bring-it-down"), codex="Oath of Moment")
+    assert game.state.player(P1).objectives == PICKS
+    assert game.state.player(P2).objectives == ("codex", "domination", "bring-it-down")
+    assert [p.secret for p in game.state.players] == [None, None]
+    text = public(events)
+    assert "Alice's secondary objectives: Linebreaker, Assassinate, Raise the Banners High." in text
+    assert "Bob's secondary objectives: Oath of Moment (Codex), Domination, Bring It Down." in text
+    assert game.state.sides_rolloff == roll_off_between(stream_of("gt-game", "gt:sides"), (P1, P2))
+    assert game.state.status == Step.SIDES
+
+
+def test_only_the_sides_roll_off_winner_chooses_the_attacker() -> None:
+    game = Game()
+    game.to_sides()
+    winner = game.state.sides_rolloff.winner
+    game.refuse(ChooseSide(actor=game.other(winner), side="attacker"), NotYourTurn, "won the roll-off")
+    game.act(ChooseSide(actor=winner, side="defender"))
+    assert (game.state.attacker, game.state.defender) == (game.other(winner), winner)
+    assert game.state.status == Step.DEPLOYMENT
+
+
+# ---- Battle Ready, 11. deploy armies, 12. determine first turn ---------------------------------
+
+def test_battle_ready_is_declared_before_the_battle_only() -> None:
+    game = Game()
+    game.act(DeclareBattleReady(actor=P1, ready=True))
+    game.to_deployment()
+    game.act(DeclareBattleReady(actor=P2, ready=True))
+    game.act(DeclareBattleReady(actor=P2, ready=False))
+    assert [p.battle_ready for p in game.state.players] == [True, False]
+    game.act(DeploymentDone(actor=P1))
+    game.act(DeploymentDone(actor=P2))
+    game.act(ChooseTurn(actor=game.state.first_turn_rolloff.winner, first=True))
+    game.refuse(DeclareBattleReady(actor=P2, ready=True), WrongPhase, "before the battle begins")
+
+
+def test_the_first_turn_is_rolled_off_once_both_players_deployed() -> None:
+    game = Game()
+    game.to_deployment()
+    game.act(DeploymentDone(actor=P2))
+    assert (game.state.status, game.state.first_turn_rolloff) == (Step.DEPLOYMENT, None)
+    game.refuse(DeploymentDone(actor=P2), WrongPhase, "already confirmed")
+    game.act(DeploymentDone(actor=P1))
+    assert game.state.status == Step.FIRST_TURN
+    assert game.state.first_turn_rolloff == roll_off_between(stream_of("gt-game", "gt:first-turn"), (P1, P2))
+
+
+def test_only_the_first_turn_roll_off_winner_chooses_to_go_first_or_second() -> None:
+    game = Game()
+    game.to_first_turn()
+    winner = game.state.first_turn_rolloff.winner
+    game.refuse(ChooseTurn(actor=game.other(winner), first=True), NotYourTurn, "won the roll-off")
+    game.act(ChooseTurn(actor=winner, first=False))
+    assert (game.state.first, game.active, game.state.round, game.state.turn) == (game.other(winner),) * 2 + (1, 1)
+
+
+# ---- Command points ----------------------------------------------------------------------------------
+
+def test_the_battle_forged_bonus_is_1cp_at_the_start_of_each_players_turn() -> None:
+    game = Game()
+    game.to_battle(first=P2)
+    assert [p.cp for p in game.state.players] == [12, 13]
+    game.end_turn()
+    assert [p.cp for p in game.state.players] == [13, 13]
+    game.to_end_game()
+    assert [p.cp for p in game.state.players] == [17, 17]  # one bonus per turn, five battle rounds
+
+
+def test_spending_more_cp_than_you_have_is_refused() -> None:
+    game = Game(size="incursion", mission="crossfire")
+    game.act(SpendCp(actor=P1, amount=6, reason="Detachments"))
+    assert game.state.player(P1).cp == 0
+    game.refuse(SpendCp(actor=P1, amount=1), InvalidValue, "You have 0CP")
+    game.refuse(SpendCp(actor=P2, amount=0), InvalidValue, "from 1 to 10CP")
+
+
+def test_a_player_gains_at_most_1cp_per_battle_round_from_other_rules() -> None:
+    """The limit is per player and per battle round; the Battle-forged bonus does not count towards it."""
+    game = Game()
+    game.to_battle(first=P1)
+    game.refuse(GainCp(actor=P1, amount=2), InvalidValue, "at most 1CP per battle round")
+    game.act(GainCp(actor=P1, amount=1, reason="refund"))
+    game.refuse(GainCp(actor=P1, amount=1), InvalidValue, "at most 1CP per battle round")
+    game.act(GainCp(actor=P2, amount=1))
+    game.end_turn()
+    game.refuse(GainCp(actor=P1, amount=1), InvalidValue, "at most 1CP per battle round")
+    game.end_turn()
+    game.act(GainCp(actor=P1, amount=1))
+    assert game.state.player(P1).cp == 12 + 2 + 2  # two bonuses, two gains
+
+
+def test_a_mission_rule_gives_cp_beyond_the_limit_in_your_own_turn_only() -> None:
+    game = Game()
+    game.refuse(GainCp(actor=P1, amount=1, mission_rule=True), WrongPhase, "wait for your turn")
+    game.to_battle(first=P1)
+    game.act(GainCp(actor=P1, amount=1))
+    game.act(GainCp(actor=P1, amount=2, mission_rule=True))
+    assert game.state.player(P1).cp == 12 + 1 + 1 + 2
+    game.refuse(GainCp(actor=P2, amount=1, mission_rule=True), WrongPhase, "wait for your turn")
+
+
+# ---- the battle ----------------------------------------------------------------------------------
+
+def test_only_the_active_player_ends_their_turn() -> None:
+    game = Game()
+    game.to_battle(first=P1)
+    game.refuse(EndTurn(actor=P2), NotYourTurn, "It is Alice's turn")
+    game.end_turn()
+    assert game.active == P2
+
+
+def test_the_battle_ends_after_five_battle_rounds() -> None:
+    game = Game()
+    game.to_battle(first=P1)
+    turns = 0
+    while game.state.status == Step.BATTLE:
+        turns += 1
+        game.end_turn()
+    assert (turns, game.state.status, game.state.round, game.state.active) == (10, Step.END_GAME, 5, None)
+    game.refuse(EndTurn(actor=P1), WrongPhase)
+
+
+def test_progressive_objectives_score_during_the_battle_end_game_ones_after_it() -> None:
+    game = Game()
+    game.to_sides()
+    game.refuse(ScoreObjective(actor=P1, objective="primary:0", vp=5), WrongPhase, "during the battle")
+    game.act(ChooseSide(actor=game.state.sides_rolloff.winner, side="attacker"))
+    game.act(DeploymentDone(actor=P1))
+    game.act(DeploymentDone(actor=P2))
+    game.act(ChooseTurn(actor=game.state.first_turn_rolloff.winner, first=True))
+    assert (game.score(P1, "primary:0", 5).round, game.score(P2, "linebreaker", 4).round) == (1, 1)
+    assert game.score(P1, "raise-the-banners-high", 1).round == 1
+    game.refuse(ScoreObjective(actor=P1, objective="assassinate", vp=3), WrongPhase, "End Game objective")
+    game.refuse(ScoreObjective(actor=P1, objective="domination", vp=3), InvalidValue, "not one of your objectives")
+    game.to_end_game()
+    game.refuse(ScoreObjective(actor=P1, objective="linebreaker", vp=4), WrongPhase, "progressive objective")
+    assert game.score(P1, "assassinate", 3).round == END_GAME
+    assert game.score(P1, "raise-the-banners-high", 2).round == END_GAME
+    game.act(DoneScoring(actor=P1))
+    game.refuse(ScoreObjective(actor=P1, objective="assassinate", vp=1), WrongPhase, "finished your End Game")
+
+
+# ---- 16. determine victor: the caps -------------------------------------------------------------------
+
+def test_primary_vp_are_capped_at_45_and_the_excess_is_lost() -> None:
+    game = Game()
+    game.to_battle()
+    for _ in range(3):
+        game.score(P1, "primary:0", 14)
+    tally = game.score(P1, "primary:0", 10)
+    assert (tally.claimed, tally.awarded, tally.lost, tally.capped_by) == (10, 3, 7, "45VP primary")
+    assert game.score(P1, "primary:0", 4).awarded == 0
+    assert game.score(P2, "primary:0", 15).awarded == 15  # each player's own cap
+    assert game.state.total_vp(P1) == 45
+
+
+def test_each_secondary_objective_is_capped_at_15() -> None:
+    game = Game()
+    game.to_battle()
+    game.score(P1, "linebreaker", 12)
+    tally = game.score(P1, "linebreaker", 8)
+    assert (tally.awarded, tally.lost, tally.capped_by) == (3, 5, "15VP per secondary")
+    assert game.score(P1, "raise-the-banners-high", 15).awarded == 15  # another objective, its own cap
+
+
+def test_secondary_objectives_are_capped_at_45_together() -> None:
+    """With three picks the 15VP caps already imply it; an earlier score of another secondary shows the cap."""
+    game = Game()
+    game.to_battle()
+    game.rig_vp(Tally(player=P1, objective="grind-them-down", round=1, claimed=10, awarded=10))
+    game.score(P1, "linebreaker", 15)
+    game.score(P1, "raise-the-banners-high", 15)
+    game.score(P1, "primary:0", 20)  # primaries do not count towards it
+    game.to_end_game()
+    tally = game.score(P1, "assassinate", 15)
+    assert (tally.awarded, tally.lost, tally.capped_by) == (5, 10, "45VP secondaries")
+
+
+def test_battle_ready_gives_10vp_when_the_battle_ends() -> None:
+    game = Game()
+    game.act(DeclareBattleReady(actor=P2, ready=True))
+    game.to_battle()
+    game.finish()
+    assert [(t.player, t.objective, t.round, t.awarded) for t in game.state.vp] == [(P2, "battle_ready", END_GAME, 10)]
+    assert game.state.result.vp == {P1: 0, P2: 10} and game.state.result.winner == P2
+
+
+def test_the_total_is_capped_at_100() -> None:
+    """Legal scores reach 100 only with every other cap full: a rigged earlier 95VP shows the total cap cut a
+    primary score and the Battle Ready bonus."""
+    game = Game()
+    game.act(DeclareBattleReady(actor=P1, ready=True))
+    game.to_battle()
+    game.rig_vp(Tally(player=P1, objective="vp", round=1, claimed=95, awarded=95))
+    tally = game.score(P1, "primary:0", 10)
+    assert (tally.awarded, tally.lost, tally.capped_by) == (5, 5, "100VP")
+    game.finish()
+    ready = game.state.vp[-1]
+    assert (ready.objective, ready.claimed, ready.awarded, ready.capped_by) == ("battle_ready", 10, 0, "100VP")
+    assert game.state.result.vp[P1] == 100
+
+
+# ---- 16. determine victor, 14. conceding ----------------------------------------------------------
+
+def test_the_player_with_the_most_vp_wins() -> None:
+    game = Game()
+    game.to_battle()
+    game.score(P2, "primary:0", 5)
+    game.score(P1, "primary:0", 4)
+    game.finish()
+    assert game.state.status == Step.ENDED
+    assert (game.state.result.winner, game.state.result.reason, game.state.result.vp) == (P2, "battle", {P1: 4, P2: 5})
+
+
+def test_equal_vp_is_a_draw() -> None:
+    game = Game()
+    game.to_battle()
+    game.score(P1, "primary:0", 5)
+    game.score(P2, "linebreaker", 5)
+    game.finish()
+    assert game.state.result.winner is None and "draw" in public(game.events[-1:])
+
+
+def test_a_player_who_concedes_scores_0vp_and_the_opponent_wins() -> None:
+    game = Game()
+    game.refuse(Concede(actor=P1), WrongPhase, "once the battle has begun")
+    game.to_battle()
+    game.score(P1, "primary:0", 15)
+    game.score(P2, "primary:0", 3)
+    game.act(Concede(actor=P1))
+    result = game.state.result
+    assert (game.state.status, result.winner, result.reason, result.vp) == (Step.ENDED, P2, "concession",
+                                                                            {P1: 0, P2: 3})
+
+
+def test_a_finished_game_refuses_every_move() -> None:
+    game = Game()
+    game.to_battle()
+    game.act(Concede(actor=P2))
+    for action in (ScoreObjective(actor=P1, objective="primary:0", vp=1), EndTurn(actor=P1), SpendCp(actor=P1, amount=1),
+                   GainCp(actor=P1, amount=1), Concede(actor=P1)):
+        game.refuse(action, WrongPhase, "This game is over.")
+
+
+def test_only_the_two_players_act() -> None:
+    game = Game()
+    game.refuse(SelectSecondaries(actor=OUTSIDER, picks=PICKS), NotAPlayer, "Only the two players")
+    game.refuse(SpendCp(actor=OUTSIDER, amount=1), NotAPlayer)
+
+
+# ---- undo and replay -------------------------------------------------------------------------------
+
+def test_the_reveal_and_every_roll_off_cannot_be_undone() -> None:
+    """`revealed` guards undo: the reveal with the sides roll-off and the first-turn roll-off; not plain moves."""
+    game = Game()
+    revealed = []
+
+    def step(action) -> None:
+        before = game.state
+        game.act(action)
+        revealed.append((action.kind, GT.revealed(before, game.state)))
+
+    step(SelectSecondaries(actor=P1, picks=PICKS))
+    step(SelectSecondaries(actor=P2, picks=PICKS))
+    step(ChooseSide(actor=game.state.sides_rolloff.winner, side="attacker"))
+    step(DeploymentDone(actor=P1))
+    step(DeploymentDone(actor=P2))
+    step(ChooseTurn(actor=game.state.first_turn_rolloff.winner, first=True))
+    step(ScoreObjective(actor=game.active, objective="primary:0", vp=3))
+    step(EndTurn(actor=game.active))
+    assert revealed == [("select_secondaries", False), ("select_secondaries", True), ("choose_side", False),
+                        ("deployment_done", False), ("deployment_done", True), ("choose_turn", False),
+                        ("score_objective", False), ("end_turn", False)]
+
+
+def test_replaying_the_log_gives_the_same_game() -> None:
+    game = Game(mission=None, seed="replay")
+    game.act(DeclareBattleReady(actor=P1, ready=True))
+    game.act(SpendCp(actor=P2, amount=3))
+    game.to_battle(first=P2)
+    game.score(P2, "primary:0", 10)
+    game.act(GainCp(actor=P1, amount=1))
+    game.finish()
+    logged = [GT.parse_action(GT.dump_action(action)) for action in game.log]
+    assert PACKS.replay(game.setup, logged) == game.state
