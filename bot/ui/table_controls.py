@@ -54,6 +54,8 @@ def board_buttons(rules: TableRules, game_id: int, state: TableState, version: i
     }.get(state.status, [])
     if state.status == Step.END_GAME and not rules.objectives(state, state.players[0].id):
         verbs = ["outcome", "done", "undo"]  # 4th edition Alpha: the mission's objective decides
+    if not rules.has_battle_ready and "ready" in verbs:
+        verbs.remove("ready")
     clock = state.clock
     if clock is not None and state.status in (Step.BATTLE, Step.END_GAME):
         verbs.append("resume" if clock.paused_by else "pause")
@@ -69,10 +71,10 @@ def waits(state: TableState) -> set[tuple[str, ...]]:
         waiting.add((state.active, "turn", str(state.round), str(state.turn)))
     if state.status == Step.MISSION:
         waiting.add((state.strategy_roll.winner, "pickmission"))
-    if state.status == Step.SIDES:
-        waiting.add((state.sides_rolloff.winner, "attacker"))
+    if state.status == Step.SIDES:  # a choice of two: the ping carries both buttons
+        waiting |= {(state.sides_rolloff.winner, verb) for verb in ("attacker", "defender")}
     if state.status == Step.FIRST_TURN:
-        waiting.add((state.first_turn_rolloff.winner, "gofirst"))
+        waiting |= {(state.first_turn_rolloff.winner, verb) for verb in ("gofirst", "gosecond")}
     if state.status == Step.SECONDARIES and any(p.secret for p in state.players):
         waiting |= {(p.id, "select") for p in state.players if p.secret is None}
     for confirmed, step, verb in ((state.deployed, Step.DEPLOYMENT, "deployed"),

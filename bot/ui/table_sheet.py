@@ -228,10 +228,8 @@ def _battle_ready(rules: Any, state: TableState, seat: Seat) -> tuple[int, str]:
     if not seat.battle_ready:
         return 0, f"+0 (army {'was' if state.over else 'is'} not Battle Ready)"
     if not state.over:
-        return 0, f"+{cap} at the end of the battle (army is Battle Ready)"
-    why = {"concession": "conceded", "time": "won on time", "abandoned": "abandoned"}.get(
-        state.result.reason if state.result else "", "not scored")
-    return 0, f"+0 (army was Battle Ready; the game was {why} before the end)"
+        return 0, f"+{cap} at the end of the game (army is Battle Ready)"
+    return 0, "+0 (army was Battle Ready; the game was abandoned)"  # any other end awards it
 
 
 def _gt_total(rules: Any, state: TableState, seat: Seat) -> str:

@@ -221,3 +221,16 @@ def _rolls_a_six(harness: Harness, seed: str, alice: FakeUser, bob: FakeUser) ->
     from bot.engine.fourth_edition.generator import roll_mission
     generator = harness.bot.service.packs.rules("4th-edition").data
     return roll_mission(generator, seed, (str(alice.id), str(bob.id))).mission is None
+
+
+async def test_the_chess_clock_runs_in_an_older_packs_game(table: Table, harness: Harness, alice, bob) -> None:
+    await table.start(pack="4th-edition", size=None, mission="recon", level="gamma", seed="4e-clock", clock=30)
+    await to_battle(table)
+    board = await table.board()
+    assert "pause" in verbs(board) and "Clock" in public_text(board)
+    state = await state_of(table)
+    assert state.clock.running == state.active
+    assert harness.bot.desk.clocks.deadline(table.game_id) == state.clock.deadline_ms
+    await table.press("pause", alice)
+    assert (await state_of(table)).clock.paused_by == str(alice.id)
+    assert "resume" in await table.board_verbs()

@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 
 from bot.decks import fourth_edition, installed_packs
-from bot.engine.actions import DeploymentDone, DoneScoring, EndTurn, SpendCp
+from bot.engine.actions import DeclareBattleReady, DeploymentDone, DoneScoring, EndTurn, SpendCp
 from bot.engine.errors import GameError, InvalidValue, NotYourTurn, WrongPhase
 from bot.engine.events import Event
 from bot.engine.rng import roll_off_between, stream_of
@@ -84,12 +84,14 @@ class Game:
 # ---- the mission and its level ---------------------------------------------------------------------
 
 def test_an_agreed_mission_and_level_are_not_rolled() -> None:
+    """Missions: chosen "through mutual agreement", mission and level alike."""
     state = Game(mission="cleanse", level="omega").state
     assert (state.mission, state.mission_roll, state.level, state.level_roll) == ("cleanse", None, "omega", None)
     assert (state.status, state.battle_rounds, state.strategy_roll) == (Step.DEPLOYMENT, 6, None)
 
 
 def test_the_mission_and_the_level_are_rolled_from_the_seed() -> None:
+    """Or rolled: the D6 mission table and the D3 level chart, from the game's seed."""
     seed = find_seed(lambda s: d6(s, "mission") != 6)
     state = Game(mission=None, level=None, seed=seed).state
     level_roll = stream_of(seed, "4e:level").randint(1, 3)
@@ -120,12 +122,14 @@ def test_on_a_6_only_the_strategy_roll_winner_chooses_the_mission() -> None:
 
 
 def test_a_rolled_mission_leaves_nothing_to_choose() -> None:
+    """Only a 6 leaves the mission to the Strategy Roll winner."""
     Game().refuse(ChooseMission(actor=P1, mission="cleanse"), WrongPhase, "already set")
 
 
 # ---- no Command points ---------------------------------------------------------------------------------
 
 def test_4th_edition_has_no_command_points() -> None:
+    """4th edition has no Command points: nothing to spend or gain, no bonus."""
     game = Game()
     game.to_battle()
     assert [p.cp for p in game.state.players] == [0, 0]  # and no bonus at the start of a turn
@@ -134,9 +138,15 @@ def test_4th_edition_has_no_command_points() -> None:
         game.refuse(action, WrongPhase, "has no Command points")
 
 
+def test_4th_edition_has_no_battle_ready_bonus() -> None:
+    """Battle Ready VP belong to the Grand Tournament pack: a 4th edition game refuses them."""
+    Game().refuse(DeclareBattleReady(actor=P1, ready=True), InvalidValue, "has no Battle Ready bonus")
+
+
 # ---- Alpha: the mission's objective decides ---------------------------------------------------------
 
 def test_alpha_missions_score_no_vp() -> None:
+    """Alpha level has no Victory Points special rule: the mission's objective decides."""
     game = Game(level="alpha")
     game.to_battle()
     game.refuse(ScoreObjective(actor=P1, objective="vp", vp=10), InvalidValue, "score no Victory Points")
@@ -145,6 +155,7 @@ def test_alpha_missions_score_no_vp() -> None:
 
 
 def test_alpha_needs_the_mission_result_before_done_scoring_and_its_winner_wins() -> None:
+    """At Alpha the players record who achieved the objective; that player wins."""
     game = Game(level="alpha")
     game.to_battle()
     game.refuse(MissionResult(actor=P1, winner=P2), WrongPhase, "when the battle is over")
@@ -160,6 +171,7 @@ def test_alpha_needs_the_mission_result_before_done_scoring_and_its_winner_wins(
 
 
 def test_alpha_with_nobody_achieving_the_objective_is_a_draw() -> None:
+    """At Alpha, nobody achieving the objective is a draw."""
     game = Game(level="alpha")
     game.to_battle()
     game.to_end_game()
@@ -172,6 +184,7 @@ def test_alpha_with_nobody_achieving_the_objective_is_a_draw() -> None:
 
 @pytest.mark.parametrize("level", ["gamma", "omega"])
 def test_vp_are_scored_by_battle_round_and_decide_the_winner(level: str) -> None:
+    """Gamma and Omega: Victory Points, recorded by battle round, decide the winner."""
     game = Game(level=level, seed=find_seed(lambda s: length_rolls(s)[0] < 4))
     game.to_battle()
     game.act(ScoreObjective(actor=P1, objective="vp", vp=60))
@@ -187,6 +200,7 @@ def test_vp_are_scored_by_battle_round_and_decide_the_winner(level: str) -> None
 
 
 def test_equal_vp_is_a_draw() -> None:
+    """Equal VP at Gamma or Omega is a draw."""
     game = Game(level="gamma")
     game.to_battle()
     game.act(ScoreObjective(actor=P1, objective="vp", vp=40))
@@ -207,6 +221,7 @@ def test_alpha_and_gamma_last_six_battle_rounds(level: str) -> None:
 
 
 def test_omega_ends_after_six_battle_rounds_on_a_1_to_3() -> None:
+    """Random Game Length: a 1-3 after the sixth battle round ends the game."""
     seed = find_seed(lambda s: length_rolls(s)[0] < 4)
     game = Game(level="omega", seed=seed)
     game.to_battle()
@@ -214,6 +229,7 @@ def test_omega_ends_after_six_battle_rounds_on_a_1_to_3() -> None:
 
 
 def test_omega_goes_on_for_another_battle_round_on_a_4_plus() -> None:
+    """Random Game Length: on a 4+ the game is extended another battle round."""
     seed = find_seed(lambda s: length_rolls(s)[0] >= 4 > length_rolls(s)[1])
     game = Game(level="omega", seed=seed)
     game.to_battle()
@@ -222,6 +238,7 @@ def test_omega_goes_on_for_another_battle_round_on_a_4_plus() -> None:
 
 
 def test_random_game_length_extends_the_game_at_most_3_times() -> None:
+    """Random Game Length "may occur up to 3 times": nine battle rounds at most, no fourth roll."""
     seed = find_seed(lambda s: min(length_rolls(s)) >= 4)
     game = Game(level="omega", seed=seed)
     game.to_battle()
@@ -237,6 +254,7 @@ def test_random_game_length_extends_the_game_at_most_3_times() -> None:
 
 @pytest.mark.parametrize("level, special", [("alpha", False), ("gamma", True), ("omega", True)])
 def test_infiltrators_and_dusk_and_dawn_are_rolled_only_at_levels_with_those_rules(level: str, special: bool) -> None:
+    """Infiltrate and Dusk & Dawn are Gamma and Omega rules: rolled after deployment there only."""
     game = Game(level=level, seed="after-deployment")
     game.act(DeploymentDone(actor=P2))
     assert (game.state.infiltrate_first, game.state.dusk_and_dawn, game.state.first_turn_rolloff) == (None,) * 3
@@ -253,6 +271,7 @@ def test_infiltrators_and_dusk_and_dawn_are_rolled_only_at_levels_with_those_rul
 # ---- replay ----------------------------------------------------------------------------------------
 
 def test_replaying_the_log_gives_the_same_game() -> None:
+    """The action log, through its JSON form, replays to the same state (undo, verify)."""
     seed = find_seed(lambda s: d6(s, "mission") == 6 and length_rolls(s)[0] >= 4)
     game = Game(mission=None, level="omega", seed=seed)
     game.act(ChooseMission(actor=game.state.strategy_roll.winner, mission="take-and-hold"))

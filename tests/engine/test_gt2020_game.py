@@ -10,7 +10,7 @@ import pytest
 
 from bot.decks import grand_tournament, installed_packs
 from bot.engine.actions import (
-    ChooseSide, Concede, DeclareBattleReady, DeploymentDone, DoneScoring, EndTurn, SpendCp,
+    Abandon, ChooseSide, Concede, DeclareBattleReady, DeploymentDone, DoneScoring, EndTurn, SpendCp,
 )
 from bot.engine.errors import GameError, InvalidValue, NotAPlayer, NotYourTurn, WrongPhase
 from bot.engine.events import Event
@@ -115,6 +115,7 @@ def test_the_mission_is_rolled_on_the_d33() -> None:
 
 
 def test_an_agreed_mission_is_not_rolled_and_must_be_of_the_battle_size() -> None:
+    """3. DETERMINE MISSION: the players may agree on one of their battle size's missions."""
     agreed = Game(size="incursion", mission="crossfire").state
     assert (agreed.d33, agreed.mission) == (None, "crossfire")
     with pytest.raises(InvalidValue, match="not one of the incursion missions"):
@@ -144,11 +145,12 @@ def test_a_selection_is_secret_until_both_players_chose() -> None:
     assert (game.state.status, game.state.sides_rolloff) == (Step.SECONDARIES, None)
 
 
-def test_a_selection_is_final() -> None:
+def test_a_selection_is_not_made_twice() -> None:
+    """7. SELECT SECONDARY OBJECTIVES: a selection stands; only undoing it (before the reveal) takes it back."""
     game = Game()
     game.select(P1)
     game.refuse(SelectSecondaries(actor=P1, picks=("domination", "assassinate", "psychic-ritual")), WrongPhase,
-                "a selection is final")
+                "You have selected your secondary objectives")
 
 
 def test_no_more_than_one_secondary_per_category() -> None:
@@ -162,6 +164,7 @@ def test_no_more_than_one_secondary_per_category() -> None:
 
 @pytest.mark.parametrize("name", [None, "   ", "x" * 81])
 def test_a_codex_secondary_needs_a_name(name: str | None) -> None:
+    """A Codex secondary is not in the pack: the player names it (1 to 80 characters)."""
     Game().refuse(SelectSecondaries(actor=P1, picks=("codex", "linebreaker", "assassinate"), codex=name),
                   InvalidValue, "Name your Codex secondary objective")
 
@@ -183,6 +186,7 @@ def test_the_selections_are_revealed_together_then_the_sides_are_rolled_off() ->
 
 
 def test_only_the_sides_roll_off_winner_chooses_the_attacker() -> None:
+    """8. DETERMINE ATTACKER AND DEFENDER: the roll-off winner decides."""
     game = Game()
     game.to_sides()
     winner = game.state.sides_rolloff.winner
@@ -195,6 +199,7 @@ def test_only_the_sides_roll_off_winner_chooses_the_attacker() -> None:
 # ---- Battle Ready, 11. deploy armies, 12. determine first turn ---------------------------------
 
 def test_battle_ready_is_declared_before_the_battle_only() -> None:
+    """Battle Ready (the 10VP bonus) is declared, or withdrawn, before the battle begins."""
     game = Game()
     game.act(DeclareBattleReady(actor=P1, ready=True))
     game.to_deployment()
@@ -208,6 +213,7 @@ def test_battle_ready_is_declared_before_the_battle_only() -> None:
 
 
 def test_the_first_turn_is_rolled_off_once_both_players_deployed() -> None:
+    """11. DEPLOY ARMIES, then 12. DETERMINE FIRST TURN: the roll-off waits for both armies."""
     game = Game()
     game.to_deployment()
     game.act(DeploymentDone(actor=P2))
@@ -219,6 +225,7 @@ def test_the_first_turn_is_rolled_off_once_both_players_deployed() -> None:
 
 
 def test_only_the_first_turn_roll_off_winner_chooses_to_go_first_or_second() -> None:
+    """12. DETERMINE FIRST TURN: the winner declares first or second."""
     game = Game()
     game.to_first_turn()
     winner = game.state.first_turn_rolloff.winner
@@ -230,6 +237,7 @@ def test_only_the_first_turn_roll_off_winner_chooses_to_go_first_or_second() -> 
 # ---- Command points ----------------------------------------------------------------------------------
 
 def test_the_battle_forged_bonus_is_1cp_at_the_start_of_each_players_turn() -> None:
+    """Battle-forged CP bonus: +1CP in each of a player's Command phases, and only theirs."""
     game = Game()
     game.to_battle(first=P2)
     assert [p.cp for p in game.state.players] == [12, 13]
@@ -240,11 +248,22 @@ def test_the_battle_forged_bonus_is_1cp_at_the_start_of_each_players_turn() -> N
 
 
 def test_spending_more_cp_than_you_have_is_refused() -> None:
+    """CP are a pool: a player cannot spend more than they have."""
     game = Game(size="incursion", mission="crossfire")
     game.act(SpendCp(actor=P1, amount=6, reason="Detachments"))
     assert game.state.player(P1).cp == 0
     game.refuse(SpendCp(actor=P1, amount=1), InvalidValue, "You have 0CP")
     game.refuse(SpendCp(actor=P2, amount=0), InvalidValue, "from 1 to 10CP")
+
+
+def test_mustering_gains_are_outside_the_battle_limit() -> None:
+    """Before the battle, a Detachment's Command Benefits (+2, +3CP) are recorded as gains: the 1CP-per-round limit
+    is the battle's (Stratagem refunds and other rules)."""
+    game = Game()
+    game.act(SpendCp(actor=P1, amount=3, reason="Battalion"))
+    game.act(GainCp(actor=P1, amount=3, reason="Battalion's Command Benefits"))
+    game.act(GainCp(actor=P1, amount=2, reason="a second Detachment's Command Benefits"))
+    assert game.state.player(P1).cp == 12 - 3 + 3 + 2
 
 
 def test_a_player_gains_at_most_1cp_per_battle_round_from_other_rules() -> None:
@@ -263,6 +282,7 @@ def test_a_player_gains_at_most_1cp_per_battle_round_from_other_rules() -> None:
 
 
 def test_a_mission_rule_gives_cp_beyond_the_limit_in_your_own_turn_only() -> None:
+    """CP a mission rule gives in your Command phase are outside the 1CP limit; not in the opponent's turn."""
     game = Game()
     game.refuse(GainCp(actor=P1, amount=1, mission_rule=True), WrongPhase, "wait for your turn")
     game.to_battle(first=P1)
@@ -275,6 +295,7 @@ def test_a_mission_rule_gives_cp_beyond_the_limit_in_your_own_turn_only() -> Non
 # ---- the battle ----------------------------------------------------------------------------------
 
 def test_only_the_active_player_ends_their_turn() -> None:
+    """A turn is ended by the player whose turn it is."""
     game = Game()
     game.to_battle(first=P1)
     game.refuse(EndTurn(actor=P2), NotYourTurn, "It is Alice's turn")
@@ -283,6 +304,7 @@ def test_only_the_active_player_ends_their_turn() -> None:
 
 
 def test_the_battle_ends_after_five_battle_rounds() -> None:
+    """15. ENDING THE BATTLE: after five battle rounds; then only End Game scoring."""
     game = Game()
     game.to_battle(first=P1)
     turns = 0
@@ -294,6 +316,7 @@ def test_the_battle_ends_after_five_battle_rounds() -> None:
 
 
 def test_progressive_objectives_score_during_the_battle_end_game_ones_after_it() -> None:
+    """MISSION OBJECTIVES: Progressive ones score during the battle, End Game ones at its end."""
     game = Game()
     game.to_sides()
     game.refuse(ScoreObjective(actor=P1, objective="primary:0", vp=5), WrongPhase, "during the battle")
@@ -316,6 +339,7 @@ def test_progressive_objectives_score_during_the_battle_end_game_ones_after_it()
 # ---- 16. determine victor: the caps -------------------------------------------------------------------
 
 def test_primary_vp_are_capped_at_45_and_the_excess_is_lost() -> None:
+    """16. DETERMINE VICTOR: at most 45VP from primary objectives, per player; the excess is discounted."""
     game = Game()
     game.to_battle()
     for _ in range(3):
@@ -328,6 +352,7 @@ def test_primary_vp_are_capped_at_45_and_the_excess_is_lost() -> None:
 
 
 def test_each_secondary_objective_is_capped_at_15() -> None:
+    """At most 15VP from each secondary objective."""
     game = Game()
     game.to_battle()
     game.score(P1, "linebreaker", 12)
@@ -350,6 +375,7 @@ def test_secondary_objectives_are_capped_at_45_together() -> None:
 
 
 def test_battle_ready_gives_10vp_when_the_battle_ends() -> None:
+    """A Battle Ready army is awarded a bonus 10VP at the end of the battle."""
     game = Game()
     game.act(DeclareBattleReady(actor=P2, ready=True))
     game.to_battle()
@@ -376,6 +402,7 @@ def test_the_total_is_capped_at_100() -> None:
 # ---- 16. determine victor, 14. conceding ----------------------------------------------------------
 
 def test_the_player_with_the_most_vp_wins() -> None:
+    """16. DETERMINE VICTOR: the player with the most VP wins."""
     game = Game()
     game.to_battle()
     game.score(P2, "primary:0", 5)
@@ -386,6 +413,7 @@ def test_the_player_with_the_most_vp_wins() -> None:
 
 
 def test_equal_vp_is_a_draw() -> None:
+    """If players are tied, the battle is a draw."""
     game = Game()
     game.to_battle()
     game.score(P1, "primary:0", 5)
@@ -395,6 +423,7 @@ def test_equal_vp_is_a_draw() -> None:
 
 
 def test_a_player_who_concedes_scores_0vp_and_the_opponent_wins() -> None:
+    """Conceding: the conceder scores 0VP and the opponent is the victor, once the battle has begun."""
     game = Game()
     game.refuse(Concede(actor=P1), WrongPhase, "once the battle has begun")
     game.to_battle()
@@ -406,16 +435,32 @@ def test_a_player_who_concedes_scores_0vp_and_the_opponent_wins() -> None:
                                                                             {P1: 0, P2: 3})
 
 
+def test_battle_ready_counts_for_a_game_won_by_concession_but_not_an_abandoned_one() -> None:
+    """A game with a result awards the Battle Ready bonus (the conceder still scores 0VP); an abandoned one none."""
+    game = Game()
+    game.act(DeclareBattleReady(actor=P2, ready=True))
+    game.to_battle()
+    game.act(Concede(actor=P1))
+    assert game.state.result.vp == {P1: 0, P2: 10}
+    abandoned = Game()
+    abandoned.act(DeclareBattleReady(actor=P2, ready=True))
+    abandoned.to_battle()
+    abandoned.act(Abandon(actor=P1))
+    assert abandoned.state.vp == () and abandoned.state.result.vp == {P1: 0, P2: 0}
+
+
 def test_a_finished_game_refuses_every_move() -> None:
+    """Once the game is over nothing more can be done to it."""
     game = Game()
     game.to_battle()
     game.act(Concede(actor=P2))
-    for action in (ScoreObjective(actor=P1, objective="primary:0", vp=1), EndTurn(actor=P1), SpendCp(actor=P1, amount=1),
-                   GainCp(actor=P1, amount=1), Concede(actor=P1)):
+    for action in (ScoreObjective(actor=P1, objective="primary:0", vp=1), EndTurn(actor=P1),
+                   SpendCp(actor=P1, amount=1), GainCp(actor=P1, amount=1), Concede(actor=P1)):
         game.refuse(action, WrongPhase, "This game is over.")
 
 
 def test_only_the_two_players_act() -> None:
+    """Someone else's action is refused (as the Chapter Approved engine does), not a crash."""
     game = Game()
     game.refuse(SelectSecondaries(actor=OUTSIDER, picks=PICKS), NotAPlayer, "Only the two players")
     game.refuse(SpendCp(actor=OUTSIDER, amount=1), NotAPlayer)
@@ -447,6 +492,7 @@ def test_the_reveal_and_every_roll_off_cannot_be_undone() -> None:
 
 
 def test_replaying_the_log_gives_the_same_game() -> None:
+    """The action log, through its JSON form, replays to the same state (undo, verify)."""
     game = Game(mission=None, seed="replay")
     game.act(DeclareBattleReady(actor=P1, ready=True))
     game.act(SpendCp(actor=P2, amount=3))

@@ -153,7 +153,7 @@ def test_a_secret_selection_and_a_secret_seed_are_not_on_the_sheet() -> None:
     assert "D33 roll" in content.lines[2]
     texts = table_sheet_text(GT, game.state)
     assert "S1-3 not selected yet" in texts["Alice"] and "S1-3 hidden until revealed" in texts["Bob"]
-    assert alice.summary[0] == ("Battle Ready score", "+10 at the end of the battle (army is Battle Ready)")
+    assert alice.summary[0] == ("Battle Ready score", "+10 at the end of the game (army is Battle Ready)")
     assert content.footer == (f"Seed SHA-256: {seed_hash('secret-seed')}", "The seed is revealed when the game ends.")
 
     game.act(SelectSecondaries(actor=ALICE, picks=ALICE_PICKS))  # both revealed together
@@ -172,9 +172,8 @@ def test_the_seed_shows_when_the_game_is_over_or_a_player_fixed_it() -> None:
     game.act(Concede(actor=BOB))
     content = table_sheet_content(GT, game.state)
     assert "Seed: bot-seed" in content.footer
-    assert content.outcome == "Attacker wins (concession): Alice · Alice 0VP – Bob 0VP"
-    assert content.sections[0].summary[0] == (
-        "Battle Ready score", "+0 (army was Battle Ready; the game was conceded before the end)")
+    assert content.outcome == "Attacker wins (concession): Alice · Alice 10VP – Bob 0VP"
+    assert content.sections[0].summary[0] == ("Battle Ready score", "+10 (army was Battle Ready)")
 
 
 def test_a_conceding_player_scores_nothing_and_the_sheet_says_what_they_had_scored() -> None:
@@ -185,7 +184,7 @@ def test_a_conceding_player_scores_nothing_and_the_sheet_says_what_they_had_scor
     game.score(BOB, "primary:0", 12)
     game.act(Concede(actor=BOB))
     attacker, defender = table_sheet_content(GT, game.state).sections
-    assert attacker.summary[-1] == ("Victory Points Total", "8/100")
+    assert attacker.summary[-1] == ("Victory Points Total", "18/100")  # Battle Ready: the game had a result
     assert defender.summary[-1] == ("Victory Points Total", "0/100 (conceded: 12VP scored)")
     assert [r.cells[0] for r in defender.rows[:3]] == ["12", "", ""]  # round 1 was played, 2 and 3 were not
 

@@ -28,6 +28,7 @@ class GrandTournamentRules(TableRules):
     pack = "gt-2020"
     prefix = "gt"
     has_cp = True
+    has_battle_ready = True
 
     def __init__(self, data: GrandTournament) -> None:
         self.data = data
@@ -60,7 +61,8 @@ class GrandTournamentRules(TableRules):
         if state.status != Step.SECONDARIES:
             raise WrongPhase("Secondary objectives are selected before the Attacker and Defender roll-off.")
         if state.player(me).secret is not None:
-            raise WrongPhase("You have selected your secondary objectives: a selection is final.")
+            raise WrongPhase("You have selected your secondary objectives (Undo takes your selection back until both "
+                             "are revealed).")
         picks = check_selection(self.data, self.mission(state), list(action.picks))
         codex = (action.codex or "").strip()
         if CODEX in picks and not 1 <= len(codex) <= MAX_CODEX_NAME:

@@ -9,6 +9,7 @@ game's seed (`<pack prefix>:<label>`), so a finished game can be checked by anyo
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from bot.engine import clock as clocks
@@ -17,7 +18,7 @@ from bot.engine.events import Event, Outcome, result_text
 from bot.engine.rng import roll_off_between, stream_of
 from bot.engine.state import Result, RollOff
 from bot.engine.table import actions as t
-from bot.engine.table.state import END_GAME, TABLE_SCHEMA, Seat, Step, TableSetup, TableState, Tally
+from bot.engine.table.state import END_GAME, Seat, Step, TableSetup, TableState, Tally
 
 MAX_CP_CHANGE = 10
 MAX_CODEX_NAME = 80
@@ -26,13 +27,13 @@ PROGRESSIVE = ("progressive", "progressive-and-end-game")
 END_GAME_KINDS = ("end-game", "progressive-and-end-game")
 
 
+@dataclass(frozen=True, slots=True)
 class Objective:
     """Something a player may score: `kind` is progressive, end-game or progressive-and-end-game."""
 
-    __slots__ = ("id", "name", "kind")
-
-    def __init__(self, id: str, name: str, kind: str) -> None:
-        self.id, self.name, self.kind = id, name, kind
+    id: str
+    name: str
+    kind: str
 
 
 class Play:
@@ -61,8 +62,8 @@ class TableRules:
 
     pack: ClassVar[str]
     prefix: ClassVar[str]  # of the labels of the pack's random streams
-    schema: ClassVar[int] = TABLE_SCHEMA
     has_cp: ClassVar[bool] = False
+    has_battle_ready: ClassVar[bool] = False
 
     title: str
 
@@ -102,7 +103,7 @@ class TableRules:
         return leader(state)
 
     def finish_battle(self, play: Play) -> None:
-        """Scores made when the battle ends, before the victor is determined."""
+        """Scores made when the game ends with a result (the battle, a concession, on time), before the VP count."""
 
     def conceded_vp(self, state: TableState, player: str) -> int:
         return state.total_vp(player)
@@ -116,7 +117,8 @@ class TableRules:
             raise InvalidValue("A game needs a seed.")
         fields, lines = self.begin(setup)
         state = TableState(
-            setup=setup, players=tuple(Seat(id=pid, name=name, cp=self.starting_cp(setup)) for pid, name in zip(setup.players, setup.names)),
+            setup=setup, players=tuple(Seat(id=pid, name=name, cp=self.starting_cp(setup))
+                                       for pid, name in zip(setup.players, setup.names)),
             clock=clocks.new_clock(setup.clock_minutes, setup.clock_expiry) if setup.clock_minutes else None,
             **fields,
         )
@@ -189,6 +191,8 @@ class TableRules:
                  "Deployment done when your army is set up.")
 
     def _do_battle_ready(self, play: Play, action) -> None:
+        if not self.has_battle_ready:
+            raise InvalidValue(f"{self.title} has no Battle Ready bonus.")
         if play.state.status not in PRE_BATTLE:
             raise WrongPhase("Declare Battle Ready before the battle begins.")
         play.seat(action.actor, battle_ready=action.ready)
@@ -274,8 +278,11 @@ class TableRules:
         state, amount = play.state, _cp_amount(action.amount)
         seat = state.player(action.actor)
         if action.mission_rule:
+            # The bot does not follow the phases of a turn: "in your Command phase" is taken as "in your turn".
             if action.actor != state.active:
                 raise WrongPhase("A mission rule gives CP in your own Command phase: wait for your turn.")
+            play.seat(action.actor, cp=seat.cp + amount)
+        elif state.status in PRE_BATTLE:  # mustering: a Detachment's Command Benefits, outside the battle's limit
             play.seat(action.actor, cp=seat.cp + amount)
         else:
             gained = seat.cp_gained if seat.cp_round == state.round else 0
@@ -301,19 +308,23 @@ class TableRules:
         play.update(scoring_done=(*state.scoring_done, action.actor))
         play.say(f"{play.name(action.actor)} has finished scoring.")
         if len(play.state.scoring_done) == 2:
-            self.finish_battle(play)
-            self._finish(play, self.winner(play.state), "battle")
+            self._finish(play, "battle")
 
     def _do_concede(self, play: Play, action) -> None:
         if play.state.status not in (Step.BATTLE, Step.END_GAME):
             raise WrongPhase("You can concede once the battle has begun; before that, use /game end.")
         play.say(f"{play.name(action.actor)} concedes.")
-        self._finish(play, play.state.opponent(action.actor).id, "concession", conceded=action.actor)
+        self._finish(play, "concession", winner=play.state.opponent(action.actor).id, conceded=action.actor)
 
     def _do_abandon(self, play: Play, action) -> None:
-        self._finish(play, None, "abandoned")
+        self._finish(play, "abandoned")
 
-    def _finish(self, play: Play, winner: str | None, reason: str, conceded: str | None = None) -> None:
+    def _finish(self, play: Play, reason: str, *, winner: str | None = None, conceded: str | None = None) -> None:
+        """End the game. The battle's victor is the pack's to determine, once the last scores are made."""
+        if reason != "abandoned":
+            self.finish_battle(play)
+        if reason == "battle":
+            winner = self.winner(play.state)
         state = play.state
         vp = {p.id: self.conceded_vp(state, p.id) if p.id == conceded else state.total_vp(p.id)
               for p in state.players}
@@ -358,7 +369,7 @@ class TableRules:
         if opponent not in clock.out:
             raise InvalidValue(f"{play.name(opponent)}'s time has not run out: there is nothing to claim.")
         play.say(f"{play.name(action.actor)} claims the game: {play.name(opponent)}'s time ran out.")
-        self._finish(play, action.actor, "time")
+        self._finish(play, "time", winner=action.actor)
 
 
 def leader(state: TableState) -> str | None:
