@@ -65,8 +65,9 @@ async def bench(url: str, games: int) -> None:
                 assert service.packs.replay(setup, actions) == result.state
                 replayed, length = time.perf_counter() - t0, len(actions)
         cuts = statistics.quantiles(times, n=100, method="inclusive")
-        print(f"{rules.pack:>12}: act p50 {cuts[49] * 1000:.2f} ms  p99 {cuts[98] * 1000:.2f} ms ({len(times)} actions); "
-              f"snapshot {sizes[0]} -> {sizes[1]} bytes; replay of {length} actions {replayed * 1000:.1f} ms")
+        print(f"{rules.pack:>12}: act p50 {cuts[49] * 1000:.2f} ms  p99 {cuts[98] * 1000:.2f} ms "
+              f"({len(times)} actions); snapshot {sizes[0]} -> {sizes[1]} bytes; "
+              f"replay of {length} actions {replayed * 1000:.1f} ms")
     await engine.dispose()
 
 

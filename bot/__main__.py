@@ -113,7 +113,7 @@ def _backup(settings: Settings, file: Path) -> int:
 
 def _migrate(settings: Settings, catalog: Catalog, url: str, replace: bool) -> int:
     try:
-        report = asyncio.run(migrate_to(settings.database_url, url, catalog, replace=replace))
+        report = asyncio.run(migrate_to(settings.database_url, url, installed_packs(catalog), replace=replace))
     except (TransferError, BackupError) as exc:  # BackupError: DATABASE_URL names no SQLite file
         return _fail(str(exc))
     print(report.summary())

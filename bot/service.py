@@ -174,7 +174,8 @@ class GameService:
         return ActResult(record.id, state, (event,), saved.version, record.state)
 
     async def export_log(self, game_id: int) -> dict[str, Any]:
-        """The game as anyone may see it (bot/game_log.py, bot/table_log.py): the seed once public, hidden choices redacted."""
+        """The game as anyone may see it (bot/game_log.py, bot/table_log.py): the seed once public, hidden choices
+        redacted."""
         record = await self.repo.get_game(game_id)
         if record is None:
             raise NoGame(_GONE)

@@ -8,7 +8,10 @@ since the last switch; after it, the clock runs for whoever the game now waits o
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.engine.errors import InvalidValue, NotYourTurn, WrongPhase
+from bot.engine.events import Event
 from bot.engine.state import Clock, Expiry, GameState, Phase, Status
 
 MAX_CLOCK_MINUTES = 600
@@ -76,3 +79,33 @@ def run_out(clock: Clock, player: str) -> Clock:
     if clock.left_ms(player) > 0:
         raise InvalidValue("That player still has time left.")
     return clock.model_copy(update={"out": (*clock.out, player)})
+
+
+def move(state: Any, action: Any) -> tuple[Clock, Event, str | None]:
+    """A clock action (pause, resume, time out, claim) in a game of any pack: the new clock, what to tell the
+    players, and the player who claimed the game on time (None: the game goes on)."""
+    clock, me = state.clock, action.actor
+    if clock is None:
+        raise InvalidValue("This game has no clock: start one with `/game new clock:`.")
+    name = lambda player: state.player(player).name  # noqa: E731
+    match action.kind:
+        case "pause_clock":
+            return pause(clock, me), Event(f"{name(me)} paused the clock."), None
+        case "resume_clock":
+            resumed, running = resume(clock, me, action.at if action.at is not None else clock.since_ms)
+            if running:
+                return resumed, Event(f"{name(me)} resumed the clock."), None
+            return resumed, Event(f"{name(me)} asks to resume the clock: {name(clock.paused_by)}, press Resume to "
+                                  "agree.", player=clock.paused_by), None
+        case "time_out":
+            clock = run_out(clock, me)
+            then = (f"{state.opponent(me).name} may claim the game (Claim on the board), or you play on."
+                    if clock.expiry == "claim" else "The game plays on.")
+            return clock, Event(f"{name(me)}'s time has run out. {then}"), None
+    # claim_time
+    if clock.expiry != "claim":
+        raise WrongPhase("This game's clock plays on when time runs out: there is no game to claim.")
+    opponent = state.opponent(me).id
+    if opponent not in clock.out:
+        raise InvalidValue(f"{name(opponent)}'s time has not run out: there is nothing to claim.")
+    return clock, Event(f"{name(me)} claims the game: {name(opponent)}'s time ran out."), me

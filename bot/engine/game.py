@@ -19,7 +19,7 @@ from bot.engine.objectives import objective_name, removable_objectives, table_ob
 from bot.engine.rng import roll_off, seed_hash, shuffled, stream
 from bot.engine.scoring import award, check_repeat, option_vp, scoring_closed, window_refusal
 from bot.engine.state import (
-    Clock, GameSetup, GameState, Mission, Phase, PlayerState, Prompt, PromptKind, Result, RitualMarker, SecondaryChoice,
+    GameSetup, GameState, Mission, Phase, PlayerState, Prompt, PromptKind, Result, RitualMarker, SecondaryChoice,
     Source, Status, Targets, VpEntry,
 )
 
@@ -534,42 +534,14 @@ class _Game:
 
     # ---- the chess clock -------------------------------------------------------------------------
 
-    def _clock(self) -> Clock:
-        if self.state.clock is None:
-            raise InvalidValue("This game has no clock: start one with `/game new clock:`.")
-        return self.state.clock
-
-    def _do_pause_clock(self, action: a.PauseClock) -> None:
-        self.update(clock=clocks.pause(self._clock(), action.actor))
-        self.say(f"{self.name(action.actor)} paused the clock.")
-
-    def _do_resume_clock(self, action: a.ResumeClock) -> None:
-        clock = self._clock()
-        resumed, running = clocks.resume(clock, action.actor, action.at if action.at is not None else clock.since_ms)
-        self.update(clock=resumed)
-        if running:
-            self.say(f"{self.name(action.actor)} resumed the clock.")
-        else:
-            self.say(f"{self.name(action.actor)} asks to resume the clock: {self.name(clock.paused_by)}, press "
-                     "Resume to agree.", player=clock.paused_by)
-
-    def _do_time_out(self, action: a.TimeOut) -> None:
-        clock = clocks.run_out(self._clock(), action.actor)
+    def _clock_move(self, action: a.PauseClock | a.ResumeClock | a.TimeOut | a.ClaimTime) -> None:
+        clock, event, claimed_by = clocks.move(self.state, action)
         self.update(clock=clock)
-        opponent = self.state.opponent(action.actor).name
-        then = (f"{opponent} may claim the game (Claim on the board), or you play on." if clock.expiry == "claim"
-                else "The game plays on.")
-        self.say(f"{self.name(action.actor)}'s time has run out. {then}")
+        self.events.append(event)
+        if claimed_by is not None:
+            self._finish(winner=claimed_by, reason="time")
 
-    def _do_claim_time(self, action: a.ClaimTime) -> None:
-        clock = self._clock()
-        if clock.expiry != "claim":
-            raise WrongPhase("This game's clock plays on when time runs out: there is no game to claim.")
-        opponent = self.state.opponent(action.actor).id
-        if opponent not in clock.out:
-            raise InvalidValue(f"{self.name(opponent)}'s time has not run out: there is nothing to claim.")
-        self.say(f"{self.name(action.actor)} claims the game: {self.name(opponent)}'s time ran out.")
-        self._finish(winner=action.actor, reason="time")
+    _do_pause_clock = _do_resume_clock = _do_time_out = _do_claim_time = _clock_move
 
     def _turn_order(self) -> tuple[str, str]:
         active = self.state.active

@@ -21,8 +21,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlmodel import SQLModel
 
-from bot.engine.catalog import Catalog
-from bot.engine.game import replay
+from bot.engine.packs import Packs
 from bot.store import tournament_models  # noqa: F401  (registers the tournament table in the metadata)
 from bot.store.backup import sqlite_file
 from bot.store.codec import SnapshotError
@@ -62,7 +61,7 @@ class TransferReport:
         return "\n".join(lines)
 
 
-async def migrate_to(source_url: str, target_url: str, catalog: Catalog, *, replace: bool = False) -> TransferReport:
+async def migrate_to(source_url: str, target_url: str, packs: Packs, *, replace: bool = False) -> TransferReport:
     """Copy the SQLite database at `source_url` into the PostgreSQL database at `target_url` and check it.
 
     A target that already holds games or tournaments is refused, unless `replace` (they are deleted first).
@@ -93,7 +92,7 @@ async def migrate_to(source_url: str, target_url: str, catalog: Catalog, *, repl
             for table in TABLES:
                 report.rows[table.name] = await _copy(reader, writer, table)
             await _move_sequences(reader, writer)
-        await _check(source, target, catalog, report)
+        await _check(source, target, packs, report)
     finally:
         await source.dispose()
         await target.dispose()
@@ -141,7 +140,7 @@ async def _move_sequences(reader: AsyncConnection, writer: AsyncConnection) -> N
                                  {"t": name, "n": highest})
 
 
-async def _check(source: AsyncEngine, target: AsyncEngine, catalog: Catalog, report: TransferReport) -> None:
+async def _check(source: AsyncEngine, target: AsyncEngine, packs: Packs, report: TransferReport) -> None:
     """Every copied row equals its original; every game replays to its snapshot; every tournament loads."""
     async with source.connect() as original, target.connect() as copy:
         for table in TABLES:
@@ -157,7 +156,7 @@ async def _check(source: AsyncEngine, target: AsyncEngine, catalog: Catalog, rep
             if record is None:
                 raise LookupError("deleted while it was checked")
             log = await games.list_actions(game_id)
-            replayed = replay(catalog, record.setup, [entry.action for entry in log])
+            replayed = packs.replay(record.setup, [entry.action for entry in log])
         except Exception as exc:  # whatever stops a game from replaying is a finding to report, not a crash
             report.mismatches.append(f"game {game_id}: cannot be read or replayed ({type(exc).__name__}: {exc})")
             continue

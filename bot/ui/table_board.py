@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.engine.events import Event
+from bot.engine.events import Event, result_text
 from bot.engine.gt2020.game import GrandTournamentRules
 from bot.engine.rng import seed_hash
 from bot.engine.table.rules import TableRules, rolls
@@ -75,14 +75,7 @@ def status_line(rules: TableRules, state: TableState) -> str:
         case Step.END_GAME:
             marks = ", ".join(f"{p.name} {'✅' if p.id in state.scoring_done else '⏳'}" for p in state.players)
             return f"The battle is over: score End Game objectives, then Done scoring ({marks})."
-    result = state.result
-    score = " – ".join(f"{name(pid)} {vp}VP" for pid, vp in result.vp.items())
-    if result.reason == "abandoned":
-        return f"Abandoned. {score}."
-    if result.winner is None:
-        return f"Draw: {score}."
-    how = {"concession": " by concession", "time": " on time"}.get(result.reason, "")
-    return f"**{name(result.winner)}** wins{how}: {score}."
+    return result_text(state.result, name)
 
 
 def _deploys_first(rules: TableRules, state: TableState) -> str:

@@ -14,7 +14,7 @@ from bot.engine.errors import GameError
 from bot.engine.gt2020.game import GrandTournamentRules
 from bot.engine.gt2020.selection import CODEX, options as secondary_options
 from bot.engine.table import actions as t
-from bot.engine.table.rules import MAX_CODEX_NAME, PROGRESSIVE, END_GAME_KINDS, TableRules
+from bot.engine.table.rules import END_GAME_KINDS, MAX_CODEX_NAME, PROGRESSIVE, TableRules
 from bot.engine.table.state import Step, TableState
 from bot.ui.controls import GameButton, GameSelect, view_of
 

@@ -17,14 +17,17 @@ import pytest
 from sqlalchemy import text
 
 from bot.__main__ import main
+from bot.decks import installed_packs
 from bot.engine.actions import SpendCp
+from bot.engine.table.state import Step, TableSetup
 from bot.service import GameService
 from bot.store.db import make_engine, make_sessionmaker
 from bot.store.transfer import TransferError, migrate_to
 from bot.tournament_service import TournamentService
-from tests.store.conftest import scratch_postgres, stored_v1_database
+from tests.store.conftest import scratch_postgres, scripted_table_game, stored_v1_database
 
 OLD_GAMES = 8
+PACKS = installed_packs()
 
 
 @pytest.fixture
@@ -45,6 +48,11 @@ async def source(tmp_path: Path, catalog, setup, play) -> str:
     await service.act(SpendCp(actor=spender.id, amount=1, reason="Grenade"), channel_id=901)
     await service.undo(901, spender.id)
     await service.repo.add_board_message(started.game_id, 901, 1_400_000_000_000_000_001)
+    # A Grand Tournament 2020 game in progress: its pack's rules replay it after the move.
+    gt = TableSetup(pack="gt-2020", players=setup.players, names=setup.names, size="incursion", seed="move-gt")
+    await service.start_game(7, 904, gt)
+    for action in scripted_table_game(service.packs.rules("gt-2020"), gt, scores_per_turn=2)[:20]:
+        await service.act(action, channel_id=904)
     # A deleted game: its id must never be handed out again, on PostgreSQL either.
     doomed = await service.start_game(7, 902, setup.model_copy(update={"seed": "move-deleted"}))
     async with engine.begin() as conn:
@@ -61,9 +69,9 @@ async def target():
 
 
 async def test_every_game_and_tournament_is_copied_and_replays(source: str, target: str, catalog, setup):
-    report = await migrate_to(source, target, catalog)
+    report = await migrate_to(source, target, PACKS)
     assert report.ok, report.summary()
-    assert report.rows["game"] == OLD_GAMES + 2 and report.replayed == OLD_GAMES + 2
+    assert report.rows["game"] == OLD_GAMES + 3 and report.replayed == OLD_GAMES + 3
     assert report.rows["tournament"] == 1 and report.rows["board_message"] >= 1
     assert report.rows["game_action"] > 300
     assert "the copy is good" in report.summary()
@@ -80,7 +88,9 @@ async def test_every_game_and_tournament_is_copied_and_replays(source: str, targ
         assert old.setup.version == 1
         # New ids continue after every id SQLite handed out, the deleted game's included.
         fresh = await service.start_game(7, 903, setup.model_copy(update={"seed": "after-the-move"}))
-        assert fresh.game_id == OLD_GAMES + 4
+        assert fresh.game_id == OLD_GAMES + 5
+        gt = await service.get_state(channel_id=904)
+        assert gt.pack == "gt-2020" and gt.state.status == Step.BATTLE
         tournament = await TournamentService(make_sessionmaker(engine)).current(1)
         assert len(tournament.state.pending) == 1
     finally:
@@ -88,11 +98,11 @@ async def test_every_game_and_tournament_is_copied_and_replays(source: str, targ
 
 
 async def test_a_target_holding_games_is_refused_unless_replaced(source: str, target: str, catalog):
-    assert (await migrate_to(source, target, catalog)).ok
-    with pytest.raises(TransferError, match=r"already holds 10 game row\(s\).*--replace"):
-        await migrate_to(source, target, catalog)
-    again = await migrate_to(source, target, catalog, replace=True)
-    assert again.ok and again.rows["game"] == OLD_GAMES + 2
+    assert (await migrate_to(source, target, PACKS)).ok
+    with pytest.raises(TransferError, match=r"already holds 11 game row\(s\).*--replace"):
+        await migrate_to(source, target, PACKS)
+    again = await migrate_to(source, target, PACKS, replace=True)
+    assert again.ok and again.rows["game"] == OLD_GAMES + 3
 
 
 async def test_a_game_that_does_not_replay_to_its_snapshot_fails_the_check(source: str, target: str, catalog):
@@ -102,7 +112,7 @@ async def test_a_game_that_does_not_replay_to_its_snapshot_fails_the_check(sourc
         state = json.loads(state_json)
         state["players"][0]["cp"] += 5
         db.execute("UPDATE game SET state_json = ? WHERE channel_id = 900", (json.dumps(state),))
-    report = await migrate_to(source, target, catalog)
+    report = await migrate_to(source, target, PACKS)
     assert not report.ok
     [finding] = report.mismatches
     assert re.fullmatch(rf"game {OLD_GAMES + 1} \(channel 900\): replaying its \d+ actions does not give its "
@@ -116,7 +126,7 @@ async def test_the_command(source: str, target: str, monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("DATABASE_URL", source)
     assert await asyncio.to_thread(main, ["migrate-to", target]) == 0
     out = capsys.readouterr().out
-    assert "10 game" in out and "Replayed 10 games" in out and "the copy is good" in out
+    assert "11 game" in out and "Replayed 11 games" in out and "the copy is good" in out
     assert await asyncio.to_thread(main, ["migrate-to", target]) == 2
     assert "--replace" in capsys.readouterr().err
     with sqlite3.connect(source.removeprefix("sqlite+aiosqlite:///")) as db:
@@ -128,12 +138,12 @@ async def test_the_command(source: str, target: str, monkeypatch: pytest.MonkeyP
 async def test_only_from_an_existing_sqlite_file_to_a_reachable_postgresql(tmp_path: Path, catalog):
     sqlite_url = f"sqlite:///{tmp_path / 'a.db'}"
     with pytest.raises(TransferError, match="into PostgreSQL"):
-        await migrate_to(sqlite_url, f"sqlite:///{tmp_path / 'b.db'}", catalog)
+        await migrate_to(sqlite_url, f"sqlite:///{tmp_path / 'b.db'}", PACKS)
     with pytest.raises(TransferError, match="from a SQLite"):
-        await migrate_to("postgresql://u@h/db", "postgresql://u@h/other", catalog)
+        await migrate_to("postgresql://u@h/db", "postgresql://u@h/other", PACKS)
     with pytest.raises(TransferError, match="There is no SQLite database at"):
-        await migrate_to(sqlite_url, "postgresql://u@127.0.0.1:9/db", catalog)
+        await migrate_to(sqlite_url, "postgresql://u@127.0.0.1:9/db", PACKS)
     assert not (tmp_path / "a.db").exists()  # not created by the attempt
     sqlite3.connect(tmp_path / "a.db").close()
     with pytest.raises(TransferError, match=r"Could not open the target database postgresql\+asyncpg://u:\*\*\*@"):
-        await migrate_to(sqlite_url, "postgresql://u:secret@127.0.0.1:9/db", catalog)  # nothing listens on port 9
+        await migrate_to(sqlite_url, "postgresql://u:secret@127.0.0.1:9/db", PACKS)  # nothing listens on port 9

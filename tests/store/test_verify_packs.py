@@ -196,7 +196,8 @@ def test_the_gt_export_records_its_rolls_selections_and_score_sheet(gt) -> None:
     assert "roll-off:first-turn" in entry_where(gt, lambda e: e["facts"].get("status") == "first_turn")["facts"]
     # Every action says where the game stands and each player's CP and VP after it.
     for entry in gt["actions"]:
-        assert {"status", "round", "turn", f"{ALICE}.cp", f"{ALICE}.vp", f"{BOB}.cp", f"{BOB}.vp"} <= set(entry["facts"])
+        facts = set(entry["facts"])
+        assert {"status", "round", "turn", f"{ALICE}.cp", f"{ALICE}.vp", f"{BOB}.cp", f"{BOB}.vp"} <= facts
     last = gt["actions"][-1]["facts"]
     assert last["status"] == "ended" and last["result"] == gt["result"]
     assert gt["result"]["vp"] == {p["player"]: p["total"] for p in gt["score_sheet"]}
@@ -292,7 +293,8 @@ def test_a_changed_roll_is_caught(gt, fourth, tmp_path, capsys) -> None:
     rolloff = entry["facts"]["roll-off:sides"]
     rolloff["winner"] = ALICE if rolloff["winner"] == BOB else BOB
     code, lines, _ = run_verify(tmp_path, tampered, capsys)
-    assert code == MISMATCH and f"action {entry['seq']} (select_secondaries by Bob): roll-off:sides" in failing(lines)[0]
+    where = f"action {entry['seq']} (select_secondaries by Bob): roll-off:sides"
+    assert code == MISMATCH and where in failing(lines)[0]
 
     tampered = copy.deepcopy(fourth)
     entry = entry_where(tampered, lambda e: e["facts"].get("length_rolls") == [6])

@@ -334,42 +334,14 @@ class TableRules:
 
     # ---- the chess clock -------------------------------------------------------------------------
 
-    def _clock(self, state: TableState):
-        if state.clock is None:
-            raise InvalidValue("This game has no clock: start one with `/game new clock:`.")
-        return state.clock
-
-    def _do_pause_clock(self, play: Play, action) -> None:
-        play.update(clock=clocks.pause(self._clock(play.state), action.actor))
-        play.say(f"{play.name(action.actor)} paused the clock.")
-
-    def _do_resume_clock(self, play: Play, action) -> None:
-        clock = self._clock(play.state)
-        resumed, running = clocks.resume(clock, action.actor, action.at if action.at is not None else clock.since_ms)
-        play.update(clock=resumed)
-        if running:
-            play.say(f"{play.name(action.actor)} resumed the clock.")
-        else:
-            play.say(f"{play.name(action.actor)} asks to resume the clock: {play.name(clock.paused_by)}, press "
-                     "Resume to agree.", player=clock.paused_by)
-
-    def _do_time_out(self, play: Play, action) -> None:
-        clock = clocks.run_out(self._clock(play.state), action.actor)
+    def _clock_move(self, play: Play, action) -> None:
+        clock, event, claimed_by = clocks.move(play.state, action)
         play.update(clock=clock)
-        opponent = play.state.opponent(action.actor).name
-        then = (f"{opponent} may claim the game (Claim on the board), or you play on." if clock.expiry == "claim"
-                else "The game plays on.")
-        play.say(f"{play.name(action.actor)}'s time has run out. {then}")
+        play.events.append(event)
+        if claimed_by is not None:
+            self._finish(play, "time", winner=claimed_by)
 
-    def _do_claim_time(self, play: Play, action) -> None:
-        clock = self._clock(play.state)
-        if clock.expiry != "claim":
-            raise WrongPhase("This game's clock plays on when time runs out: there is no game to claim.")
-        opponent = play.state.opponent(action.actor).id
-        if opponent not in clock.out:
-            raise InvalidValue(f"{play.name(opponent)}'s time has not run out: there is nothing to claim.")
-        play.say(f"{play.name(action.actor)} claims the game: {play.name(opponent)}'s time ran out.")
-        self._finish(play, "time", winner=action.actor)
+    _do_pause_clock = _do_resume_clock = _do_time_out = _do_claim_time = _clock_move
 
 
 def leader(state: TableState) -> str | None:
