@@ -17,17 +17,11 @@ from bot.engine.packs import FOURTH_PACK, GT_PACK
 from bot.engine.table.actions import SelectSecondaries, TableAction
 from bot.engine.table.rules import TableRules
 from bot.engine.table.state import END_GAME, Step, TableState
-from bot.game_log import FORMAT, FORMAT_VERSION
+from bot.game_log import FORMAT, FORMAT_VERSION, seed_is_public
 
-OVER = (Step.ENDED, Step.ABANDONED)
 SELECTING = {GT_PACK}  # the packs whose players secretly select secondary objectives (after a D33 mission)
 GENERATED = {FOURTH_PACK}  # the packs whose mission, level and set-up come from the 4th edition generator
 END = "end"  # the score sheet's name for the End Game scores (battle round END_GAME of the VP ledger)
-
-
-def seed_is_public(state: TableState) -> bool:
-    """A bot-made seed is revealed when the game ends; a seed a player fixed was public from the start."""
-    return state.setup.seed_fixed_by is not None or state.status in OVER
 
 
 def export_table_game(rules: TableRules, state: TableState, log: Sequence[tuple[int, str, str, TableAction]],

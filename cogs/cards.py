@@ -15,19 +15,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import MissionBot
-from bot.decks import DEFAULT_PACK, fourth_edition, grand_tournament, installed_packs
+from bot.decks import DEFAULT_PACK
 from bot.engine.catalog import Catalog
 from bot.engine.errors import GameError, InvalidValue
 from bot.engine.fourth_edition.catalog import MissionGenerator
 from bot.engine.gt2020.catalog import GrandTournament, Mission
+from bot.engine.packs import FOURTH_PACK, GT_PACK
 from bot.ui import fourth_edition as fourth_ui
 from bot.ui import gt2020 as gt_ui
 from bot.ui.card_embeds import card_embed, card_title, kind_label
 
 MAX_CHOICES = 25  # Discord's limit for autocomplete
 CHOICE_LIMIT = 100  # characters in a choice's name and value
-GT_PACK = "gt-2020"
-FOURTH_PACK = "4th-edition"
 
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -176,7 +175,7 @@ class PackOption:
     def __init__(self, bot: MissionBot, packs: Iterable[str] | None = None) -> None:
         self.bot = bot
         wanted = None if packs is None else set(packs)
-        self.titles = {rules.pack: rules.title for rules in installed_packs(bot.catalog)
+        self.titles = {rules.pack: rules.title for rules in bot.service.packs
                        if wanted is None or rules.pack in wanted}
 
     def choices(self, current: str) -> list[app_commands.Choice[str]]:
@@ -233,13 +232,14 @@ class PackCards:
 class Cards(commands.Cog):
     def __init__(self, bot: MissionBot) -> None:
         self.bot = bot
+        packs = bot.service.packs
         sources: dict[str, Callable[[], tuple[CardEntry, ...]]] = {
             DEFAULT_PACK: lambda: chapter_approved_cards(bot.catalog),
-            GT_PACK: lambda: grand_tournament_cards(grand_tournament()),
-            FOURTH_PACK: lambda: fourth_edition_cards(fourth_edition()),
+            GT_PACK: lambda: grand_tournament_cards(packs.rules(GT_PACK).data),
+            FOURTH_PACK: lambda: fourth_edition_cards(packs.rules(FOURTH_PACK).data),
         }
         self.packs = {rules.pack: PackCards(rules.pack, rules.title, CardIndex(sources[rules.pack]()))
-                      for rules in installed_packs(bot.catalog) if rules.pack in sources}
+                      for rules in packs if rules.pack in sources}
         self.index = self.packs[DEFAULT_PACK].index  # Chapter Approved's
         self.pack_option = PackOption(bot, self.packs)
 

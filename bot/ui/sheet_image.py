@@ -130,7 +130,7 @@ def _footer(state: GameState, game_id: int) -> tuple[str, ...]:
 
 # ---- drawing -----------------------------------------------------------------------------------
 
-def _font(size: int) -> ImageFont.FreeTypeFont:
+def load_font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=size)
 
 
@@ -138,7 +138,7 @@ def _font(size: int) -> ImageFont.FreeTypeFont:
 PLAIN = str.maketrans({"—": "-", "–": "-", "’": "'", "‘": "'", "“": '"', "”": '"', "…": "..."})
 
 
-def _fit(draw: ImageDraw.ImageDraw, text: str, font, width: float) -> str:
+def fit_text(draw: ImageDraw.ImageDraw, text: str, font, width: float) -> str:
     """`text` in plain characters, cut with an ellipsis to fit `width` pixels."""
     text = text.translate(PLAIN)
     if draw.textlength(text, font=font) <= width:
@@ -157,15 +157,15 @@ def render_score_sheet(content: SheetContent) -> bytes:
     """PNG bytes of the sheet, WIDTH pixels wide."""
     image = Image.new("RGB", (WIDTH, _height(content)), PAPER)
     draw = ImageDraw.Draw(image)
-    big, body, small = _font(44), _font(30), _font(24)
+    big, body, small = load_font(44), load_font(30), load_font(24)
     inner = WIDTH - 2 * MARGIN
 
     draw.rectangle((0, 0, WIDTH, 130), fill=HEADER)
-    draw.text((MARGIN, 22), _fit(draw, content.title, big, inner), fill=PAPER, font=big, stroke_width=1,
+    draw.text((MARGIN, 22), fit_text(draw, content.title, big, inner), fill=PAPER, font=big, stroke_width=1,
               stroke_fill=PAPER)
-    draw.text((MARGIN, 82), _fit(draw, content.mission, small, inner), fill=(225, 225, 225), font=small)
+    draw.text((MARGIN, 82), fit_text(draw, content.mission, small, inner), fill=(225, 225, 225), font=small)
     y = 150
-    draw.text((MARGIN, y), _fit(draw, content.outcome, body, inner), fill=INK, font=body, stroke_width=1,
+    draw.text((MARGIN, y), fit_text(draw, content.outcome, body, inner), fill=INK, font=body, stroke_width=1,
               stroke_fill=INK)
     y += 60
 
@@ -173,14 +173,14 @@ def render_score_sheet(content: SheetContent) -> bytes:
     column = (inner - LABEL_COLUMN) / columns
     for player in content.players:
         colour = {"Attacker": ATTACKER, "Defender": DEFENDER}.get(player.side, INK)
-        draw.text((MARGIN, y), _fit(draw, player.heading, body, inner), fill=colour, font=body, stroke_width=1,
+        draw.text((MARGIN, y), fit_text(draw, player.heading, body, inner), fill=colour, font=body, stroke_width=1,
                   stroke_fill=colour)
         y += 48
         draw.line((MARGIN, y, WIDTH - MARGIN, y), fill=colour, width=4)
         y += 8
         heads = [f"R{r}" if r else "Pre" for r in content.rounds] + ["Total"]
         for i, head in enumerate(heads):
-            _centred(draw, head, MARGIN + LABEL_COLUMN + column * (i + 0.5), y + 8, small, MUTED)
+            draw_centred(draw, head, MARGIN + LABEL_COLUMN + column * (i + 0.5), y + 8, small, MUTED)
         y += ROW
         for n, line in enumerate(player.lines):
             _draw_line(draw, line, y, column, stripe=n % 2 == 0, colour=colour, fonts=(body, small))
@@ -191,7 +191,7 @@ def render_score_sheet(content: SheetContent) -> bytes:
     draw.line((MARGIN, y, WIDTH - MARGIN, y), fill=RULE, width=2)
     y += 16
     for text in content.footer:
-        draw.text((MARGIN, y), _fit(draw, text, small, inner), fill=INK, font=small)
+        draw.text((MARGIN, y), fit_text(draw, text, small, inner), fill=INK, font=small)
         y += 40
     out = io.BytesIO()
     image.save(out, format="PNG")
@@ -207,16 +207,16 @@ def _draw_line(draw: ImageDraw.ImageDraw, line: Line, y: int, column: float, *, 
         if stripe:
             draw.rectangle((MARGIN, y, WIDTH - MARGIN, y + ROW), fill=STRIPE)
         ink, bold = (MUTED if line.kind == "lost" else INK), 0
-    draw.text((MARGIN + 10, y + 7), _fit(draw, line.label, body, LABEL_COLUMN - 20), fill=ink, font=body,
+    draw.text((MARGIN + 10, y + 7), fit_text(draw, line.label, body, LABEL_COLUMN - 20), fill=ink, font=body,
               stroke_width=bold, stroke_fill=ink)
     cells = [("" if v is None else "-" if v == 0 and line.kind != "total" else str(v)) for v in line.per_round]
     cells.append(str(line.total))
     for i, cell in enumerate(cells):
         last = i == len(cells) - 1
-        _centred(draw, cell, MARGIN + LABEL_COLUMN + column * (i + 0.5), y + 7, body, ink,
+        draw_centred(draw, cell, MARGIN + LABEL_COLUMN + column * (i + 0.5), y + 7, body, ink,
                  bold=1 if last or line.kind == "total" else 0)
 
 
-def _centred(draw: ImageDraw.ImageDraw, text: str, x: float, y: float, font, fill, *, bold: int = 0) -> None:
+def draw_centred(draw: ImageDraw.ImageDraw, text: str, x: float, y: float, font, fill, *, bold: int = 0) -> None:
     draw.text((x - draw.textlength(text, font=font) / 2, y), text, fill=fill, font=font, stroke_width=bold,
               stroke_fill=fill)

@@ -41,6 +41,8 @@ def briefing(rules: TableRules, state: TableState, events: tuple[Event, ...]) ->
         caps = rules.data.pack.caps
         lines.append(f"Caps: {caps.primary}VP primary, {caps.each_secondary}VP each secondary, {caps.secondaries}VP "
                      f"secondaries, {caps.battle_ready}VP Battle Ready, {caps.total}VP in all.")
+        lines.append("Deployment map: the pack draws it in a picture that its text lost, so the bot cannot: set up the "
+                     "deployment zones and objective markers from the mission's page in your copy of the pack.")
         cards = [gt_mission_card(rules.data, rules.mission(state))]
     else:
         if state.strategy_roll is not None:

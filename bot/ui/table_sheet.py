@@ -24,8 +24,10 @@ from PIL import Image, ImageDraw
 
 from bot.engine.rng import seed_hash
 from bot.engine.table.state import END_GAME, Seat, Step, TableState, Tally
+from bot.game_log import seed_is_public
 from bot.ui.sheet_image import (
-    ATTACKER, DEFENDER, HEADER, INK, MARGIN, MUTED, PAPER, PLAIN, RULE, STRIPE, WIDTH, _centred, _fit, _font,
+    ATTACKER, DEFENDER, HEADER, INK, MARGIN, MUTED, PAPER, PLAIN, RULE, STRIPE, WIDTH, draw_centred, fit_text,
+    load_font,
 )
 
 GT_PACK = "gt-2020"
@@ -99,11 +101,6 @@ def table_sheet_content(rules: Any, state: TableState, game_id: int | None = Non
     if state.pack == FOURTH_PACK:
         return _fourth_sheet(rules, state, game_id)
     raise ValueError(f"no table sheet for the {state.pack!r} pack")
-
-
-def seed_is_public(state: TableState) -> bool:
-    """A bot-made seed is revealed when the game ends; a seed a player fixed was public from the start."""
-    return state.setup.seed_fixed_by is not None or state.over
 
 
 def _title(name: str, game_id: int | None) -> str:
@@ -419,7 +416,7 @@ def _row_height(row: Row) -> int:
 
 def _column_names(section: Section) -> list[list[str]]:
     """Each column's name on up to three lines of its width."""
-    draw, font = ImageDraw.Draw(Image.new("RGB", (1, 1))), _font(NAME_SIZE)
+    draw, font = ImageDraw.Draw(Image.new("RGB", (1, 1))), load_font(NAME_SIZE)
     width = _column_width(section) - 16
     return [_wrap(draw, column.name, font, width, lines=3) if column.name else [] for column in section.columns]
 
@@ -446,28 +443,28 @@ def render_table_sheet(content: TableSheet) -> bytes:
     """PNG bytes of the sheet, WIDTH pixels wide (the Chapter Approved sheet's width)."""
     image = Image.new("RGB", (WIDTH, _height(content)), PAPER)
     draw = ImageDraw.Draw(image)
-    fonts = {"big": _font(44), "body": _font(30), "name": _font(NAME_SIZE), "small": _font(24)}
+    fonts = {"big": load_font(44), "body": load_font(30), "name": load_font(NAME_SIZE), "small": load_font(24)}
     inner = WIDTH - 2 * MARGIN
 
     top = _header_height(content)
     draw.rectangle((0, 0, WIDTH, top), fill=HEADER)
-    draw.text((MARGIN, 22), _fit(draw, content.title, fonts["big"], inner), fill=PAPER, font=fonts["big"],
+    draw.text((MARGIN, 22), fit_text(draw, content.title, fonts["big"], inner), fill=PAPER, font=fonts["big"],
               stroke_width=1, stroke_fill=PAPER)
     for n, line in enumerate(content.lines):
-        draw.text((MARGIN, 84 + LINE * n), _fit(draw, line, fonts["small"], inner), fill=(225, 225, 225),
+        draw.text((MARGIN, 84 + LINE * n), fit_text(draw, line, fonts["small"], inner), fill=(225, 225, 225),
                   font=fonts["small"])
     y = top + 24
     for section in content.sections:
         y = _draw_section(draw, content, section, y, fonts)
 
     draw.rectangle((MARGIN, y, WIDTH - MARGIN, y + 70), outline=RULE, width=3)
-    draw.text((MARGIN + 20, y + 17), _fit(draw, content.outcome, fonts["body"], inner - 40), fill=INK,
+    draw.text((MARGIN + 20, y + 17), fit_text(draw, content.outcome, fonts["body"], inner - 40), fill=INK,
               font=fonts["body"], stroke_width=1, stroke_fill=INK)
     y += 110
     for text in content.footer:  # a seed's hash is long: a smaller size rather than cut
-        font = next((f for f in map(_font, (24, 22, 20)) if draw.textlength(text.translate(PLAIN), font=f) <= inner),
-                    _font(20))
-        draw.text((MARGIN, y), _fit(draw, text, font, inner), fill=MUTED, font=font)
+        fits = (f for f in map(load_font, (24, 22, 20)) if draw.textlength(text.translate(PLAIN), font=f) <= inner)
+        font = next(fits, load_font(20))
+        draw.text((MARGIN, y), fit_text(draw, text, font, inner), fill=MUTED, font=font)
         y += 36
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
@@ -478,7 +475,7 @@ def _draw_section(draw: ImageDraw.ImageDraw, content: TableSheet, section: Secti
     body, name_font, small = fonts["body"], fonts["name"], fonts["small"]
     inner = WIDTH - 2 * MARGIN
     colour = {"Attacker": ATTACKER, "Defender": DEFENDER}.get(section.side, INK)
-    draw.text((MARGIN, y), _fit(draw, section.heading, body, inner), fill=colour, font=body, stroke_width=1,
+    draw.text((MARGIN, y), fit_text(draw, section.heading, body, inner), fill=colour, font=body, stroke_width=1,
               stroke_fill=colour)
     y += 48
     draw.line((MARGIN, y, WIDTH - MARGIN, y), fill=colour, width=4)
@@ -487,15 +484,15 @@ def _draw_section(draw: ImageDraw.ImageDraw, content: TableSheet, section: Secti
     column = _column_width(section)
     names = _column_names(section)
     head = _head_height(names)
-    draw.text((MARGIN + 10, y + 10), _fit(draw, content.corner, small, LABEL_COLUMN - 20), fill=MUTED, font=small)
+    draw.text((MARGIN + 10, y + 10), fit_text(draw, content.corner, small, LABEL_COLUMN - 20), fill=MUTED, font=small)
     for i, (col, lines) in enumerate(zip(section.columns, names)):
         left = MARGIN + LABEL_COLUMN + column * i
         if i:
             draw.line((left, y + 6, left, y + head - 6), fill=STRIPE, width=2)
         centre = left + column / 2
-        _centred(draw, _short(draw, col.title, small, column - 12), centre, y + 8, small, MUTED)
+        draw_centred(draw, _short(draw, col.title, small, column - 12), centre, y + 8, small, MUTED)
         for n, text in enumerate(lines):
-            _centred(draw, text, centre, y + 42 + NAME_LINE * n, name_font, INK, bold=1)
+            draw_centred(draw, text, centre, y + 42 + NAME_LINE * n, name_font, INK, bold=1)
     y += head
 
     for n, row in enumerate(section.rows):
@@ -507,14 +504,14 @@ def _draw_section(draw: ImageDraw.ImageDraw, content: TableSheet, section: Secti
             if n % 2 == 0:
                 draw.rectangle((MARGIN, y, WIDTH - MARGIN, y + height), fill=STRIPE)
             ink, lost_ink, bold = INK, MUTED, 0
-        draw.text((MARGIN + 10, y + 9), _fit(draw, row.label, body, LABEL_COLUMN - 20), fill=ink, font=body,
+        draw.text((MARGIN + 10, y + 9), fit_text(draw, row.label, body, LABEL_COLUMN - 20), fill=ink, font=body,
                   stroke_width=bold, stroke_fill=ink)
         for i, cell in enumerate(row.cells):
             centre = MARGIN + LABEL_COLUMN + column * (i + 0.5)
             vp, _, lost = cell.partition(" (")
-            _centred(draw, _fit(draw, vp, body, column - 12), centre, y + 9, body, ink, bold=bold)
+            draw_centred(draw, fit_text(draw, vp, body, column - 12), centre, y + 9, body, ink, bold=bold)
             if lost:
-                _centred(draw, _fit(draw, "(" + lost, small, column - 12), centre, y + 44, small, lost_ink)
+                draw_centred(draw, fit_text(draw, "(" + lost, small, column - 12), centre, y + 44, small, lost_ink)
         y += height
     y += 12
 
@@ -528,7 +525,7 @@ def _draw_section(draw: ImageDraw.ImageDraw, content: TableSheet, section: Secti
             ink, bold = INK, 0
         draw.text((MARGIN + 10, y + 9), label, fill=ink, font=body, stroke_width=1 if last else 0, stroke_fill=ink)
         room = inner - 30 - draw.textlength(label.translate(PLAIN), font=body) - 30
-        text = _fit(draw, value, body, room)
+        text = fit_text(draw, value, body, room)
         draw.text((WIDTH - MARGIN - 14 - draw.textlength(text, font=body), y + 9), text, fill=ink, font=body,
                   stroke_width=bold, stroke_fill=ink)
         y += ROW
@@ -539,7 +536,7 @@ def _short(draw: ImageDraw.ImageDraw, title: str, font, width: float) -> str:
     """A column title to fit `width`: 'Secondary Objective 1' becomes 'Secondary 1' on a narrow column."""
     if draw.textlength(title.translate(PLAIN), font=font) > width:
         title = title.replace(" Objective", "")
-    return _fit(draw, title, font, width)
+    return fit_text(draw, title, font, width)
 
 
 def _wrap(draw: ImageDraw.ImageDraw, text: str, font, width: float, lines: int = 2) -> list[str]:
@@ -554,7 +551,7 @@ def _wrap(draw: ImageDraw.ImageDraw, text: str, font, width: float, lines: int =
             break
         out.append(line)
     if words:
-        out.append(_fit(draw, " ".join(words), font, width))
+        out.append(fit_text(draw, " ".join(words), font, width))
     return out
 
 

@@ -64,7 +64,8 @@ async def play_out(table: Table) -> None:
 async def test_a_grand_tournament_game_from_challenge_to_result(table: Table, harness: Harness, alice, bob) -> None:
     challenge = await table.challenge_only(pack="gt-2020", size="incursion", seed="gt-table")
     assert "Grand Tournament 2020" in challenge.content
-    assert "Mission briefing" in public_text(challenge.main.message)
+    briefing = public_text(challenge.main.message)
+    assert "Mission briefing" in briefing and "Deployment map: the pack draws it in a picture" in briefing
     await table.accept()
     assert set(await table.board_verbs()) == {"select", "ready", "undo"}
 
