@@ -16,21 +16,21 @@ import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from bot import table_log
 from bot.engine.actions import ACTION_ADAPTER
 from bot.engine.catalog import Catalog
 from bot.engine.errors import GameError
-from bot.engine.game import apply, new_game
+from bot.engine.game import new_game
 from bot.engine.packs import ACTION_ADAPTERS, SETUP_MODELS, ChapterApprovedRules, Packs
 from bot.engine.rng import seed_hash
-from bot.engine.state import CA_PACK, GameSetup, GameState
+from bot.engine.state import CA_PACK, GameSetup
 from bot.engine.table.rules import TableRules
-from bot.engine.table.state import TableState
 from bot.game_log import FORMAT, FORMAT_VERSION, OVER, action_facts, public_view, score_sheet
 
 MISMATCH = 1
@@ -89,7 +89,8 @@ def verify(catalog: Catalog, data: dict[str, Any]) -> list[Check]:
     except GameError as exc:
         return [*checks, Check(start, f"the setup cannot start a game: {exc.message}")]
     checks.append(Check(start, _first_difference(data.get("start"), public_view(state), state)))
-    state, problem, count = _replay(catalog, state, data.get("actions"))
+    state, problem, count = _replay(ACTION_ADAPTER, ChapterApprovedRules(catalog), action_facts, state,
+                                    data.get("actions"))
     checks.append(Check(f"actions ({count} replayed: draws, shuffles, roll-offs, CP, VP)", problem))
     if problem:
         skipped = "not checked: the replay stopped"
@@ -134,7 +135,8 @@ def verify_table(rules: TableRules, data: dict[str, Any]) -> list[Check]:
     except GameError as exc:
         return [*checks, Check(start, f"the setup cannot start a game: {exc.message}")]
     checks.append(Check(start, _first_difference(data.get("start"), table_log.public_view(rules, state), state)))
-    state, problem, count = _replay_table(rules, state, data.get("actions"))
+    state, problem, count = _replay(ACTION_ADAPTERS[rules.pack], rules, partial(table_log.action_facts, rules), state,
+                                    data.get("actions"))
     checks.append(Check(f"actions ({count} replayed: rolls, CP, VP)", problem))
     if problem:
         skipped = "not checked: the replay stopped"
@@ -150,11 +152,12 @@ def verify_table(rules: TableRules, data: dict[str, Any]) -> list[Check]:
     return checks
 
 
-def _replay_table(rules: TableRules, state: TableState, entries: Any) -> tuple[TableState, str | None, int]:
-    """`_replay` for a table game: its pack's action records and rules."""
+def _replay(adapter: TypeAdapter[Any], rules: Any, facts: Callable[[Any, Any], dict[str, Any]], state: Any,
+            entries: Any) -> tuple[Any, str | None, int]:
+    """Apply the logged actions (read by `adapter`) one by one by `rules`, comparing each one's `facts`: the state
+    reached, the first problem, how many were replayed."""
     if not isinstance(entries, list):
         return state, "the export has no action list", 0
-    adapter = ACTION_ADAPTERS[rules.pack]
     for number, entry in enumerate(entries, start=1):
         where = f"action {number}"
         try:
@@ -172,39 +175,14 @@ def _replay_table(rules: TableRules, state: TableState, entries: Any) -> tuple[T
             return state, f"{where} is refused by the rules: {exc.message}", number - 1
         except (LookupError, TypeError, ValueError, StopIteration) as exc:  # an edited log the rules cannot read
             return state, f"{where} cannot be replayed: {exc!r}", number - 1
-        problem = _first_difference(entry.get("facts"), table_log.action_facts(rules, state, after), after)
+        problem = _first_difference(entry.get("facts"), facts(state, after), after)
         if problem:
             return state, f"{where}: {problem}", number - 1
         state = after
     return state, None, len(entries)
 
 
-def _replay(catalog: Catalog, state: GameState, entries: Any) -> tuple[GameState, str | None, int]:
-    """Apply the logged actions one by one: the state reached, the first problem, how many were replayed."""
-    if not isinstance(entries, list):
-        return state, "the export has no action list", 0
-    for number, entry in enumerate(entries, start=1):
-        where = f"action {number}"
-        try:
-            if entry["seq"] != number:
-                return state, f"{where}: numbered {entry['seq']} (an action is missing or out of order)", number - 1
-            action = ACTION_ADAPTER.validate_python(entry["action"])
-            where += f" ({action.kind} by {_name(state, action.actor)})"
-            if entry["actor"] != action.actor:
-                return state, f"{where}: logged as made by {_name(state, entry['actor'])}", number - 1
-            after = apply(catalog, state, action).state
-        except (KeyError, TypeError, ValidationError):
-            return state, f"{where} cannot be read (hidden, edited or incomplete)", number - 1
-        except GameError as exc:
-            return state, f"{where} is refused by the rules: {exc.message}", number - 1
-        problem = _first_difference(entry.get("facts"), action_facts(state, after), after)
-        if problem:
-            return state, f"{where}: {problem}", number - 1
-        state = after
-    return state, None, len(entries)
-
-
-def _first_difference(claimed: Any, derived: dict[str, Any], state: GameState) -> str | None:
+def _first_difference(claimed: Any, derived: dict[str, Any], state: Any) -> str | None:
     if not isinstance(claimed, dict):
         return "the export has no facts here"
     for key in sorted(claimed.keys() | derived.keys()):
@@ -214,7 +192,7 @@ def _first_difference(claimed: Any, derived: dict[str, Any], state: GameState) -
     return None
 
 
-def _label(key: str, state: GameState) -> str:
+def _label(key: str, state: Any) -> str:
     """'1234.hand' -> "Alice's hand"."""
     player, _, what = key.partition(".")
     if what and player in state.setup.players:
@@ -222,7 +200,7 @@ def _label(key: str, state: GameState) -> str:
     return key
 
 
-def _name(state: GameState, player_id: str) -> str:
+def _name(state: Any, player_id: str) -> str:
     return state.player(player_id).name if player_id in state.setup.players else player_id
 
 
