@@ -14,7 +14,7 @@ from bot.engine.errors import GameError
 from bot.engine.gt2020.game import GrandTournamentRules
 from bot.engine.gt2020.selection import CODEX, options as secondary_options
 from bot.engine.table import actions as t
-from bot.engine.table.rules import END_GAME_KINDS, MAX_CODEX_NAME, PROGRESSIVE, TableRules
+from bot.engine.table.rules import MAX_CODEX_NAME, TableRules
 from bot.engine.table.state import Step, TableState
 from bot.ui.controls import GameButton, GameSelect, view_of
 
@@ -108,10 +108,10 @@ async def open_menu(desk: GameDesk, interaction: discord.Interaction, record: Ga
         menu = GameSelect(game, version, "picks", placeholder=f"Secondary objectives: pick {wanted}", options=items,
                           min_values=wanted, max_values=wanted)
     elif verb == "score":
-        objectives = [o for o in rules.objectives(state, me)
-                      if o.kind in (END_GAME_KINDS if state.status == Step.END_GAME else PROGRESSIVE)]
+        objectives = rules.scorable(state, me)
         if not objectives:
-            raise GameError("Nothing of yours scores now.")
+            raise GameError("Nothing of yours scores now (primary objectives score from battle round 2, most "
+                            "objectives in your own turn).")
         content = "Which objective do you score? You enter the VP next."
         menu = GameSelect(game, version, "objective", placeholder="Objective",
                           options=[(o.name[:100], o.id) for o in objectives])

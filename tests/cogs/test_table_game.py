@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import pytest
 
+from bot.client import MissionBot
 from bot.engine.table.state import Step, TableState
 from bot.verify import verify_export
 from tests.cogs.game_table import Table, menu_values, public_text, verbs
+from tests.cogs.conftest import harness_settings
 from tests.cogs.harness import Harness
 from tests.cogs.test_pings import pings
-from tests.discord_model import FakeUser
+from tests.discord_model import DiscordModel, FakeUser
 
 GT_PICKS = ["assassinate", "engage-on-all-fronts", "investigate-sites"]
 
@@ -55,6 +57,12 @@ async def to_battle(table: Table) -> None:
     await table.press("gofirst", table.user((await state_of(table)).first_turn_rolloff.winner))
 
 
+async def turn_of(table: Table, user: FakeUser, round: int) -> None:
+    """Turns ended until `user`'s turn of battle round `round`."""
+    while (state := await state_of(table)).round < round or state.active != str(user.id):
+        await table.press("endturn", table.user(state.active))
+
+
 async def play_out(table: Table) -> None:
     """Every remaining turn ended by the player whose turn it is."""
     while (state := await state_of(table)).status == Step.BATTLE:
@@ -88,18 +96,23 @@ async def test_a_grand_tournament_game_from_challenge_to_result(table: Table, ha
     await to_battle(table)
     state = await state_of(table)
     assert state.status == Step.BATTLE and state.round == 1
-    first = table.user(state.first)
     assert state.player(state.first).cp == 7  # 6CP mustered + the Battle-forged bonus of the first turn
+    menu = await table.press("score", table.user(state.first))
+    assert "primary:0" not in menu_values(menu)  # "cannot be scored in the first battle round"
 
-    await score(table, first, "primary:0", "10")
+    await turn_of(table, alice, round=2)
     menu = await table.press("score", alice)
+    assert "primary:0" in menu_values(menu)
     assert "assassinate" not in menu_values(menu)  # an End Game objective: scored once the battle is over
+    await score(table, alice, "primary:0", "10")
     await score(table, alice, "engage-on-all-fronts", "12")
     await score(table, alice, "engage-on-all-fronts", "6")  # 3 over the 15VP cap
     state = await state_of(table)
     alice_rows = [t for t in state.vp if t.player == str(alice.id) and t.objective == "engage-on-all-fronts"]
     assert [(t.awarded, t.lost) for t in alice_rows] == [(12, 0), (3, 3)]
     assert "Lost to caps: 3VP" in public_text(await table.board())
+    refused = await table.slash("score objective", bob, objective="linebreaker", vp=2, strict=False)
+    assert refused.main.ephemeral and "scores in your own turn" in refused.main.content
 
     await play_out(table)
     assert (await state_of(table)).status == Step.END_GAME
@@ -109,7 +122,7 @@ async def test_a_grand_tournament_game_from_challenge_to_result(table: Table, ha
     state = await state_of(table)
     battle_ready = 10
     assert state.status == Step.ENDED
-    assert state.result.vp[str(alice.id)] == 10 * (first == alice) + 15 + 6 + battle_ready
+    assert state.result.vp[str(alice.id)] == 10 + 15 + 6 + battle_ready
 
     card = next(m for m in harness.messages() if any("Result" in (e.get("title") or "") for e in m.get("embeds", [])))
     assert card["attachments"] and card["embeds"][0]["image"]["url"].startswith("attachment://")
@@ -140,7 +153,7 @@ async def test_only_the_players_act_and_refusals_are_private(table: Table, harne
     version = await table.version()
     await to_battle(table)
     state = await state_of(table)
-    bad = await score(table, table.user(state.active), "primary:0", "lots")
+    bad = await score(table, table.user(state.active), "engage-on-all-fronts", "lots")
     assert bad.main.ephemeral and "whole number" in bad.main.content
     assert (await state_of(table)).vp == () and await table.version() > version
 
@@ -235,3 +248,26 @@ async def test_the_chess_clock_runs_in_an_older_packs_game(table: Table, harness
     await table.press("pause", alice)
     assert (await state_of(table)).clock.paused_by == str(alice.id)
     assert "resume" in await table.board_verbs()
+
+
+async def test_a_grand_tournament_game_survives_a_restart(catalog, tmp_path) -> None:
+    """The bot restarts on the same database: a selection made before it stays secret and stands, the board posted
+    before it still works."""
+    settings = harness_settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'restart.db'}")
+    model = DiscordModel()
+    alice, bob = model.add_user("alice"), model.add_user("bob")
+    async with Harness(MissionBot(settings, catalog), model) as first:
+        table = Table(first, alice, bob)
+        await table.start(pack="gt-2020", seed="gt-restart")
+        await select_secondaries(table, alice, GT_PICKS)
+        board_id = (await table.board_ids())[-1]
+
+    async with Harness(MissionBot(settings, catalog), model) as second:
+        table = Table(second, alice, bob)
+        table.game_id = 1
+        assert (await state_of(table)).player(str(alice.id)).secret == tuple(GT_PICKS)
+        menu = await second.press(verbs(second.message(board_id))["select"], user=bob, message_id=board_id)
+        await table.pick(menu, "picks", ["domination", "grind-them-down", "teleport-homer"], bob)
+        state = await state_of(table)
+        assert state.status == Step.SIDES and state.player(str(alice.id)).objectives == tuple(GT_PICKS)
+        assert "Assassinate" in public_text(second.message(board_id))  # the old board was edited in place

@@ -48,15 +48,17 @@ async def test_a_grand_tournament_game_is_played_over_the_fake_discord(
         assert "Grand Tournament 2020" in table.challenge.content
         await select_secondaries(table, alice, GT_PICKS)
         assert "Assassinate" not in public_text(await table.board())
-        await select_secondaries(table, bob, ["domination", "grind-them-down", "teleport-homer"])
+        await select_secondaries(table, bob, ["engage-on-all-fronts", "grind-them-down", "teleport-homer"])
         await to_battle(table)
-        await table.slash("score objective", alice, objective="engage-on-all-fronts", vp=4)
+        scorer = table.user((await state_of(table)).active)
+        await table.slash("score objective", scorer, objective="engage-on-all-fronts", vp=4)
         await play_out(table)
         await table.slash("score objective", bob, objective="primary:0", vp=3)  # refused: progressive only
         await table.press("done", alice)
         await table.press("done", bob)
         state = await state_of(table)
-        assert state.status == Step.ENDED and state.result.vp == {str(alice.id): 4, str(bob.id): 0}
+        other = table.other(scorer)
+        assert state.status == Step.ENDED and state.result.vp == {str(scorer.id): 4, str(other.id): 0}
         card = next(m for m in gateway.messages() if any("Result" in (e.get("title") or "") for e in m["embeds"]))
         assert card["attachments"] and state.setup.seed in public_text(card)
     assert [r.getMessage() for r in logged_errors] == []

@@ -63,27 +63,34 @@ class Game:
     def select(self, player: str, picks=PICKS, codex: str | None = None) -> tuple[Event, ...]:
         return self.act(SelectSecondaries(actor=player, picks=picks, codex=codex))
 
-    def to_sides(self) -> None:
-        self.select(P1)
+    def to_sides(self, picks=PICKS) -> None:
+        """Alice selects `picks`, Bob the default ones."""
+        self.select(P1, picks)
         self.select(P2)
 
-    def to_deployment(self) -> None:
-        self.to_sides()
+    def to_deployment(self, picks=PICKS) -> None:
+        self.to_sides(picks)
         self.act(ChooseSide(actor=self.state.sides_rolloff.winner, side="attacker"))
 
-    def to_first_turn(self) -> None:
-        self.to_deployment()
+    def to_first_turn(self, picks=PICKS) -> None:
+        self.to_deployment(picks)
         self.act(DeploymentDone(actor=self.state.defender))
         self.act(DeploymentDone(actor=self.state.attacker))
 
-    def to_battle(self, first: str = P1) -> None:
-        """Up to the first turn of battle round 1, `first` taking it."""
-        self.to_first_turn()
+    def to_battle(self, first: str = P1, picks=PICKS) -> None:
+        """Up to the first turn of battle round 1, `first` taking it, Alice having selected `picks`."""
+        self.to_first_turn(picks)
         winner = self.state.first_turn_rolloff.winner
         self.act(ChooseTurn(actor=winner, first=winner == first))
 
     def end_turn(self) -> tuple[Event, ...]:
         return self.act(EndTurn(actor=self.active))
+
+    def turn_of(self, player: str, round: int = 2) -> None:
+        """On to `player`'s turn of battle round `round` or later: a primary objective scores from round 2, in the
+        scorer's own turn."""
+        while self.state.round < round or self.active != player:
+            self.end_turn()
 
     def to_end_game(self) -> None:
         while self.state.status == Step.BATTLE:
@@ -323,9 +330,12 @@ def test_progressive_objectives_score_during_the_battle_end_game_ones_after_it()
     game.act(ChooseSide(actor=game.state.sides_rolloff.winner, side="attacker"))
     game.act(DeploymentDone(actor=P1))
     game.act(DeploymentDone(actor=P2))
-    game.act(ChooseTurn(actor=game.state.first_turn_rolloff.winner, first=True))
-    assert (game.score(P1, "primary:0", 5).round, game.score(P2, "linebreaker", 4).round) == (1, 1)
+    game.act(ChooseTurn(actor=game.state.first_turn_rolloff.winner, first=game.state.first_turn_rolloff.winner == P1))
     assert game.score(P1, "raise-the-banners-high", 1).round == 1
+    game.turn_of(P2, round=1)
+    assert game.score(P2, "linebreaker", 4).round == 1
+    game.turn_of(P1)
+    assert game.score(P1, "primary:0", 5).round == 2
     game.refuse(ScoreObjective(actor=P1, objective="assassinate", vp=3), WrongPhase, "End Game objective")
     game.refuse(ScoreObjective(actor=P1, objective="domination", vp=3), InvalidValue, "not one of your objectives")
     game.to_end_game()
@@ -336,17 +346,49 @@ def test_progressive_objectives_score_during_the_battle_end_game_ones_after_it()
     game.refuse(ScoreObjective(actor=P1, objective="assassinate", vp=1), WrongPhase, "finished your End Game")
 
 
+def test_an_objective_that_cannot_be_scored_in_the_first_battle_round_is_refused_there() -> None:
+    """Every mission's primary objective (and some missions' own secondary) says it cannot be scored in the first
+    battle round."""
+    game = Game(size="incursion", mission="crossfire")
+    game.to_battle(picks=("outflank", "linebreaker", "assassinate"))
+    for objective in ("primary:0", "outflank"):
+        game.refuse(ScoreObjective(actor=P1, objective=objective, vp=5), WrongPhase,
+                    "cannot be scored before battle round 2")
+    game.turn_of(P1)
+    assert [game.score(P1, o, 5).round for o in ("primary:0", "outflank")] == [2, 2]
+
+
+def test_an_objective_scored_in_your_turn_is_refused_in_the_opponents() -> None:
+    """"At the end of your turn", "the player whose turn it is scores": only in the scorer's own turn."""
+    game = Game()
+    game.to_battle(first=P1)
+    game.refuse(ScoreObjective(actor=P2, objective="linebreaker", vp=2), WrongPhase, "scores in your own turn")
+    game.turn_of(P2, round=1)
+    assert game.score(P2, "linebreaker", 2).round == 1
+
+
+def test_an_objective_scored_at_the_end_of_the_battle_round_waits_for_its_second_turn() -> None:
+    """Grind Them Down: "at the end of the battle round", by either player, in the round's second turn."""
+    game = Game()
+    game.to_battle(first=P1, picks=("grind-them-down", "linebreaker", "assassinate"))
+    game.refuse(ScoreObjective(actor=P1, objective="grind-them-down", vp=3), WrongPhase, "end of the battle round")
+    game.end_turn()
+    assert game.score(P1, "grind-them-down", 3).round == 1  # in the opponent's turn: the round's second
+
+
 # ---- 16. determine victor: the caps -------------------------------------------------------------------
 
 def test_primary_vp_are_capped_at_45_and_the_excess_is_lost() -> None:
     """16. DETERMINE VICTOR: at most 45VP from primary objectives, per player; the excess is discounted."""
     game = Game()
     game.to_battle()
+    game.turn_of(P1)
     for _ in range(3):
         game.score(P1, "primary:0", 14)
     tally = game.score(P1, "primary:0", 10)
     assert (tally.claimed, tally.awarded, tally.lost, tally.capped_by) == (10, 3, 7, "45VP primary")
     assert game.score(P1, "primary:0", 4).awarded == 0
+    game.turn_of(P2)
     assert game.score(P2, "primary:0", 15).awarded == 15  # each player's own cap
     assert game.state.total_vp(P1) == 45
 
@@ -366,6 +408,7 @@ def test_secondary_objectives_are_capped_at_45_together() -> None:
     game = Game()
     game.to_battle()
     game.rig_vp(Tally(player=P1, objective="grind-them-down", round=1, claimed=10, awarded=10))
+    game.turn_of(P1)
     game.score(P1, "linebreaker", 15)
     game.score(P1, "raise-the-banners-high", 15)
     game.score(P1, "primary:0", 20)  # primaries do not count towards it
@@ -391,6 +434,7 @@ def test_the_total_is_capped_at_100() -> None:
     game.act(DeclareBattleReady(actor=P1, ready=True))
     game.to_battle()
     game.rig_vp(Tally(player=P1, objective="vp", round=1, claimed=95, awarded=95))
+    game.turn_of(P1)
     tally = game.score(P1, "primary:0", 10)
     assert (tally.awarded, tally.lost, tally.capped_by) == (5, 5, "100VP")
     game.finish()
@@ -405,8 +449,10 @@ def test_the_player_with_the_most_vp_wins() -> None:
     """16. DETERMINE VICTOR: the player with the most VP wins."""
     game = Game()
     game.to_battle()
-    game.score(P2, "primary:0", 5)
+    game.turn_of(P1)
     game.score(P1, "primary:0", 4)
+    game.turn_of(P2)
+    game.score(P2, "primary:0", 5)
     game.finish()
     assert game.state.status == Step.ENDED
     assert (game.state.result.winner, game.state.result.reason, game.state.result.vp) == (P2, "battle", {P1: 4, P2: 5})
@@ -416,7 +462,9 @@ def test_equal_vp_is_a_draw() -> None:
     """If players are tied, the battle is a draw."""
     game = Game()
     game.to_battle()
+    game.turn_of(P1)
     game.score(P1, "primary:0", 5)
+    game.turn_of(P2)
     game.score(P2, "linebreaker", 5)
     game.finish()
     assert game.state.result.winner is None and "draw" in public(game.events[-1:])
@@ -427,7 +475,9 @@ def test_a_player_who_concedes_scores_0vp_and_the_opponent_wins() -> None:
     game = Game()
     game.refuse(Concede(actor=P1), WrongPhase, "once the battle has begun")
     game.to_battle()
+    game.turn_of(P1)
     game.score(P1, "primary:0", 15)
+    game.turn_of(P2)
     game.score(P2, "primary:0", 3)
     game.act(Concede(actor=P1))
     result = game.state.result
@@ -484,7 +534,7 @@ def test_the_reveal_and_every_roll_off_cannot_be_undone() -> None:
     step(DeploymentDone(actor=P1))
     step(DeploymentDone(actor=P2))
     step(ChooseTurn(actor=game.state.first_turn_rolloff.winner, first=True))
-    step(ScoreObjective(actor=game.active, objective="primary:0", vp=3))
+    step(ScoreObjective(actor=game.active, objective="linebreaker", vp=3))
     step(EndTurn(actor=game.active))
     assert revealed == [("select_secondaries", False), ("select_secondaries", True), ("choose_side", False),
                         ("deployment_done", False), ("deployment_done", True), ("choose_turn", False),
@@ -497,6 +547,7 @@ def test_replaying_the_log_gives_the_same_game() -> None:
     game.act(DeclareBattleReady(actor=P1, ready=True))
     game.act(SpendCp(actor=P2, amount=3))
     game.to_battle(first=P2)
+    game.turn_of(P2)
     game.score(P2, "primary:0", 10)
     game.act(GainCp(actor=P1, amount=1))
     game.finish()

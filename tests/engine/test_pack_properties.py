@@ -352,6 +352,10 @@ def test_gt_awards_each_claim_up_to_its_caps(claims: list[tuple[str, str, int]])
         state = PACKS.apply(state, a.DeploymentDone(actor=player)).state
     state = PACKS.apply(state, t.ChooseTurn(actor=state.first_turn_rolloff.winner, first=True)).state
     for player, objective, vp in claims:
+        # Into the scoring window (the timing has tests of its own): battle round 2, the claimant's turn, or the
+        # round's second turn for an objective scored at the end of the battle round.
+        turn = 2 if objective == "grind-them-down" or player != state.first else 1
+        state = state.model_copy(update={"round": 2, "turn": turn})
         state = PACKS.apply(state, t.ScoreObjective(actor=player, objective=objective, vp=vp)).state
     for player in (P1, P2):
         for objective in ("primary:0", *PROGRESSIVE_PICKS):

@@ -202,7 +202,7 @@ GT_PICKS = ("assassinate", "engage-on-all-fronts", "investigate-sites")
 
 def next_table_action(rules: TableRules, state: TableState, scores_per_turn: int = 0) -> object:
     """A legal move of a table game (Grand Tournament 2020, 4th edition) that keeps it going: the set-up steps,
-    `scores_per_turn` scores of 1VP for the player whose turn it is, then Done scoring (4th edition Alpha: the
+    `scores_per_turn` scores of 1VP for the player whose turn it is (what scores first), then Done scoring (4th edition Alpha: the
     mission's outcome first)."""
     waiting = lambda done: next(p.id for p in state.players if p.id not in done)  # noqa: E731
     match state.status:
@@ -217,7 +217,7 @@ def next_table_action(rules: TableRules, state: TableState, scores_per_turn: int
         case Step.FIRST_TURN:
             return t.ChooseTurn(actor=state.first_turn_rolloff.winner, first=True)
         case Step.BATTLE:
-            objective = rules.objectives(state, state.active)
+            objective = rules.scorable(state, state.active)
             scored = sum(1 for v in state.vp if (v.player, v.round) == (state.active, state.round))
             if objective and scored < scores_per_turn:
                 return t.ScoreObjective(actor=state.active, objective=objective[0].id, vp=1)

@@ -72,6 +72,16 @@ async def test_two_presses_at_once_apply_once(service):
     assert (await service.get_state(game_id=started.game_id)).version == 1
 
 
+async def test_both_selections_at_the_same_moment_reveal_once(service):
+    """Both players select at once (their menus carry no version): both are kept, and exactly one save reveals."""
+    await service.start_game(None, CHANNEL, gt_setup())
+    results = await asyncio.gather(*(service.act(t.SelectSecondaries(actor=who, picks=PICKS), channel_id=CHANNEL)
+                                     for who in (ALICE, BOB)))
+    reveals = [r for r in results if any("Attacker and Defender roll-off" in e.text for e in r.events)]
+    assert len(reveals) == 1 and reveals[0].state.status == Step.SIDES
+    assert [p.objectives for p in reveals[0].state.players] == [PICKS, PICKS]
+
+
 async def test_a_move_of_another_pack_is_refused_and_nothing_is_written(service):
     started = await service.start_game(None, CHANNEL, gt_setup())
     with pytest.raises(GameError, match="no such move"):
@@ -90,8 +100,8 @@ def test_a_table_snapshot_round_trips_through_its_compact_form(pack, fields):
     """The tallies are stored as rows of values (TALLY_COLUMNS), capped ones included, and read back exactly."""
     rules = installed_packs().rules(pack)
     setup = TableSetup(pack=pack, players=(ALICE, BOB), names=("Alice", "Bob"), seed=f"codec-{pack}", **fields)
-    state = rules.replay(setup, scripted_table_game(rules, setup, scores_per_turn=10))
-    assert any(v.capped_by for v in state.vp) == (pack == "gt-2020")  # 10VP a turn for 5 rounds: over 45VP
+    state = rules.replay(setup, scripted_table_game(rules, setup, scores_per_turn=12))
+    assert any(v.capped_by for v in state.vp) == (pack == "gt-2020")  # 12 primary VP a turn, rounds 2-5: over 45VP
     text_form = dump_state(state)
     assert load_state(text_form, pack) == state and dump_state(load_state(text_form, pack)) == text_form
     assert json.loads(text_form)["vp"][0] == [0, state.vp[0].objective, 1, 1, 1]

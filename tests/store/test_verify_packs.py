@@ -85,9 +85,12 @@ def gt_game(packs: Packs) -> Table:
     game.do(t.ChooseTurn(actor=game.state.first_turn_rolloff.winner, first=False))
     while game.state.status == Step.BATTLE:
         me = game.state.active
-        game.do(t.ScoreObjective(actor=me, objective="primary:0", vp=4))
-        game.do(t.ScoreObjective(actor=me, objective="engage-on-all-fronts" if me == ALICE else "grind-them-down",
-                                 vp=4 if me == ALICE else 2))
+        if game.state.round >= 2:  # the primary objective cannot be scored in the first battle round
+            game.do(t.ScoreObjective(actor=me, objective="primary:0", vp=4))
+        if me == ALICE:
+            game.do(t.ScoreObjective(actor=me, objective="engage-on-all-fronts", vp=4))
+        elif game.state.turn == 2:  # Grind Them Down: at the end of the battle round
+            game.do(t.ScoreObjective(actor=me, objective="grind-them-down", vp=2))
         if me == BOB and game.state.round == 2:
             game.do(t.GainCp(actor=BOB, amount=1, reason="Refund"))
         game.do(a.EndTurn(actor=me))
@@ -211,7 +214,7 @@ def test_the_gt_export_records_its_rolls_selections_and_score_sheet(gt) -> None:
     assert next(o for o in alice["objectives"] if o["objective"] == "battle_ready")["awarded"] == 10
     bob = next(p for p in gt["score_sheet"] if p["player"] == BOB)
     assert next(o for o in bob["objectives"] if o["objective"] == "codex")["name"] == f"{CODEX_NAME} (Codex)"
-    assert alice["total"] == 20 + 15 + 10 + 10 and alice["lost"] == 5
+    assert alice["total"] == 16 + 15 + 10 + 10 and alice["lost"] == 5  # primary from battle round 2
 
 
 def test_the_4th_edition_export_records_the_generator_rolls_and_game_length(fourth) -> None:

@@ -72,11 +72,13 @@ def played_gt_game() -> Game:
     game = gt_game()
     to_battle(game)
     for round_ in range(1, 6):
-        game.score(ALICE, "primary:0", 10)  # 45VP at most: 5 of round 5's 10 are lost
+        if round_ >= 2:  # the primary objective cannot be scored in the first battle round
+            game.score(ALICE, "primary:0", 12)  # 45VP at most: 3 of round 5's 12 are lost
         if round_ <= 4:
             game.score(ALICE, "engage-on-all-fronts", 4)  # 15VP at most: 1 of round 4's 4 is lost
         game.end_turn()
-        game.score(BOB, "primary:0", 6)
+        if round_ >= 2:
+            game.score(BOB, "primary:0", 6)
         if round_ <= 3:
             game.score(BOB, "linebreaker", 2)
         game.end_turn()
@@ -109,22 +111,22 @@ def test_a_played_gt_game_fills_every_cell_of_the_tournament_scoring_sheet() -> 
     assert [c.name for c in defender.columns] == ["Take and Hold", "Linebreaker", "Oaths of Moment (Codex)",
                                                   "Grind Them Down"]
     assert attacker.rows == (
-        Row("1", ("10", "-", "4", "-")),
-        Row("2", ("10", "-", "4", "-")),
-        Row("3", ("10", "-", "4", "-")),
-        Row("4", ("10", "-", "3 (+1 lost)", "-")),
-        Row("5", ("5 (+5 lost)", "-", "-", "-")),
+        Row("1", ("-", "-", "4", "-")),
+        Row("2", ("12", "-", "4", "-")),
+        Row("3", ("12", "-", "4", "-")),
+        Row("4", ("12", "-", "3 (+1 lost)", "-")),
+        Row("5", ("9 (+3 lost)", "-", "-", "-")),
         Row("End Game", ("-", "9", "-", "-")),
-        Row("Objective totals", ("45/45 (+5 lost)", "9/15", "15/15 (+1 lost)", "0/15"), "total"),
+        Row("Objective totals", ("45/45 (+3 lost)", "9/15", "15/15 (+1 lost)", "0/15"), "total"),
     )
     assert attacker.summary == (("Battle Ready score", "+10 (army was Battle Ready)"),
                                 ("Victory Points Total", "79/100"))
     assert [r.cells for r in defender.rows] == [
-        ("6", "2", "-", "-"), ("6", "2", "-", "-"), ("6", "2", "-", "-"), ("6", "-", "-", "-"),
-        ("6", "-", "-", "-"), ("-", "-", "5", "-"), ("30/45", "6/15", "5/15", "0/15")]
+        ("-", "2", "-", "-"), ("6", "2", "-", "-"), ("6", "2", "-", "-"), ("6", "-", "-", "-"),
+        ("6", "-", "-", "-"), ("-", "-", "5", "-"), ("24/45", "6/15", "5/15", "0/15")]
     assert defender.summary == (("Battle Ready score", "+0 (army was not Battle Ready)"),
-                                ("Victory Points Total", "41/100"))
-    assert content.outcome == "Attacker wins: Alice · Alice 79VP – Bob 41VP"
+                                ("Victory Points Total", "35/100"))
+    assert content.outcome == "Attacker wins: Alice · Alice 79VP – Bob 35VP"
     assert content.footer[0] == "Seed: gt-sheet" and seed_hash("gt-sheet") in content.footer[1]
 
 
@@ -179,14 +181,14 @@ def test_the_seed_shows_when_the_game_is_over_or_a_player_fixed_it() -> None:
 def test_a_conceding_player_scores_nothing_and_the_sheet_says_what_they_had_scored() -> None:
     game = gt_game()
     to_battle(game)
-    game.score(ALICE, "primary:0", 8)
+    game.score(ALICE, "engage-on-all-fronts", 8)
     game.end_turn()
-    game.score(BOB, "primary:0", 12)
+    game.score(BOB, "linebreaker", 12)
     game.act(Concede(actor=BOB))
     attacker, defender = table_sheet_content(GT, game.state).sections
     assert attacker.summary[-1] == ("Victory Points Total", "18/100")  # Battle Ready: the game had a result
     assert defender.summary[-1] == ("Victory Points Total", "0/100 (conceded: 12VP scored)")
-    assert [r.cells[0] for r in defender.rows[:3]] == ["12", "", ""]  # round 1 was played, 2 and 3 were not
+    assert [r.cells[1] for r in defender.rows[:3]] == ["12", "", ""]  # round 1 was played, 2 and 3 were not
 
 
 def test_the_gt_text_tables_fit_a_message_and_show_the_same_numbers() -> None:
@@ -196,10 +198,10 @@ def test_the_gt_text_tables_fit_a_message_and_show_the_same_numbers() -> None:
     assert alice.startswith("```\n") and alice.endswith("\n```")
     lines = alice.strip("`\n").split("\n")
     assert lines[0].split() == ["Rnd", "Pri", "S1", "S2", "S3"]
-    assert lines[4].split() == ["4", "10", "-", "3", "-"]
+    assert lines[4].split() == ["4", "12", "-", "3", "-"]
     assert lines[6].split() == ["End", "-", "9", "-", "-"]
     assert lines[7].split() == ["Tot", "45/45", "9/15", "15/15", "0/15"]
-    assert lines[8].split() == ["Lost", "5", "0", "1", "0"]
+    assert lines[8].split() == ["Lost", "3", "0", "1", "0"]
     assert "Battle Ready" in lines[9] and lines[9].endswith("+10")
     assert lines[10].endswith("79/100")
     assert lines[11:] == ["Pri Take and Hold", "S1  Assassinate", "S2  Engage on All Fronts", "S3  Investigate Sites"]

@@ -10,6 +10,7 @@ from bot.engine.state import Frozen
 
 Size = Literal["incursion", "strike-force"]
 Kind = Literal["progressive", "end-game", "progressive-and-end-game"]
+When = Literal["your-turn", "end-of-battle-round"]
 
 
 class Objective(Frozen):
@@ -17,6 +18,9 @@ class Objective(Frozen):
     kind: Kind
     flavour: str
     text: tuple[str, ...] = Field(min_length=1)
+    # When a progressive objective scores during the battle, as its text says (tests/data check the two agree).
+    scores: When = Field("your-turn", description="In the scorer's own turn, or at the end of each battle round")
+    from_round: int = Field(1, ge=1, le=5, description="2: 'cannot be scored in the first battle round'")
 
 
 class Secondary(Objective):

@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.engine.errors import InvalidValue, WrongPhase
 from bot.engine.gt2020.catalog import GrandTournament, Mission
+from bot.engine.gt2020.catalog import Objective as GtObjective
 from bot.engine.gt2020.missions import roll_gt_mission
 from bot.engine.gt2020.selection import CODEX, check_selection
 from bot.engine.table import actions as t
@@ -86,9 +87,8 @@ class GrandTournamentRules(TableRules):
 
     def objectives(self, state: TableState, player: str) -> list[Objective]:
         mission = self.mission(state)
-        primaries = [Objective(f"primary:{n}", o.name, o.kind) for n, o in enumerate(mission.primaries)]
-        return primaries + [Objective(p, self.objective_name(state, player, p), self._kind(state, p))
-                            for p in state.player(player).objectives]
+        primaries = [_objective(f"primary:{n}", o) for n, o in enumerate(mission.primaries)]
+        return primaries + [self._secondary(state, player, p) for p in state.player(player).objectives]
 
     def objective_name(self, state: TableState, player: str, objective: str) -> str:
         if objective == CODEX:
@@ -102,11 +102,12 @@ class GrandTournamentRules(TableRules):
             return mission.secondary.name
         return next(s.name for s in self.data.secondaries if s.id == objective)
 
-    def _kind(self, state: TableState, objective: str) -> str:
-        if objective == CODEX:  # the Codex says; the pack cannot
-            return "progressive-and-end-game"
+    def _secondary(self, state: TableState, player: str, objective: str) -> Objective:
+        if objective == CODEX:  # the Codex says when it scores; the pack cannot
+            return Objective(CODEX, self.objective_name(state, player, CODEX), "progressive-and-end-game")
         own = self.mission(state).secondary
-        return own.kind if objective == own.id else next(s.kind for s in self.data.secondaries if s.id == objective)
+        return _objective(objective, own if objective == own.id else
+                          next(s for s in self.data.secondaries if s.id == objective))
 
     def award(self, state: TableState, player: str, objective: str, claimed: int) -> tuple[int, str | None]:
         caps = self.data.pack.caps
@@ -144,3 +145,7 @@ class GrandTournamentRules(TableRules):
 
     def conceded_vp(self, state: TableState, player: str) -> int:
         return 0  # "A player who concedes scores 0 victory points for that battle"
+
+
+def _objective(objective_id: str, data: GtObjective) -> Objective:
+    return Objective(objective_id, data.name, data.kind, data.scores, data.from_round)

@@ -29,11 +29,15 @@ END_GAME_KINDS = ("end-game", "progressive-and-end-game")
 
 @dataclass(frozen=True, slots=True)
 class Objective:
-    """Something a player may score: `kind` is progressive, end-game or progressive-and-end-game."""
+    """Something a player may score: `kind` is progressive, end-game or progressive-and-end-game; during the battle
+    it scores from battle round `from_round`, at any time (`scores` "any"), in the scorer's own turn ("your-turn")
+    or at the end of each battle round ("end-of-battle-round")."""
 
     id: str
     name: str
     kind: str
+    scores: str = "any"
+    from_round: int = 1
 
 
 class Play:
@@ -76,6 +80,10 @@ class TableRules:
     def objectives(self, state: TableState, player: str) -> list[Objective]:
         """What `player` may score in this game."""
         raise NotImplementedError
+
+    def scorable(self, state: TableState, player: str) -> list[Objective]:
+        """What `player` may score right now."""
+        return [o for o in self.objectives(state, player) if window_refusal(state, player, o) is None]
 
     def award(self, state: TableState, player: str, objective: str, claimed: int) -> tuple[int, str | None]:
         """The VP awarded of those claimed, and the cap that cut them (None: all awarded)."""
@@ -251,11 +259,9 @@ class TableRules:
         objective = next((o for o in self.objectives(state, me) if o.id == action.objective), None)
         if objective is None:
             raise InvalidValue("That is not one of your objectives in this game.")
+        if (why := window_refusal(state, me, objective)) is not None:
+            raise WrongPhase(why)
         end_game = state.status == Step.END_GAME
-        if end_game and objective.kind not in END_GAME_KINDS:
-            raise WrongPhase(f"{objective.name} is a progressive objective: it is scored during the battle.")
-        if not end_game and objective.kind not in PROGRESSIVE:
-            raise WrongPhase(f"{objective.name} is an End Game objective: it is scored when the battle is over.")
         awarded, cap = self.award(state, me, objective.id, action.vp)
         tally = Tally(player=me, objective=objective.id, round=END_GAME if end_game else state.round,
                       claimed=action.vp, awarded=awarded, capped_by=cap)
@@ -364,6 +370,25 @@ def capped(claimed: int, caps: list[tuple[str, int, int]]) -> tuple[int, str | N
 
 def rolls(rolloff: RollOff) -> str:
     return ", then ".join(f"{a}–{b}" for a, b in rolloff.rolls)
+
+
+def window_refusal(state: TableState, scorer: str, objective: Objective) -> str | None:
+    """Why `scorer` cannot score `objective` now (None: they can)."""
+    if state.status == Step.END_GAME:
+        if objective.kind not in END_GAME_KINDS:
+            return f"{objective.name} is a progressive objective: it is scored during the battle."
+        return None
+    if state.status != Step.BATTLE:
+        return "VP are scored during the battle."
+    if objective.kind not in PROGRESSIVE:
+        return f"{objective.name} is an End Game objective: it is scored when the battle is over."
+    if state.round < objective.from_round:
+        return f"{objective.name} cannot be scored before battle round {objective.from_round}."
+    if objective.scores == "your-turn" and scorer != state.active:
+        return f"{objective.name} scores in your own turn."
+    if objective.scores == "end-of-battle-round" and state.turn != 2:
+        return f"{objective.name} scores at the end of the battle round: in its second turn."
+    return None
 
 
 def _expect(state: TableState, step: Step, message: str) -> None:
