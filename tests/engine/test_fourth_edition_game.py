@@ -14,7 +14,7 @@ from bot.engine.actions import DeclareBattleReady, DeploymentDone, DoneScoring, 
 from bot.engine.errors import GameError, InvalidValue, NotYourTurn, WrongPhase
 from bot.engine.events import Event
 from bot.engine.rng import roll_off_between, stream_of
-from bot.engine.table.actions import ChooseMission, ChooseTurn, GainCp, MissionResult, ScoreObjective
+from bot.engine.table.actions import TABLE_ACTIONS, ChooseMission, ChooseTurn, GainCp, MissionResult, ScoreObjective
 from bot.engine.table.state import END_GAME, Step, TableSetup
 
 PACKS = installed_packs()
@@ -279,5 +279,5 @@ def test_replaying_the_log_gives_the_same_game() -> None:
     game.act(ScoreObjective(actor=P1, objective="vp", vp=35))
     game.to_end_game()
     game.done()
-    logged = [RULES.parse_action(RULES.dump_action(action)) for action in game.log]
+    logged = [TABLE_ACTIONS.validate_json(TABLE_ACTIONS.dump_json(action)) for action in game.log]
     assert PACKS.replay(game.setup, logged) == game.state

@@ -15,7 +15,7 @@ from bot.engine.actions import (
 from bot.engine.errors import GameError, InvalidValue, NotAPlayer, NotYourTurn, WrongPhase
 from bot.engine.events import Event
 from bot.engine.rng import roll_off_between, stream_of
-from bot.engine.table.actions import ChooseTurn, GainCp, ScoreObjective, SelectSecondaries
+from bot.engine.table.actions import TABLE_ACTIONS, ChooseTurn, GainCp, ScoreObjective, SelectSecondaries
 from bot.engine.table.state import END_GAME, Step, TableSetup, Tally
 
 PACKS = installed_packs()
@@ -551,5 +551,5 @@ def test_replaying_the_log_gives_the_same_game() -> None:
     game.score(P2, "primary:0", 10)
     game.act(GainCp(actor=P1, amount=1))
     game.finish()
-    logged = [GT.parse_action(GT.dump_action(action)) for action in game.log]
+    logged = [TABLE_ACTIONS.validate_json(TABLE_ACTIONS.dump_json(action)) for action in game.log]
     assert PACKS.replay(game.setup, logged) == game.state

@@ -24,6 +24,7 @@ from bot.engine.gt2020.selection import CODEX
 from bot.engine.rng import stream_of
 from bot.engine.table import actions as t
 from bot.engine.table.rules import leader
+from bot.engine.table.actions import TABLE_ACTIONS
 from bot.engine.table.state import Step, TableSetup, TableState
 
 PACKS = installed_packs()
@@ -218,8 +219,7 @@ class TableGameMachine(RuleBasedStateMachine):
     def _attempt(self, action: t.TableAction, *, must_accept: bool) -> None:
         if self.state.clock is not None:  # the service stamps every action of a clocked game
             action = action.model_copy(update={"at": self.now_ms})
-        rules = PACKS.rules(self.setup.pack)
-        assert rules.parse_action(rules.dump_action(action)) == action
+        assert TABLE_ACTIONS.validate_json(TABLE_ACTIONS.dump_json(action)) == action
         before = self.state
         before_json = before.model_dump_json()
         try:

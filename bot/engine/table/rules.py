@@ -169,17 +169,11 @@ class TableRules:
         return any(getattr(before, name) != getattr(after, name) for name in rolls) or (
             before.status == Step.SECONDARIES and after.status != before.status)
 
-    def parse_action(self, text: str | bytes) -> t.TableAction:
-        return t.TABLE_ACTIONS.validate_json(text)
-
-    def dump_action(self, action: t.TableAction) -> str:
-        return t.TABLE_ACTIONS.dump_json(action).decode()
-
     # ---- helpers for the packs -------------------------------------------------------------------
 
-    def stream(self, state_or_setup: TableState | TableSetup, label: str):
-        setup = state_or_setup.setup if isinstance(state_or_setup, TableState) else state_or_setup
-        return stream_of(setup.seed, f"{self.prefix}:{label}", setup.version)
+    def stream(self, state: TableState, label: str):
+        """The game's random stream labelled `<prefix>:<label>` (README, "Verify a game")."""
+        return stream_of(state.setup.seed, f"{self.prefix}:{label}", state.setup.version)
 
     def roll_off(self, state: TableState, label: str) -> RollOff:
         return roll_off_between(self.stream(state, label), state.setup.players)
