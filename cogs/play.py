@@ -12,6 +12,7 @@ from bot.engine import actions as a
 from bot.engine.errors import GameError
 from bot.engine.state import CA_PACK, Source
 from bot.engine.table import actions as t
+from bot.ui import table_controls
 from bot.ui.text import title_case
 
 MAX_AUTOCOMPLETE = 25
@@ -23,6 +24,8 @@ async def own_cards(interaction: discord.Interaction, current: str) -> list[app_
         record = await interaction.client.service.get_state(channel_id=interaction.channel_id)
         player = record.state.player(str(interaction.user.id))
     except (GameError, KeyError):
+        return []
+    if record.pack != CA_PACK:  # no Secondary Mission cards in the older packs
         return []
     catalog = interaction.client.catalog
     names = [(title_case(catalog.secondary(c).name), c) for c in player.hand]
@@ -61,6 +64,9 @@ class SecondaryCog(commands.GroupCog, name="secondary", description="Your Second
     @app_commands.command(name="choose", description="Secretly choose Tactical, or Fixed with two cards")
     async def choose(self, interaction: discord.Interaction) -> None:
         record = await self.bot.service.get_state(channel_id=interaction.channel_id)
+        if record.pack != CA_PACK:  # the older packs' secret selection (Grand Tournament 2020)
+            await table_controls.open_menu(self.bot.desk, interaction, record, "select")
+            return
         await self.bot.desk.open_menu(interaction, record, "choose")
 
     @app_commands.command(name="new-orders", description="New Orders (1CP): discard an active card, draw one")

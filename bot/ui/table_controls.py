@@ -96,9 +96,13 @@ def opening_ping(state: TableState) -> tuple[str, str] | None:
 async def open_menu(desk: GameDesk, interaction: discord.Interaction, record: GameRecord, verb: str) -> None:
     """Menus open privately for the presser, drawn from what they may pick right now."""
     me, state, game, version = str(interaction.user.id), record.state, record.id, record.version
+    if me not in record.setup.players:
+        raise GameError("Only the two players of this game can do that.")
     rules = desk.service.packs.rules(record.pack)
     if verb == "select":
-        if not isinstance(rules, GrandTournamentRules) or state.status != Step.SECONDARIES:
+        if not isinstance(rules, GrandTournamentRules):
+            raise GameError(f"A {rules.title} game has no secondary objectives to select.")
+        if state.status != Step.SECONDARIES:
             raise GameError("Secondary objectives are selected before the Attacker and Defender roll-off.")
         wanted = rules.data.pack.secondaries_selected
         items = [(f"{name} · {category}"[:100], oid) for oid, name, category

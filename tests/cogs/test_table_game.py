@@ -271,3 +271,22 @@ async def test_a_grand_tournament_game_survives_a_restart(catalog, tmp_path) -> 
         state = await state_of(table)
         assert state.status == Step.SIDES and state.player(str(alice.id)).objectives == tuple(GT_PICKS)
         assert "Assassinate" in public_text(second.message(board_id))  # the old board was edited in place
+
+
+async def test_the_chapter_approved_commands_answer_in_an_older_packs_game(table: Table, harness: Harness, alice,
+                                                                             bob) -> None:
+    """/secondary choose opens the pack's own selection; card commands are refused privately, changing nothing."""
+    await table.start(pack="gt-2020", seed="gt-commands")
+    menu = await table.slash("secondary choose", alice)
+    assert menu.main.ephemeral and "picks" in verbs(menu.main.message)
+    stranger = await table.slash("secondary choose", harness.user("carol"), strict=False)
+    assert stranger.main.ephemeral and "Only the two players" in stranger.main.content
+    assert await harness.autocomplete("secondary discard", "card", "", user=alice) == []
+    for command, options in (("challenger use", {"as": "stratagem"}), ("secondary new-orders", {"card": "cleanse"})):
+        refused = await table.slash(command, alice, strict=False, **options)
+        assert refused.main.ephemeral and "has no such move" in refused.main.content
+    assert await table.version() == 0
+    fourth = Table(harness, alice, bob, channel=harness.channel("fourth"))  # a pack with no secondary objectives
+    await fourth.start(pack="4th-edition", size=None, seed="4e-commands")
+    refused = await fourth.slash("secondary choose", alice, strict=False)
+    assert refused.main.ephemeral and "no secondary objectives" in refused.main.content
