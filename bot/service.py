@@ -31,9 +31,8 @@ from bot.engine.actions import Abandon
 from bot.engine.catalog import Catalog
 from bot.engine.errors import GameError, NotAPlayer
 from bot.engine.events import Event
-from bot.engine.packs import Packs
+from bot.engine.packs import Packs, is_mission_deck
 from bot.engine.rng import seed_hash
-from bot.engine.state import CA_PACK
 from bot.game_log import export_game
 from bot.table_log import export_table_game
 from bot.store.models import GameStatus
@@ -180,10 +179,11 @@ class GameService:
         if record is None:
             raise NoGame(_GONE)
         log = [(e.seq, e.actor, e.created_at.isoformat(), e.action) for e in await self.repo.list_actions(game_id)]
-        if record.pack == CA_PACK:
-            export = partial(export_game, self.catalog)
+        rules = self.packs.rules(record.pack)
+        if is_mission_deck(record.state):
+            export = partial(export_game, rules.catalog)
         else:
-            export = partial(export_table_game, self.packs.rules(record.pack))
+            export = partial(export_table_game, rules)
         return export(
             record.state, log,
             game_id=record.id, guild_id=record.guild_id, channel_id=record.channel_id,

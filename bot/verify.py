@@ -27,7 +27,7 @@ from bot.engine.actions import ACTION_ADAPTER
 from bot.engine.catalog import Catalog
 from bot.engine.errors import GameError
 from bot.engine.game import new_game
-from bot.engine.packs import ACTION_ADAPTERS, SETUP_MODELS, ChapterApprovedRules, Packs
+from bot.engine.packs import FAMILIES, ChapterApprovedRules, Packs, family
 from bot.engine.rng import seed_hash
 from bot.engine.state import CA_PACK, GameSetup
 from bot.engine.table.rules import TableRules
@@ -62,8 +62,8 @@ def read_export(path: Path) -> dict[str, Any]:
     if data.get("format_version") != FORMAT_VERSION:
         raise NotVerifiable(f"{path} is a game log of format version {data.get('format_version')!r}; this bot "
                             f"verifies version {FORMAT_VERSION}: export it again with /game log.")
-    pack = data.get("pack", CA_PACK)
-    if not isinstance(pack, str) or pack not in SETUP_MODELS:
+    pack = pack_of(data)
+    if not isinstance(pack, str) or pack not in FAMILIES:
         raise NotVerifiable(f"{path} is a game log of the pack {pack!r}, which this bot does not know.")
     if data.get("status") not in OVER:
         raise NotVerifiable(f"Game {data.get('game_id')} is not finished ({data.get('status')}): verify it once it "
@@ -106,9 +106,16 @@ def verify(catalog: Catalog, data: dict[str, Any]) -> list[Check]:
     return checks
 
 
+def pack_of(data: dict[str, Any]) -> Any:
+    """The pack an export names: a table game's at the top, a Chapter Approved season's in its setup (none: the
+    2025-26 one, as every export before seasons)."""
+    setup = data.get("setup")
+    return data.get("pack") or (setup.get("pack", CA_PACK) if isinstance(setup, dict) else CA_PACK)
+
+
 def verify_export(packs: Packs, data: dict[str, Any]) -> list[Check]:
     """Every check of an export read by `read_export`, by the rules of the pack it names."""
-    pack = data.get("pack", CA_PACK)
+    pack = pack_of(data)
     try:
         rules = packs.rules(pack)
     except KeyError:
@@ -121,7 +128,7 @@ def verify_export(packs: Packs, data: dict[str, Any]) -> list[Check]:
 def verify_table(rules: TableRules, data: dict[str, Any]) -> list[Check]:
     """Every check of a table game's export (bot/table_log.py) read by `read_export`, in order."""
     try:
-        setup = SETUP_MODELS[rules.pack].model_validate({**data["setup"], "seed": data["seed"]})
+        setup = family(rules.pack).setup.model_validate({**data["setup"], "seed": data["seed"]})
     except (KeyError, TypeError, ValidationError) as exc:
         raise NotVerifiable(f"The export's setup cannot be read: {exc}") from None
     if setup.pack != rules.pack:
@@ -135,7 +142,7 @@ def verify_table(rules: TableRules, data: dict[str, Any]) -> list[Check]:
     except GameError as exc:
         return [*checks, Check(start, f"the setup cannot start a game: {exc.message}")]
     checks.append(Check(start, _first_difference(data.get("start"), table_log.public_view(rules, state), state)))
-    state, problem, count = _replay(ACTION_ADAPTERS[rules.pack], rules, partial(table_log.action_facts, rules), state,
+    state, problem, count = _replay(family(rules.pack).actions, rules, partial(table_log.action_facts, rules), state,
                                     data.get("actions"))
     checks.append(Check(f"actions ({count} replayed: rolls, CP, VP)", problem))
     if problem:

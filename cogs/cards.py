@@ -20,7 +20,7 @@ from bot.engine.catalog import Catalog
 from bot.engine.errors import GameError, InvalidValue
 from bot.engine.fourth_edition.catalog import MissionGenerator
 from bot.engine.gt2020.catalog import GrandTournament, Mission
-from bot.engine.packs import FOURTH_PACK, GT_PACK
+from bot.engine.packs import FOURTH_PACK, GT_PACK, ChapterApprovedRules
 from bot.ui import fourth_edition as fourth_ui
 from bot.ui import gt2020 as gt_ui
 from bot.ui.card_embeds import card_embed, card_title, kind_label
@@ -229,17 +229,21 @@ class PackCards:
     index: CardIndex
 
 
+def cards_of(rules: object) -> tuple[CardEntry, ...]:
+    """The cards of a pack: every Chapter Approved season's decks; the older systems' missions and objectives."""
+    if isinstance(rules, ChapterApprovedRules):
+        return chapter_approved_cards(rules.catalog)
+    readers: dict[str, Callable[[object], tuple[CardEntry, ...]]] = {
+        GT_PACK: grand_tournament_cards, FOURTH_PACK: fourth_edition_cards}
+    reader = readers.get(rules.pack)  # type: ignore[attr-defined]
+    return reader(rules.data) if reader else ()  # type: ignore[attr-defined]
+
+
 class Cards(commands.Cog):
     def __init__(self, bot: MissionBot) -> None:
         self.bot = bot
-        packs = bot.service.packs
-        sources: dict[str, Callable[[], tuple[CardEntry, ...]]] = {
-            DEFAULT_PACK: lambda: chapter_approved_cards(bot.catalog),
-            GT_PACK: lambda: grand_tournament_cards(packs.rules(GT_PACK).data),
-            FOURTH_PACK: lambda: fourth_edition_cards(packs.rules(FOURTH_PACK).data),
-        }
-        self.packs = {rules.pack: PackCards(rules.pack, rules.title, CardIndex(sources[rules.pack]()))
-                      for rules in packs if rules.pack in sources}
+        self.packs = {rules.pack: PackCards(rules.pack, rules.title, CardIndex(cards))
+                      for rules in bot.service.packs if (cards := cards_of(rules))}
         self.index = self.packs[DEFAULT_PACK].index  # Chapter Approved's
         self.pack_option = PackOption(bot, self.packs)
 

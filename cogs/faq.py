@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.client import MissionBot
 from bot.decks import DEFAULT_PACK
+from bot.engine.packs import ChapterApprovedRules
 from bot.engine.faq_search import search_faq
 from bot.ui.card_embeds import faq_embed
 from bot.ui.errors import send_error
@@ -30,7 +31,8 @@ class Faq(commands.Cog):
     async def faq(self, interaction: discord.Interaction, query: app_commands.Range[str, 1, 200],
                   pack: str | None = None) -> None:
         chosen = await self.pack_option.chosen(interaction, pack)
-        if chosen != DEFAULT_PACK:
+        rules = self.bot.service.packs.rules(chosen)
+        if not isinstance(rules, ChapterApprovedRules):  # the rule documents give FAQ rulings for these only
             title, default = self.pack_option.titles[chosen], self.pack_option.titles[DEFAULT_PACK]
             await send_error(
                 interaction,
@@ -38,7 +40,7 @@ class Faq(commands.Cog):
                 f"`/card` with `pack:` {title}. For the {default} rulings, use `/faq` with `pack:` {default}.",
             )
             return
-        matches = search_faq(self.bot.catalog, query, limit=RESULTS)
+        matches = search_faq(rules.catalog, query, limit=RESULTS)
         if not matches:
             shown = discord.utils.escape_markdown(query.strip()[:80])
             await send_error(
@@ -47,7 +49,7 @@ class Faq(commands.Cog):
                 "e.g. `/faq query: Sabotage deployment zone`.",
             )
             return
-        await interaction.response.send_message(embed=faq_embed(query, matches, self.bot.catalog))
+        await interaction.response.send_message(embed=faq_embed(query, matches, rules.catalog))
 
     @faq.autocomplete("pack")
     async def faq_pack(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -14,7 +14,7 @@ from bot.decks import fourth_edition
 from bot.engine import actions as a
 from bot.engine.clock import MAX_CLOCK_MINUTES
 from bot.engine.errors import GameError
-from bot.engine.packs import GT_PACK
+from bot.engine.packs import GT_PACK, ChapterApprovedRules, is_mission_deck
 from bot.engine.rng import new_seed, seed_hash
 from bot.engine.state import CA_PACK, GameSetup
 from bot.engine.table.state import TableSetup
@@ -23,7 +23,6 @@ from bot.ui.controls import GameButton, view_of
 from bot.ui.result_card import score_sheet_text
 from bot.ui.table_sheet import table_sheet_text
 
-LETTERS = [(f"Mission {c}", c) for c in "ABCDEFGHIJKLMNOPQRST"] + [("Random pool mission", "random")]
 MAX_SEED = 64
 MAX_CHOICES = 25  # Discord's limit for autocomplete
 
@@ -80,23 +79,24 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
                       names=(interaction.user.display_name, opponent.display_name), seed=seed or new_seed(),
                       seed_fixed_by=str(interaction.user.id) if seed else None,
                       clock_minutes=clock, clock_expiry=clock_expiry)
-        if pack == CA_PACK:
+        rules = self.service.packs.rules(pack)
+        if isinstance(rules, ChapterApprovedRules):
             if level or my_strategy or their_strategy:
                 raise GameError("Levels and Strategy Ratings belong to the 4th edition missions.")
             if size is None:
                 raise GameError("Pick a size: Incursion, Strike Force or Asymmetric War.")
-            setup = GameSetup(size=size, twist=twist, challenger_cards=challenger, mission=mission, **common)
+            setup = GameSetup(size=size, twist=twist, challenger_cards=challenger, mission=mission, pack=pack,
+                              **common)
         else:
             setup = _table_setup(pack, size, mission, level, (my_strategy or 1, their_strategy or 1), twist,
                                  challenger, common)
-        title = self.service.packs.rules(pack).title
         place = interaction.channel
         if thread:
             await interaction.response.defer(ephemeral=True)  # a refusal stays private; Discord shows the thread
-            kind = size.replace('-', ' ') if size else title
+            kind = size.replace('-', ' ') if size else rules.title
             name = f"{interaction.user.display_name} vs {opponent.display_name} ({kind})"
             place = await open_thread(interaction.channel, name, [interaction.user, opponent], "Mission Deck game")
-        what = "a game" if pack == CA_PACK else f"a {title} game"
+        what = "a game" if pack == CA_PACK else f"a {rules.title} game"
         challenge = f"{opponent.mention}, {interaction.user.mention} challenges you to {what}."
         if clock:
             then = "the opponent may claim the game" if clock_expiry == "claim" else "play on"
@@ -125,13 +125,15 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
         pack = interaction.namespace.pack or CA_PACK
         if pack not in self.service.packs:
             return []
-        if pack == CA_PACK:
-            found = LETTERS
+        rules = self.service.packs.rules(pack)
+        if isinstance(rules, ChapterApprovedRules):  # its Tournament Mission Pool
+            found = [(f"Mission {m.letter}", m.letter) for m in rules.catalog.pool]
+            found.append(("Random pool mission", "random"))
         elif pack == GT_PACK:
             size = interaction.namespace.size or "strike-force"
-            found = [(m.name, m.id) for m in self.service.packs.rules(pack).data.missions if m.size == size]
+            found = [(m.name, m.id) for m in rules.data.missions if m.size == size]
         else:
-            found = [(m.name, m.id) for m in self.service.packs.rules(pack).data.missions]
+            found = [(m.name, m.id) for m in rules.data.missions]
         typed = current.casefold()
         return [app_commands.Choice(name=name, value=value) for name, value in found
                 if typed in name.casefold()][:MAX_CHOICES]
@@ -206,7 +208,7 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
             f"Score sheet of game {record.id}.", file=self.desk.sheet_file(record.state, record.id))
 
     def _sheet_message(self, state) -> str:
-        if state.pack == CA_PACK:
+        if is_mission_deck(state):
             tables = score_sheet_text(state)
         else:
             tables = table_sheet_text(self.service.packs.rules(state.pack), state)

@@ -10,7 +10,8 @@ from discord.ext import commands
 
 from bot.engine import actions as a
 from bot.engine.errors import GameError
-from bot.engine.state import CA_PACK, Source
+from bot.engine.packs import is_mission_deck
+from bot.engine.state import Source
 from bot.engine.table import actions as t
 from bot.ui import table_controls
 from bot.ui.text import title_case
@@ -25,9 +26,9 @@ async def own_cards(interaction: discord.Interaction, current: str) -> list[app_
         player = record.state.player(str(interaction.user.id))
     except (GameError, KeyError):
         return []
-    if record.pack != CA_PACK:  # no Secondary Mission cards in the older packs
+    if not is_mission_deck(record.state):  # no Secondary Mission cards in the older packs
         return []
-    catalog = interaction.client.catalog
+    catalog = interaction.client.desk.catalog_of(record.state)
     names = [(title_case(catalog.secondary(c).name), c) for c in player.hand]
     return [app_commands.Choice(name=n, value=c) for n, c in names if current.lower() in n.lower()][
         :MAX_AUTOCOMPLETE]
@@ -38,7 +39,7 @@ async def own_objectives(interaction: discord.Interaction, current: str) -> list
     service = interaction.client.service
     try:
         record = await service.get_state(channel_id=interaction.channel_id)
-        if record.pack == CA_PACK:
+        if is_mission_deck(record.state):
             return []
         objectives = service.packs.rules(record.pack).objectives(record.state, str(interaction.user.id))
     except (GameError, KeyError):
@@ -47,9 +48,9 @@ async def own_objectives(interaction: discord.Interaction, current: str) -> list
             if current.lower() in o.name.lower()][:MAX_AUTOCOMPLETE]
 
 
-async def _pack(interaction: discord.Interaction) -> str:
-    """The pack of this channel's game (its rules refuse what does not belong to it)."""
-    return (await interaction.client.service.get_state(channel_id=interaction.channel_id)).pack
+async def _mission_deck(interaction: discord.Interaction) -> bool:
+    """Is this channel's game a Chapter Approved one (its rules refuse what does not belong to it)?"""
+    return is_mission_deck((await interaction.client.service.get_state(channel_id=interaction.channel_id)).state)
 
 
 def _me(interaction: discord.Interaction) -> str:
@@ -64,7 +65,7 @@ class SecondaryCog(commands.GroupCog, name="secondary", description="Your Second
     @app_commands.command(name="choose", description="Secretly choose Tactical, or Fixed with two cards")
     async def choose(self, interaction: discord.Interaction) -> None:
         record = await self.bot.service.get_state(channel_id=interaction.channel_id)
-        if record.pack != CA_PACK:  # the older packs' secret selection (Grand Tournament 2020)
+        if not is_mission_deck(record.state):  # the older packs' secret selection (Grand Tournament 2020)
             await table_controls.open_menu(self.bot.desk, interaction, record, "select")
             return
         await self.bot.desk.open_menu(interaction, record, "choose")
@@ -95,7 +96,7 @@ class ScoreCog(commands.GroupCog, name="score", description="Victory points"):
     async def add(self, interaction: discord.Interaction,
                   source: Literal["primary", "secondary", "challenger"],
                   vp: app_commands.Range[int, 1, 50], card: str | None = None) -> None:
-        if await _pack(interaction) != CA_PACK:
+        if not await _mission_deck(interaction):
             raise GameError("In this game, record VP by objective: `/score objective` or the board's Score button.")
         action = a.Score(actor=_me(interaction), source=Source(source), card=card, vp=vp)
         await self.bot.desk.perform(interaction, action, done="Recorded.")
@@ -106,7 +107,7 @@ class ScoreCog(commands.GroupCog, name="score", description="Victory points"):
     @app_commands.autocomplete(objective=own_objectives)
     async def objective(self, interaction: discord.Interaction, objective: str,
                         vp: app_commands.Range[int, 1, t.MAX_VP]) -> None:
-        if await _pack(interaction) == CA_PACK:
+        if await _mission_deck(interaction):
             raise GameError("Chapter Approved VP come from cards: use the board's Score button or `/score add`.")
         action = t.ScoreObjective(actor=_me(interaction), objective=objective, vp=vp)
         await self.bot.desk.perform(interaction, action, done="Recorded.")
@@ -129,7 +130,7 @@ class CpCog(commands.GroupCog, name="cp", description="Command points"):
     @app_commands.rename(mission_rule="mission-rule")
     async def gain(self, interaction: discord.Interaction, amount: app_commands.Range[int, 1, 10],
                    reason: app_commands.Range[str, 0, 200] = "", mission_rule: bool = False) -> None:
-        if await _pack(interaction) == CA_PACK:
+        if await _mission_deck(interaction):
             if mission_rule:
                 raise GameError("`mission-rule:` is for the Grand Tournament 2020 pack's mission rules.")
             action = a.GainCp(actor=_me(interaction), amount=amount, reason=reason)

@@ -2,15 +2,18 @@
 rules module, as python-chess hands a board to its variant.
 
 A pack is its data (decks/<pack>/, validated at start-up) plus one rules module with the same small interface:
-`new_game(setup)`, `apply(state, action)`, `runner(state)` (whose clock runs), `revealed(before, after)` (may the
-step be undone) and its action records. Its state, setup and action models are named here by the pack's id, so
-the store reads any stored game without the pack's data. Adding a pack is adding its data, its rules module and
-a line in each table below.
+`new_game(setup)`, `apply(state, action)`, `replay`, `runner(state)` (whose clock runs) and `revealed(before,
+after)` (may the step be undone). Its family (below) names the models its games are stored with, so the store
+reads any stored game without the pack's data. A new Chapter Approved season is its decks (a catalog with its own
+pack id, played by the same rules, or by a rules module of its own where the flow changes); an older system is
+its data and a rules module on the table-game rules. Either is registered by a line in FAMILIES and one in
+bot.decks.installed_packs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from pydantic import BaseModel, TypeAdapter
@@ -27,12 +30,34 @@ from bot.engine.table.state import TABLE_SCHEMA, TableSetup, TableState
 GT_PACK = "gt-2020"
 FOURTH_PACK = "4th-edition"
 
-# pack id -> the models its stored games are read with (the store needs no pack data for these)
-SETUP_MODELS: dict[str, type[BaseModel]] = {CA_PACK: GameSetup, GT_PACK: TableSetup, FOURTH_PACK: TableSetup}
-STATE_MODELS: dict[str, type[BaseModel]] = {CA_PACK: GameState, GT_PACK: TableState, FOURTH_PACK: TableState}
-STATE_SCHEMAS: dict[str, int] = {CA_PACK: SCHEMA_VERSION, GT_PACK: TABLE_SCHEMA, FOURTH_PACK: TABLE_SCHEMA}
-ACTION_ADAPTERS: dict[str, TypeAdapter[Any]] = {
-    CA_PACK: ca_actions.ACTION_ADAPTER, GT_PACK: TABLE_ACTIONS, FOURTH_PACK: TABLE_ACTIONS}
+
+@dataclass(frozen=True)
+class Family:
+    """The models a pack's games are stored with: packs of one family share its state, setup and actions (every
+    Chapter Approved season the Mission Deck's; the older systems the table game's)."""
+
+    setup: type[BaseModel]
+    state: type[BaseModel]
+    schema: int  # of the state's snapshots
+    actions: TypeAdapter[Any]
+
+
+MISSION_DECK = Family(GameSetup, GameState, SCHEMA_VERSION, ca_actions.ACTION_ADAPTER)
+TABLE_GAME = Family(TableSetup, TableState, TABLE_SCHEMA, TABLE_ACTIONS)
+# pack id -> its family: the store reads any stored game with this alone, without the pack's data.
+FAMILIES: dict[str, Family] = {CA_PACK: MISSION_DECK, GT_PACK: TABLE_GAME, FOURTH_PACK: TABLE_GAME}
+
+
+def family(pack: str) -> Family:
+    try:
+        return FAMILIES[pack]
+    except KeyError:
+        raise KeyError(f"no pack {pack!r} is known to this bot") from None
+
+
+def is_mission_deck(state: Any) -> bool:
+    """A game of a Chapter Approved season (the Mission Deck's board and controls), not a table game."""
+    return isinstance(state, GameState)
 
 
 class Rules(Protocol):
@@ -53,12 +78,12 @@ class Rules(Protocol):
 
 
 class ChapterApprovedRules:
-    """The Chapter Approved 2025-26 battle (bot/engine/game.py) behind the packs' interface."""
-
-    pack = CA_PACK
+    """A Chapter Approved season's battle (bot/engine/game.py over the season's catalog) behind the packs'
+    interface: the pack is the catalog's."""
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
+        self.pack = catalog.pack
         self.title = catalog.title
 
     def new_game(self, setup: GameSetup) -> Outcome:
@@ -86,6 +111,8 @@ class Packs:
     """The installed packs, by id; the first is the default."""
 
     def __init__(self, *rules: Rules) -> None:
+        for r in rules:
+            family(r.pack)  # a pack the store could not read back is refused at start-up
         self._by_id = {r.pack: r for r in rules}
         self.default = rules[0].pack
 

@@ -99,6 +99,7 @@ class GameSetup(Frozen):
     challenger_cards: bool = True
     mission: str | None = Field(None, description="Tournament Mission Pool letter, or None to draw")
     seed: str
+    pack: str = Field(CA_PACK, description="The Chapter Approved season whose decks the game uses (its catalog's id)")
     seed_fixed_by: str | None = Field(
         None, description="The player who fixed the seed (a replay, public from the start); None: made by the bot")
     clock_minutes: int | None = Field(None, description="Each player's time on the chess clock (None: no clock)")
@@ -107,10 +108,6 @@ class GameSetup(Frozen):
         "1: games stored before version 2 (Mersenne Twister streams, roll-offs and Supply Drop drawn at "
         "creation, one Done scoring closes the end of a turn); 2: SHA-256 streams (README, 'Verify a game') "
         "and the battle sequence's timing"))
-
-    @property
-    def pack(self) -> str:
-        return CA_PACK
 
     @property
     def legacy(self) -> bool:
@@ -288,7 +285,7 @@ class GameState(Seats, Frozen):
     # Small read-only helpers used by the engine and the renderers.
     @property
     def pack(self) -> str:
-        return CA_PACK
+        return self.setup.pack
 
     @property
     def defender(self) -> str | None:

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from bot.engine.packs import SETUP_MODELS, STATE_MODELS, STATE_SCHEMAS
+from bot.engine.packs import MISSION_DECK, Family, family
 from bot.engine.state import CA_PACK, SCHEMA_VERSION, GameSetup, GameState
 from bot.store.models import GameStatus
 
@@ -101,8 +101,9 @@ _GAME_UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
 
 def load_state(text: str, pack: str = CA_PACK) -> Any:
     """A stored snapshot of a game of `pack` (the game table's column)."""
-    if pack != CA_PACK:
-        return load_snapshot(_model(STATE_MODELS, pack), text, schema=STATE_SCHEMAS[pack], what=f"{pack} game snapshot",
+    models = _family(pack)
+    if models is not MISSION_DECK:
+        return load_snapshot(models.state, text, schema=models.schema, what=f"{pack} game snapshot",
                              finish=partial(_vp_entries, columns=TALLY_COLUMNS))
     return load_snapshot(
         GameState, text, schema=SCHEMA_VERSION, what="Game snapshot", upgrades=_GAME_UPGRADES,
@@ -155,14 +156,15 @@ def dump_setup(setup: BaseModel) -> str:
 
 def load_setup(text: str, pack: str = CA_PACK) -> Any:
     data = _interned(json.loads(text))
-    if pack != CA_PACK:
-        return _model(SETUP_MODELS, pack).model_validate(data)
+    models = _family(pack)
+    if models is not MISSION_DECK:
+        return models.setup.model_validate(data)
     return GameSetup.model_validate(_legacy_setup(data))
 
 
-def _model(models: dict[str, type[M]], pack: str) -> type[M]:
+def _family(pack: str) -> Family:
     try:
-        return models[pack]
+        return family(pack)
     except KeyError:
         raise SnapshotError(f"Game of pack {pack!r}, which this bot does not have installed.") from None
 

@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionma
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.engine.packs import ACTION_ADAPTERS, STATE_SCHEMAS
+from bot.engine.packs import family
 from bot.store.codec import dump_setup, dump_state, game_status, load_setup, load_state
 from bot.store.models import BoardMessage, Game, GameAction, GameStatus, QuietPlayer, utcnow
 
@@ -81,7 +81,7 @@ class GameRepository:
         now = utcnow()
         row = Game(
             guild_id=guild_id, channel_id=channel_id, status=game_status(state), version=0,
-            pack=state.pack, pack_schema=STATE_SCHEMAS[state.pack],
+            pack=state.pack, pack_schema=family(state.pack).schema,
             setup_json=dump_setup(setup), state_json=dump_state(state), seed_hash=seed_hash,
             created_at=now, updated_at=now,
         )
@@ -125,7 +125,7 @@ class GameRepository:
         """
         saved = _saved(game, new_state)
         state_json = dump_state(new_state)  # encoded before the transaction, which stays short
-        action_json = ACTION_ADAPTERS[game.pack].dump_json(new_action).decode() if new_action is not None else None
+        action_json = family(game.pack).actions.dump_json(new_action).decode() if new_action is not None else None
         async with self._engine.begin() as conn:
             await _bump(conn, game, saved, state_json)
             if new_action is not None:
@@ -154,7 +154,7 @@ class GameRepository:
         async with self._sessionmaker() as session, session.begin():
             pack = (await session.exec(select(Game.pack).where(Game.id == game_id))).one_or_none()
             rows = (await session.exec(query)).all()
-        actions = ACTION_ADAPTERS[pack] if pack is not None else None
+        actions = family(pack).actions if pack is not None else None
         return [ActionRecord(r.seq, r.actor, actions.validate_json(r.action_json), r.created_at) for r in rows]
 
     async def add_board_message(self, game_id: int, channel_id: int, message_id: int) -> None:
@@ -190,7 +190,7 @@ async def _bump(conn: AsyncConnection, game: GameRecord, saved: GameRecord, stat
     """The version-checked UPDATE from `game` to `saved`: zero rows means someone else saved first."""
     result = await conn.execute(BUMP, {
         "game_id": game.id, "from_version": game.version, "to_version": saved.version,
-        "new_state": state_json, "new_status": saved.status.value, "schema": STATE_SCHEMAS[game.pack],
+        "new_state": state_json, "new_status": saved.status.value, "schema": family(game.pack).schema,
         "at": saved.updated_at,
     })
     if result.rowcount != 1:

@@ -7,7 +7,7 @@ from typing import Any
 import discord
 
 from bot.engine.errors import GameError
-from bot.engine.state import CA_PACK
+from bot.engine.packs import is_mission_deck
 from bot.service import ActResult
 from bot.ui.briefing import briefing
 from bot.ui.controls import GameButton, view_of
@@ -35,8 +35,9 @@ async def offer_game(client: discord.Client, guild_id: int | None, place: discor
             await place.delete()  # type: ignore[attr-defined]
         raise
     client.desk.note(result.game_id, result.events)  # type: ignore[attr-defined]
-    if result.state.pack == CA_PACK:
-        embeds, files = briefing(client.catalog, result.state, result.events)  # type: ignore[attr-defined]
+    if is_mission_deck(result.state):
+        catalog = client.desk.catalog_of(result.state)  # type: ignore[attr-defined]
+        embeds, files = briefing(catalog, result.state, result.events)
     else:
         rules = client.service.packs.rules(result.state.pack)  # type: ignore[attr-defined]
         embeds, files = table_briefing(rules, result.state, result.events), []

@@ -22,7 +22,9 @@ import discord
 from bot.engine import actions as a
 from bot.engine.errors import GameError
 from bot.engine.events import Event
-from bot.engine.state import CA_PACK, GameState, Phase, PromptKind, Status
+from bot.engine.catalog import Catalog
+from bot.engine.packs import is_mission_deck
+from bot.engine.state import GameState, Phase, PromptKind, Status
 from bot.service import ActResult, GameService, StaleBoard
 from bot.store.models import GameStatus
 from bot.store.repository import GameRecord
@@ -75,7 +77,6 @@ class GameDesk:
     def __init__(self, bot: discord.Client, service: GameService, *, coalesce_seconds: float = 0.75) -> None:
         self.bot = bot
         self.service = service
-        self.catalog = service.catalog
         self.coalesce_seconds = coalesce_seconds
         self.recent = RecentEvents(RECENT_GAMES, RECENT_EVENTS)
         self._scheduled: dict[int, asyncio.Task] = {}  # edits still waiting to read the state
@@ -85,21 +86,26 @@ class GameDesk:
 
     # ---- the board -----------------------------------------------------------------------------
 
+    def catalog_of(self, state: GameState) -> Catalog:
+        """The decks of the Chapter Approved season a Mission Deck game is played with."""
+        return self.service.packs.rules(state.pack).catalog
+
     def board_view(self, record_id: int, state: GameState, version: int) -> discord.ui.View:
+        catalog = self.catalog_of(state)
         twist = state.mission.twist
-        adapt_or_die = twist is not None and self.catalog.twist(twist).adapt_or_die
-        primary = self.catalog.primary(state.mission.primary)
+        adapt_or_die = twist is not None and catalog.twist(twist).adapt_or_die
+        primary = catalog.primary(state.mission.primary)
         return view_of(*board_buttons(
             record_id, state, version, adapt_or_die=adapt_or_die, ritual=primary.sets_up_objectives,
             corner=primary.random_setup == "hidden_supplies" and state.mission.hidden_supplies_corner is None))
 
     def render(self, game_id: int, state, version: int) -> tuple[discord.Embed, discord.ui.View]:
-        if state.pack != CA_PACK:
+        if not is_mission_deck(state):
             rules = self.service.packs.rules(state.pack)
             embed = table_board.board_embed(rules, state, game_id=game_id, version=version,
                                             recent=self.recent.lines(game_id))
             return embed, view_of(*table_controls.board_buttons(rules, game_id, state, version))
-        embed = board_embed(self.catalog, state, game_id=game_id, version=version,
+        embed = board_embed(self.catalog_of(state), state, game_id=game_id, version=version,
                             recent=self.recent.lines(game_id))
         return embed, self.board_view(game_id, state, version)
 
@@ -189,7 +195,7 @@ class GameDesk:
             return
         # Each turn and decision is announced once, when it appears, not again with every action taken while it
         # waits: what waited before this action is known from its state, so a restart repeats nothing.
-        waits_of = waits if state.pack == CA_PACK else table_controls.waits
+        waits_of = waits if is_mission_deck(state) else table_controls.waits
         before = waits_of(result.previous) if result.previous is not None else set()
         new = waits_of(state) - before
         for player in sorted({w[0] for w in new}):
@@ -213,15 +219,15 @@ class GameDesk:
     def result_card(self, state, game_id: int) -> dict:
         """The result embed with its score sheet picture, for any pack."""
         sheet = self.sheet_file(state, game_id)
-        if state.pack == CA_PACK:
-            return dict(embed=result_embed(self.catalog, state, game_id), file=sheet)
+        if is_mission_deck(state):
+            return dict(embed=result_embed(self.catalog_of(state), state, game_id), file=sheet)
         rules = self.service.packs.rules(state.pack)
         return dict(embed=table_board.result_embed(rules, state, game_id, sheet.filename), file=sheet)
 
     def sheet_file(self, state, game_id: int) -> discord.File:
         """The score sheet picture (public information only) of any pack's game."""
-        if state.pack == CA_PACK:
-            return sheet_file(self.catalog, state, game_id)
+        if is_mission_deck(state):
+            return sheet_file(self.catalog_of(state), state, game_id)
         return table_sheet_file(self.service.packs.rules(state.pack), state, game_id)
 
     async def ping_to(self, game_id: int, player: str, *, actor: str | None) -> discord.AllowedMentions:
@@ -276,7 +282,7 @@ class GameDesk:
             await interaction.response.defer()
         record = await self._current(interaction, game_id, version)
         state = record.state
-        table = record.pack != CA_PACK
+        table = not is_mission_deck(state)
         simple = table_controls.SIMPLE_ACTIONS if table else SIMPLE_ACTIONS
         if verb in simple:
             await self.perform(interaction, simple[verb](me, state), game_id=game_id, version=version)
@@ -317,7 +323,7 @@ class GameDesk:
         if me not in record.setup.players:
             raise GameError("Only the two players of this game can do that.")
         state, game, version = record.state, record.id, record.version
-        cat = self.catalog
+        cat = self.catalog_of(state)
         if verb == "choose":
             content = ("Pick **two** Fixed Missions in the menu, or use Tactical Missions. "
                        "Nobody sees your choice until both players have chosen.")
@@ -371,13 +377,13 @@ class GameDesk:
         """Adapt or Die: a Tactical player draws again after a draw; a Fixed player swaps a card once."""
         player = state.player(me)
         if player.mode == "tactical":
-            options = choices.adapt_draw_choices(self.catalog, state, me)
+            options = choices.adapt_draw_choices(self.catalog_of(state), state, me)
             if not options:
                 raise GameError("Adapt or Die follows a card you have just drawn in this Command phase.")
             return ("Adapt or Die (twice per battle): after which card do you draw another? "
                     "Then you keep one of the two and shuffle the other back.",
                     [GameSelect(game, version, "adaptdraw", options=options)])
-        options = choices.adapt_swap_choices(self.catalog, state, me)
+        options = choices.adapt_swap_choices(self.catalog_of(state), state, me)
         if not options:
             raise GameError("You have no Fixed Mission to swap.")
         return ("Adapt or Die (once per battle, at the end of your turn after scoring): "
@@ -388,7 +394,8 @@ class GameDesk:
         prompt = next((q for q in state.prompts if q.player == me), None)
         if prompt is None:
             raise GameError("Nothing is waiting for your answer.")
-        card = self.catalog.secondary(prompt.card)
+        catalog = self.catalog_of(state)
+        card = catalog.secondary(prompt.card)
         name = title_case(card.name)
         owner = state.player(prompt.owner).name
         match prompt.kind:
@@ -412,9 +419,9 @@ class GameDesk:
                 return (f"{owner} drew **{name}**: select one objective marker in No Man's Land as their "
                         "Tempting Target.",
                         [GameSelect(game, version, "objective",
-                                    options=choices.objective_choices(self.catalog, state))])
+                                    options=choices.objective_choices(catalog, state))])
             case PromptKind.ADAPT_KEEP:
-                options = [(title_case(self.catalog.secondary(c).name), c) for c in (prompt.card, prompt.other_card)]
+                options = [(title_case(catalog.secondary(c).name), c) for c in (prompt.card, prompt.other_card)]
                 return ("Adapt or Die: keep which card? The other is shuffled back.",
                         [GameSelect(game, version, "keep", options=options)])
         raise GameError("Nothing is waiting for your answer.")
@@ -424,7 +431,7 @@ class GameDesk:
         version = None if verb in UNVERSIONED else version
         record = await self._current(interaction, game_id, version)
         me = str(interaction.user.id)
-        if record.pack != CA_PACK:
+        if not is_mission_deck(record.state):
             await table_controls.on_select(self, interaction, record, verb, values, version)
             return
         if verb == "fixed":
@@ -453,7 +460,7 @@ class GameDesk:
         result = await self.perform(interaction, action, game_id=game_id, version=version)
         if result is not None and verb == "corner" and interaction.channel is not None:
             # The briefing's map was drawn before the markers were placed: show where they are now.
-            await interaction.channel.send(file=table_map(self.catalog, result.state))
+            await interaction.channel.send(file=table_map(self.catalog_of(result.state), result.state))
 
     async def _accept_or_decline(self, interaction: discord.Interaction, game_id: int, verb: str) -> None:
         record = await self.service.get_state(game_id=game_id)
@@ -481,7 +488,7 @@ class GameDesk:
                     f"{interaction.user.mention} accepts! Here is the board; the briefing is above.",
                     allowed_mentions=discord.AllowedMentions.none())
                 await self.post_board(interaction.channel, record)
-                if record.pack == CA_PACK:  # play passes to the roll-off winner: Attacker or Defender
+                if is_mission_deck(record.state):  # play passes to the roll-off winner: Attacker or Defender
                     ping = (record.state.sides_rolloff.winner, "you won the roll-off: choose Attacker or Defender on "
                                                                "the board.")
                 else:
