@@ -11,15 +11,14 @@ scripted player (tests/store/conftest.py: scripted_game), the older packs' by sc
 from __future__ import annotations
 
 import argparse
-import asyncio
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.store.conftest
 
+from bench import run_on  # noqa: E402
 from bot.decks import default_catalog  # noqa: E402
 from bot.engine.state import GameSetup  # noqa: E402
 from bot.engine.table.state import TableSetup  # noqa: E402
@@ -76,11 +75,7 @@ def main() -> None:
     parser.add_argument("--url", help="database to use instead of a fresh SQLite file")
     parser.add_argument("--games", type=int, default=3, help="games of each pack to play (default 3)")
     args = parser.parse_args()
-    if args.url:
-        asyncio.run(bench(args.url, args.games))
-    else:
-        with tempfile.TemporaryDirectory() as tmp:
-            asyncio.run(bench(f"sqlite:///{tmp}/bench.db", args.games))
+    run_on(args.url, bench, args.games)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,6 @@ import asyncio
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -27,6 +26,7 @@ from sqlalchemy import text
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.store.conftest
 
+from bench import run_on  # noqa: E402
 from bot.decks import default_catalog  # noqa: E402
 from bot.engine.game import replay  # noqa: E402
 from bot.engine.state import GameSetup  # noqa: E402
@@ -105,11 +105,7 @@ def main() -> None:
                         help="a scratch PostgreSQL database to measure too (default: $BENCH_POSTGRES_URL)")
     parser.add_argument("--games", type=int, default=4, help="games of ~300 actions to play (default 4)")
     args = parser.parse_args()
-    if args.url:
-        asyncio.run(bench(args.url, args.games))
-    else:
-        with tempfile.TemporaryDirectory() as tmp:
-            asyncio.run(bench(f"sqlite:///{tmp}/bench.db", args.games))
+    run_on(args.url, bench, args.games)
     if args.postgres:
         print()
         asyncio.run(bench(args.postgres, args.games))

@@ -102,7 +102,7 @@ def default_catalog() -> c.Catalog:
 
 
 def installed_packs(catalog: c.Catalog | None = None) -> Packs:
-    """Every shipped pack's rules over its data, Chapter Approved 2025-26 (or `catalog`) first, the default."""
+    """Every shipped pack's rules over its data: Chapter Approved 2025-26 (or `catalog`) and the older systems."""
     return Packs(ChapterApprovedRules(catalog or default_catalog()), GrandTournamentRules(grand_tournament()),
                  FourthEditionRules(fourth_edition()))
 

@@ -64,11 +64,10 @@ def public_action(action: TableAction, state: TableState) -> dict[str, Any]:
 
 def mission_view(rules: TableRules, state: TableState) -> dict[str, Any]:
     """The mission (and 4th edition level) and how many battle rounds the game has (Random Game Length may add)."""
-    data = getattr(rules, "data", None)
     view: dict[str, Any] = {"id": state.mission,
-                            "name": data.mission(state.mission).name if data and state.mission else None}
+                            "name": rules.data.mission(state.mission).name if state.mission else None}
     if state.level is not None:
-        view |= {"level": state.level, "level_name": data.level(state.level).name if data else None}
+        view |= {"level": state.level, "level_name": rules.data.level(state.level).name}
     view["battle_rounds"] = state.battle_rounds
     return view
 
@@ -159,10 +158,9 @@ def _totals(rules: TableRules, state: TableState, player: str) -> dict[str, Any]
 
 
 def _objective_name(rules: TableRules, state: TableState, player: str, objective: str) -> str:
-    named = getattr(rules, "objective_name", None)
     try:
-        return named(state, player, objective) if named else objective
-    except (LookupError, StopIteration, ValueError):
+        return rules.objective_name(state, player, objective)
+    except (LookupError, StopIteration, ValueError):  # a ledger edited by hand names no known objective
         return objective
 
 

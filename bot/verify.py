@@ -23,13 +23,11 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from bot import table_log
-from bot.engine.actions import ACTION_ADAPTER
 from bot.engine.catalog import Catalog
 from bot.engine.errors import GameError
-from bot.engine.game import new_game
 from bot.engine.packs import FAMILIES, ChapterApprovedRules, Packs, family
 from bot.engine.rng import seed_hash
-from bot.engine.state import CA_PACK, GameSetup
+from bot.engine.state import CA_PACK
 from bot.engine.table.rules import TableRules
 from bot.game_log import FORMAT, FORMAT_VERSION, OVER, action_facts, public_view, score_sheet
 
@@ -74,36 +72,25 @@ def read_export(path: Path) -> dict[str, Any]:
     return data
 
 
+@dataclass(frozen=True)
+class Views:
+    """How a pack's export is re-derived from its states: the public facts its checks compare, and their names."""
+
+    start_check: str
+    actions_check: str  # what replaying each action re-derives
+    start: Callable[[Any], dict[str, Any]]
+    facts: Callable[[Any, Any], dict[str, Any]]
+    mission: Callable[[Any], Any]
+    score_sheet: Callable[[Any], Any]
+
+
+MISSION_DECK_VIEWS = Views("start (mission, roll-offs)", "draws, shuffles, roll-offs, CP, VP", public_view,
+                           action_facts, lambda state: state.mission.model_dump(mode="json"), score_sheet)
+
+
 def verify(catalog: Catalog, data: dict[str, Any]) -> list[Check]:
-    """Every check of an export read by `read_export`, in order."""
-    try:
-        setup = GameSetup.model_validate({**data["setup"], "seed": data["seed"]})
-    except (KeyError, TypeError, ValidationError) as exc:
-        raise NotVerifiable(f"The export's setup cannot be read: {exc}") from None
-    checks = [Check("seed", None if seed_hash(setup.seed) == data.get("seed_hash") else
-                    f"SHA-256 of the seed is {seed_hash(setup.seed)}, not the hash shown at the start "
-                    f"({data.get('seed_hash')})")]
-    start = "start (mission, roll-offs)"
-    try:
-        state = new_game(catalog, setup).state
-    except GameError as exc:
-        return [*checks, Check(start, f"the setup cannot start a game: {exc.message}")]
-    checks.append(Check(start, _first_difference(data.get("start"), public_view(state), state)))
-    state, problem, count = _replay(ACTION_ADAPTER, ChapterApprovedRules(catalog), action_facts, state,
-                                    data.get("actions"))
-    checks.append(Check(f"actions ({count} replayed: draws, shuffles, roll-offs, CP, VP)", problem))
-    if problem:
-        skipped = "not checked: the replay stopped"
-        return [*checks, Check("mission", skipped), Check("result", skipped), Check("score sheet", skipped)]
-    final = [
-        ("mission", data.get("mission"), state.mission.model_dump(mode="json")),
-        ("result", data.get("result"), state.result.model_dump(mode="json") if state.result else None),
-        ("score sheet", data.get("score_sheet"), score_sheet(state)),
-    ]
-    for name, claimed, derived in final:
-        checks.append(Check(name, None if claimed == derived else
-                            f"the log says {_short(claimed)}, the replay gives {_short(derived)}"))
-    return checks
+    """Every check of a Chapter Approved export read by `read_export`, in order."""
+    return _verify(ChapterApprovedRules(catalog), data, MISSION_DECK_VIEWS)
 
 
 def pack_of(data: dict[str, Any]) -> Any:
@@ -127,6 +114,14 @@ def verify_export(packs: Packs, data: dict[str, Any]) -> list[Check]:
 
 def verify_table(rules: TableRules, data: dict[str, Any]) -> list[Check]:
     """Every check of a table game's export (bot/table_log.py) read by `read_export`, in order."""
+    views = Views("start (mission, rolls)", "rolls, CP, VP", partial(table_log.public_view, rules),
+                  partial(table_log.action_facts, rules), partial(table_log.mission_view, rules),
+                  partial(table_log.score_sheet, rules))
+    return _verify(rules, data, views)
+
+
+def _verify(rules: Any, data: dict[str, Any], views: Views) -> list[Check]:
+    """The seed against its hash, the start, every action replayed by `rules`, the mission, result and sheet."""
     try:
         setup = family(rules.pack).setup.model_validate({**data["setup"], "seed": data["seed"]})
     except (KeyError, TypeError, ValidationError) as exc:
@@ -136,22 +131,20 @@ def verify_table(rules: TableRules, data: dict[str, Any]) -> list[Check]:
     checks = [Check("seed", None if seed_hash(setup.seed) == data.get("seed_hash") else
                     f"SHA-256 of the seed is {seed_hash(setup.seed)}, not the hash shown at the start "
                     f"({data.get('seed_hash')})")]
-    start = "start (mission, rolls)"
     try:
         state = rules.new_game(setup).state
     except GameError as exc:
-        return [*checks, Check(start, f"the setup cannot start a game: {exc.message}")]
-    checks.append(Check(start, _first_difference(data.get("start"), table_log.public_view(rules, state), state)))
-    state, problem, count = _replay(family(rules.pack).actions, rules, partial(table_log.action_facts, rules), state,
-                                    data.get("actions"))
-    checks.append(Check(f"actions ({count} replayed: rolls, CP, VP)", problem))
+        return [*checks, Check(views.start_check, f"the setup cannot start a game: {exc.message}")]
+    checks.append(Check(views.start_check, _first_difference(data.get("start"), views.start(state), state)))
+    state, problem, count = _replay(family(rules.pack).actions, rules, views.facts, state, data.get("actions"))
+    checks.append(Check(f"actions ({count} replayed: {views.actions_check})", problem))
     if problem:
         skipped = "not checked: the replay stopped"
         return [*checks, Check("mission", skipped), Check("result", skipped), Check("score sheet", skipped)]
     final = [
-        ("mission", data.get("mission"), table_log.mission_view(rules, state)),
+        ("mission", data.get("mission"), views.mission(state)),
         ("result", data.get("result"), state.result.model_dump(mode="json") if state.result else None),
-        ("score sheet", data.get("score_sheet"), table_log.score_sheet(rules, state)),
+        ("score sheet", data.get("score_sheet"), views.score_sheet(state)),
     ]
     for name, claimed, derived in final:
         checks.append(Check(name, None if claimed == derived else

@@ -12,6 +12,7 @@ from typing import Sequence
 from bot.engine import actions as a
 from bot.engine import clock as clocks
 from bot.engine.catalog import Catalog, ScoringOption, WhenDrawnKind, Window
+from bot.engine.command_points import cp_amount, cp_reason
 from bot.engine.events import Event, Outcome, result_text
 from bot.engine.errors import GameError, InvalidValue, NotAPlayer, NotYourTurn, WrongPhase
 from bot.engine.geometry import OPPOSITE_CORNER, corner_areas
@@ -26,8 +27,6 @@ from bot.engine.state import (
 __all__ = ["Event", "Outcome", "new_game", "apply", "replay", "seed_hash"]
 
 MAX_UNIT_NAME = 80
-MAX_REASON = 200
-MAX_CP_CHANGE = 10
 MAX_MANUAL_VP = 50
 
 
@@ -56,7 +55,7 @@ def new_game(catalog: Catalog, setup: GameSetup) -> Outcome:
     winner = state.player(sides.winner).name
     events = [
         Event(f"Mission: {catalog.primary(mission.primary).name} on {catalog.deployment(mission.deployment).name}."),
-        Event(f"Attacker and Defender roll-off: {_rolls(sides)}. {winner} chooses who is the Attacker."),
+        Event(f"Attacker and Defender roll-off: {sides.text}. {winner} chooses who is the Attacker."),
     ]
     return Outcome(state, tuple(events))
 
@@ -80,10 +79,6 @@ def replay(catalog: Catalog, setup: GameSetup, actions: Sequence[a.Action]) -> G
     for action in actions:
         state = apply(catalog, state, action).state
     return state
-
-
-def _rolls(rolloff) -> str:
-    return ", then ".join(f"{x}–{y}" for x, y in rolloff.rolls)
 
 
 def _choose_mission(catalog: Catalog, setup: GameSetup) -> Mission:
@@ -235,7 +230,7 @@ class _Game:
             return "In Asymmetric War the Attacker takes the first turn."
         rolloff = roll_off(self.state.setup, "first-turn")
         self.update(first=rolloff.winner, first_turn_rolloff=rolloff)
-        return f"First turn roll-off: {_rolls(rolloff)}."
+        return f"First turn roll-off: {rolloff.text}."
 
     def _do_battle_ready(self, action: a.DeclareBattleReady) -> None:
         if self.state.status not in (Status.SIDES, Status.SECONDARIES, Status.DEPLOYMENT):
@@ -507,14 +502,7 @@ class _Game:
             if p.battle_ready:
                 self._record(Source.BATTLE_READY, p.id, None, None, self.rules.caps.battle_ready,
                              note="Battle Ready army")
-        self._finish(winner=self._leader(), reason="battle")
-
-    def _leader(self) -> str | None:
-        one, two = self.state.players
-        vp_one, vp_two = self.state.total_vp(one.id), self.state.total_vp(two.id)
-        if vp_one == vp_two:
-            return None
-        return one.id if vp_one > vp_two else two.id
+        self._finish(winner=self.state.leader, reason="battle")
 
     def _finish(self, winner: str | None, reason: str) -> None:
         vp = {p.id: self.state.total_vp(p.id) for p in self.state.players}
@@ -811,17 +799,17 @@ class _Game:
 
     def _do_spend_cp(self, action: a.SpendCp) -> None:
         self.require_battle()
-        amount = _cp_amount(action.amount)
+        amount = cp_amount(action.amount)
         p = self.p(action.actor)
         if p.cp < amount:
             raise GameError(f"You have {p.cp}CP: you cannot spend {amount}CP.")
         self.update_player(action.actor, cp=p.cp - amount)
-        why = _reason(action.reason)
+        why = cp_reason(action.reason)
         self.say(f"{p.name} spends {amount}CP{f' ({why})' if why else ''}.", action.actor)
 
     def _do_gain_cp(self, action: a.GainCp) -> None:
         self.require_battle()
-        self._gain_extra_cp(action.actor, _cp_amount(action.amount), _reason(action.reason), refuse=True)
+        self._gain_extra_cp(action.actor, cp_amount(action.amount), cp_reason(action.reason), refuse=True)
 
     def _gain_extra_cp(self, player_id: str, amount: int, why: str, *, refuse: bool) -> None:
         """CP from anything but the Command phase: at most 1CP per battle round (core rules)."""
@@ -1000,18 +988,6 @@ def _unit_names(units: tuple[str, ...], at_most: int) -> tuple[str, ...]:
     if any(len(n) > MAX_UNIT_NAME for n in names):
         raise InvalidValue(f"Unit names are at most {MAX_UNIT_NAME} characters.")
     return names
-
-
-def _cp_amount(amount: int) -> int:
-    if not 1 <= amount <= MAX_CP_CHANGE:
-        raise InvalidValue(f"CP amounts go from 1 to {MAX_CP_CHANGE}.")
-    return amount
-
-
-def _reason(reason: str) -> str:
-    if len(reason) > MAX_REASON:
-        raise InvalidValue(f"Keep the reason under {MAX_REASON} characters.")
-    return reason.strip()
 
 
 def _phase_name(phase: Phase | None) -> str:

@@ -2,9 +2,9 @@
 rules module, as python-chess hands a board to its variant.
 
 A pack is its data (decks/<pack>/, validated at start-up) plus one rules module with the same small interface:
-`new_game(setup)`, `apply(state, action)`, `replay`, `runner(state)` (whose clock runs) and `revealed(before,
-after)` (may the step be undone). Its family (below) names the models its games are stored with, so the store
-reads any stored game without the pack's data. A new Chapter Approved season is its decks (a catalog with its own
+`new_game(setup)`, `apply(state, action)`, `replay` and `revealed(before, after)` (may the step be undone). Its
+family (below) names the models its games are stored with, so the store reads any stored game without the pack's
+data. A new Chapter Approved season is its decks (a catalog with its own
 pack id, played by the same rules, or by a rules module of its own where the flow changes); an older system is
 its data and a rules module on the table-game rules. Either is registered by a line in FAMILIES and one in
 bot.decks.installed_packs.
@@ -19,7 +19,6 @@ from typing import Any, Protocol
 from pydantic import BaseModel, TypeAdapter
 
 from bot.engine import actions as ca_actions
-from bot.engine import clock as clocks
 from bot.engine import game as ca_game
 from bot.engine.catalog import Catalog
 from bot.engine.events import Outcome
@@ -72,8 +71,6 @@ class Rules(Protocol):
 
     def replay(self, setup: Any, actions: Sequence[Any]) -> Any: ...
 
-    def runner(self, state: Any) -> str | None: ...
-
     def revealed(self, before: Any, after: Any) -> bool: ...
 
 
@@ -95,9 +92,6 @@ class ChapterApprovedRules:
     def replay(self, setup: GameSetup, actions: Sequence[ca_actions.Action]) -> GameState:
         return ca_game.replay(self.catalog, setup, actions)
 
-    def runner(self, state: GameState) -> str | None:
-        return clocks.runner(state)
-
     def revealed(self, before: GameState, after: GameState) -> bool:
         """A draw, a shuffle, a reveal, the first turn and the start of the battle: undoing it would let a player
         see what comes and choose again (or deploy again)."""
@@ -108,13 +102,12 @@ class ChapterApprovedRules:
 
 
 class Packs:
-    """The installed packs, by id; the first is the default."""
+    """The installed packs, by id."""
 
     def __init__(self, *rules: Rules) -> None:
         for r in rules:
             family(r.pack)  # a pack the store could not read back is refused at start-up
         self._by_id = {r.pack: r for r in rules}
-        self.default = rules[0].pack
 
     def __iter__(self):
         return iter(self._by_id.values())

@@ -62,6 +62,14 @@ class Seats:
                 return p
         raise KeyError(player_id)
 
+    @property
+    def leader(self) -> str | None:
+        """The player with more VP (None: level), by the state's own `total_vp`."""
+        one, two = (self.total_vp(p.id) for p in self.players)  # type: ignore[attr-defined]
+        if one == two:
+            return None
+        return self.players[0].id if one > two else self.players[1].id
+
 
 class Status(StrEnum):
     SIDES = "sides"  # the Attacker/Defender roll-off winner chooses a side
@@ -122,6 +130,11 @@ class RollOff(Frozen):
 
     rolls: tuple[tuple[int, int], ...]
     winner: str
+
+    @property
+    def text(self) -> str:
+        """The dice as players read them: "2–5", or "3–3, then 6–1" after a tie."""
+        return ", then ".join(f"{a}–{b}" for a, b in self.rolls)
 
 
 class Mission(Frozen):

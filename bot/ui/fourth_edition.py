@@ -12,7 +12,6 @@ from bot.engine.errors import GameError
 from bot.engine.fourth_edition.catalog import Level, Mission, MissionGenerator, SpecialRule
 from bot.engine.fourth_edition.generator import BattleStart, RolledMission, roll_mission, start_battle
 from bot.engine.rng import new_seed
-from bot.engine.state import RollOff
 from bot.ui.card_embeds import Section, build_embed
 from bot.ui.errors import APOLOGY, send_error
 from bot.ui.text import clip, field_value
@@ -30,10 +29,6 @@ def _who(player: str) -> str:
     return f"<@{player}>"
 
 
-def _rolls(roll: RollOff) -> str:
-    return ", then ".join(f"{a}–{b}" for a, b in roll.rolls)
-
-
 def mission_embed(generator: MissionGenerator, rolled: RolledMission) -> discord.Embed:
     level = generator.level(rolled.level)
     mission = generator.mission(rolled.mission) if rolled.mission else None
@@ -47,7 +42,7 @@ def mission_embed(generator: MissionGenerator, rolled: RolledMission) -> discord
         ratings = " and ".join(f"{_who(p)} {r}D6" for p, r in zip(rolled.players, rolled.strategy_ratings))
         picked = f"{winner} chose **{mission.name}**." if mission else f"{winner} chooses the mission below."
         lines.append(f"Mission: D6 = **6**, chosen by the Strategy Roll winner. Strategy Roll ({ratings}, highest "
-                     f"die): {_rolls(rolled.strategy_roll)}: {picked}")
+                     f"die): {rolled.strategy_roll.text}: {picked}")
     else:
         lines.append(f"Mission: D6 = **{rolled.mission_roll}** → **{mission.name}**.")
     how = "chosen" if rolled.level_roll is None else f"D3 = **{rolled.level_roll}**"
@@ -79,7 +74,7 @@ def roll_lines(rolled: RolledMission, mission: Mission | None) -> list[str]:
     loser = next(p for p in rolled.players if p != setup.winner)
     where = "a corner (the other player deploys in the opposite corner)" if mission and mission.id == "cleanse" \
         else "the long table edge to deploy from"
-    lines = [f"Set-up roll-off {_rolls(setup)}: {_who(setup.winner)} chooses {where}."]
+    lines = [f"Set-up roll-off {setup.text}: {_who(setup.winner)} chooses {where}."]
     if mission is not None:
         first = setup.winner if mission.deploys_first == "winner" else loser
         lines.append(f"{_who(first)} deploys first.")
@@ -96,7 +91,7 @@ def battle_start_text(start: BattleStart) -> str:
     if start.infiltrate_first is not None:
         lines.append(f"Infiltrate: if both sides have Infiltrators, {_who(start.infiltrate_first)} deploys them first "
                      "(coin flip).")
-    lines.append(f"First turn roll-off {_rolls(start.first_turn_roll)}: {_who(start.first_turn_roll.winner)} may "
+    lines.append(f"First turn roll-off {start.first_turn_roll.text}: {_who(start.first_turn_roll.winner)} may "
                  "choose to go first or second.")
     if start.dusk_and_dawn is not None:
         night = {1: "the first Battle Round uses Night Fighting",

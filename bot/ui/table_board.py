@@ -12,15 +12,14 @@ import discord
 from bot.engine.events import Event, result_text
 from bot.engine.gt2020.game import GrandTournamentRules
 from bot.engine.rng import seed_hash
-from bot.engine.table.rules import TableRules, rolls
+from bot.engine.table.rules import TableRules
 from bot.engine.table.state import END_GAME, Seat, Step, TableState
 from bot.ui.board import clock_text, replay_mark
 from bot.ui.fourth_edition import level_card, mission_card as fourth_mission_card
-from bot.ui.gt2020 import gt_mission_card
+from bot.ui.gt2020 import KINDS, gt_mission_card
 from bot.ui.text import clip, field_value
 
 COLOUR = discord.Colour.dark_red()
-KINDS = {"progressive": "progressive", "end-game": "End Game", "progressive-and-end-game": "progressive or End Game"}
 
 
 def mission_title(rules: TableRules, state: TableState) -> str:
@@ -46,7 +45,7 @@ def briefing(rules: TableRules, state: TableState, events: tuple[Event, ...]) ->
         cards = [gt_mission_card(rules.data, rules.mission(state))]
     else:
         if state.strategy_roll is not None:
-            lines.append(f"Strategy Roll {rolls(state.strategy_roll)}: "
+            lines.append(f"Strategy Roll {state.strategy_roll.text}: "
                          f"**{state.player(state.strategy_roll.winner).name}** chooses the mission.")
         if state.mission is not None:
             lines.append(_deploys_first(rules, state))
@@ -67,17 +66,22 @@ def status_line(rules: TableRules, state: TableState) -> str:
         case Step.SIDES:
             return f"**{name(state.sides_rolloff.winner)}** won the roll-off and decides who is the Attacker."
         case Step.DEPLOYMENT:
-            marks = ", ".join(f"{p.name} {'✅' if p.id in state.deployed else '⏳'}" for p in state.players)
-            return f"Deployment: {_deploys_first(rules, state)} Press Deployment done when set up ({marks})."
+            return (f"Deployment: {_deploys_first(rules, state)} Press Deployment done when set up "
+                    f"({_marks(state, state.deployed)}).")
         case Step.FIRST_TURN:
             roll = state.first_turn_rolloff
-            return f"First turn roll-off {rolls(roll)}: **{name(roll.winner)}** chooses to go first or second."
+            return f"First turn roll-off {roll.text}: **{name(roll.winner)}** chooses to go first or second."
         case Step.BATTLE:
             return f"Battle round {state.round} of {state.battle_rounds} · **{name(state.active)}**'s turn."
         case Step.END_GAME:
-            marks = ", ".join(f"{p.name} {'✅' if p.id in state.scoring_done else '⏳'}" for p in state.players)
-            return f"The battle is over: score End Game objectives, then Done scoring ({marks})."
+            return (f"The battle is over: score End Game objectives, then Done scoring "
+                    f"({_marks(state, state.scoring_done)}).")
     return result_text(state.result, name)
+
+
+def _marks(state: TableState, confirmed: tuple[str, ...]) -> str:
+    """Each player's name, marked as having confirmed the step or not yet."""
+    return ", ".join(f"{p.name} {'✅' if p.id in confirmed else '⏳'}" for p in state.players)
 
 
 def _deploys_first(rules: TableRules, state: TableState) -> str:
@@ -88,7 +92,7 @@ def _deploys_first(rules: TableRules, state: TableState) -> str:
         return ""
     loser = state.opponent(roll.winner).id
     first = roll.winner if rules.data.mission(state.mission).deploys_first == "winner" else loser
-    return f"{state.player(roll.winner).name} won the set-up roll-off ({rolls(roll)}) and chooses; " \
+    return f"{state.player(roll.winner).name} won the set-up roll-off ({roll.text}) and chooses; " \
            f"{state.player(first).name} deploys first."
 
 

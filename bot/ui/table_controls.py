@@ -12,9 +12,9 @@ import discord
 from bot.engine import actions as a
 from bot.engine.errors import GameError
 from bot.engine.gt2020.game import GrandTournamentRules
-from bot.engine.gt2020.selection import CODEX, options as secondary_options
+from bot.engine.gt2020.selection import CODEX, MAX_CODEX_NAME, options as secondary_options
 from bot.engine.table import actions as t
-from bot.engine.table.rules import MAX_CODEX_NAME, TableRules
+from bot.engine.table.rules import TableRules
 from bot.engine.table.state import Step, TableState
 from bot.ui.controls import GameButton, GameSelect, view_of
 

@@ -260,7 +260,7 @@ def test_spending_more_cp_than_you_have_is_refused() -> None:
     game.act(SpendCp(actor=P1, amount=6, reason="Detachments"))
     assert game.state.player(P1).cp == 0
     game.refuse(SpendCp(actor=P1, amount=1), InvalidValue, "You have 0CP")
-    game.refuse(SpendCp(actor=P2, amount=0), InvalidValue, "from 1 to 10CP")
+    game.refuse(SpendCp(actor=P2, amount=0), InvalidValue, "CP amounts go from 1 to 10")
 
 
 def test_mustering_gains_are_outside_the_battle_limit() -> None:

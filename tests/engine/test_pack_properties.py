@@ -23,7 +23,6 @@ from bot.engine.errors import GameError
 from bot.engine.gt2020.selection import CODEX
 from bot.engine.rng import stream_of
 from bot.engine.table import actions as t
-from bot.engine.table.rules import leader
 from bot.engine.table.actions import TABLE_ACTIONS
 from bot.engine.table.state import Step, TableSetup, TableState
 
@@ -175,7 +174,7 @@ def check_result(state: TableState, action: t.TableAction) -> None:
             assert result.vp[action.actor] == 0  # "A player who concedes scores 0 victory points"
     elif result.reason == "battle":
         alpha = state.pack == "4th-edition" and state.level == "alpha"
-        assert result.winner == (state.mission_winner if alpha else leader(state))
+        assert result.winner == (state.mission_winner if alpha else state.leader)
         assert result.vp == {p.id: state.total_vp(p.id) for p in state.players}
 
 

@@ -14,7 +14,7 @@ from bot.engine.errors import InvalidValue, NotYourTurn, WrongPhase
 from bot.engine.fourth_edition.catalog import MissionGenerator
 from bot.engine.fourth_edition.generator import roll_mission, start_battle
 from bot.engine.table import actions as t
-from bot.engine.table.rules import Objective, Play, TableRules, leader
+from bot.engine.table.rules import Objective, Play, TableRules
 from bot.engine.table.state import Step, TableSetup, TableState
 
 VP = "vp"
@@ -120,5 +120,5 @@ class FourthEditionRules(TableRules):
 
     def winner(self, state: TableState) -> str | None:
         if "victory-points" in self.rules_of(state):
-            return leader(state)
+            return state.leader
         return state.mission_winner

@@ -16,9 +16,9 @@ from bot.engine.errors import InvalidValue, WrongPhase
 from bot.engine.gt2020.catalog import GrandTournament, Mission
 from bot.engine.gt2020.catalog import Objective as GtObjective
 from bot.engine.gt2020.missions import roll_gt_mission
-from bot.engine.gt2020.selection import CODEX, check_selection
+from bot.engine.gt2020.selection import CODEX, MAX_CODEX_NAME, check_selection
 from bot.engine.table import actions as t
-from bot.engine.table.rules import MAX_CODEX_NAME, Objective, Play, TableRules, capped, rolls
+from bot.engine.table.rules import Objective, Play, TableRules, capped
 from bot.engine.table.state import END_GAME, Step, TableSetup, TableState, Tally
 
 BATTLE_ROUNDS = 5
@@ -80,34 +80,36 @@ class GrandTournamentRules(TableRules):
             play.say(f"{seat.name}'s secondary objectives: {names}.")
         sides = self.roll_off(play.state, "sides")
         play.update(sides_rolloff=sides, status=Step.SIDES)
-        play.say(f"Attacker and Defender roll-off: {rolls(sides)}. {play.name(sides.winner)} decides who is the "
+        play.say(f"Attacker and Defender roll-off: {sides.text}. {play.name(sides.winner)} decides who is the "
                  "Attacker.")
 
     # ---- scoring -----------------------------------------------------------------------------------
 
     def objectives(self, state: TableState, player: str) -> list[Objective]:
-        mission = self.mission(state)
-        primaries = [_objective(f"primary:{n}", o) for n, o in enumerate(mission.primaries)]
-        return primaries + [self._secondary(state, player, p) for p in state.player(player).objectives]
+        primaries = [f"primary:{n}" for n in range(len(self.mission(state).primaries))]
+        return [self._objective(state, player, o) for o in (*primaries, *state.player(player).objectives)]
 
     def objective_name(self, state: TableState, player: str, objective: str) -> str:
         if objective == CODEX:
             return f"{state.player(player).codex} (Codex)"
         if objective == BATTLE_READY:
             return "Battle Ready"
-        if objective.startswith("primary:"):
-            return self.mission(state).primaries[int(objective.split(":")[1])].name
-        mission = self.mission(state)
-        if objective == mission.secondary.id:
-            return mission.secondary.name
-        return next(s.name for s in self.data.secondaries if s.id == objective)
+        return self._data_of(state, objective).name
 
-    def _secondary(self, state: TableState, player: str, objective: str) -> Objective:
+    def _objective(self, state: TableState, player: str, objective: str) -> Objective:
         if objective == CODEX:  # the Codex says when it scores; the pack cannot
             return Objective(CODEX, self.objective_name(state, player, CODEX), "progressive-and-end-game")
-        own = self.mission(state).secondary
-        return _objective(objective, own if objective == own.id else
-                          next(s for s in self.data.secondaries if s.id == objective))
+        data = self._data_of(state, objective)
+        return Objective(objective, data.name, data.kind, data.scores, data.from_round)
+
+    def _data_of(self, state: TableState, objective: str) -> GtObjective:
+        """A primary objective ('primary:<n>'), the mission's own secondary or one of the pack's, as the pack has it."""
+        mission = self.mission(state)
+        if objective.startswith("primary:"):
+            return mission.primaries[int(objective.split(":")[1])]
+        if objective == mission.secondary.id:
+            return mission.secondary
+        return next(s for s in self.data.secondaries if s.id == objective)
 
     def award(self, state: TableState, player: str, objective: str, claimed: int) -> tuple[int, str | None]:
         caps = self.data.pack.caps
@@ -145,7 +147,3 @@ class GrandTournamentRules(TableRules):
 
     def conceded_vp(self, state: TableState, player: str) -> int:
         return 0  # "A player who concedes scores 0 victory points for that battle"
-
-
-def _objective(objective_id: str, data: GtObjective) -> Objective:
-    return Objective(objective_id, data.name, data.kind, data.scores, data.from_round)

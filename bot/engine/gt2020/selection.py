@@ -7,6 +7,7 @@ from bot.engine.errors import InvalidValue
 from bot.engine.gt2020.catalog import GrandTournament, Mission
 
 CODEX = "codex"  # a secondary from the player's Codex: not in the pack, named by the player when revealed
+MAX_CODEX_NAME = 80
 
 
 def options(pack: GrandTournament, mission: Mission) -> list[tuple[str, str, str]]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from bot.engine import clock as clocks
+from bot.engine.command_points import cp_amount, cp_reason
 from bot.engine.errors import InvalidValue, NotAPlayer, NotYourTurn, WrongPhase
 from bot.engine.events import Event, Outcome, result_text
 from bot.engine.rng import roll_off_between, stream_of
@@ -20,8 +21,6 @@ from bot.engine.state import Result, RollOff
 from bot.engine.table import actions as t
 from bot.engine.table.state import END_GAME, Seat, Step, TableSetup, TableState, Tally
 
-MAX_CP_CHANGE = 10
-MAX_CODEX_NAME = 80
 PRE_BATTLE = (Step.MISSION, Step.SECONDARIES, Step.SIDES, Step.DEPLOYMENT, Step.FIRST_TURN)
 PROGRESSIVE = ("progressive", "progressive-and-end-game")
 END_GAME_KINDS = ("end-game", "progressive-and-end-game")
@@ -70,6 +69,7 @@ class TableRules:
     has_battle_ready: ClassVar[bool] = False
 
     title: str
+    data: Any  # the pack's data, validated at start-up (decks/<pack>/)
 
     # ---- the pack's hooks ------------------------------------------------------------------------
 
@@ -80,6 +80,10 @@ class TableRules:
     def objectives(self, state: TableState, player: str) -> list[Objective]:
         """What `player` may score in this game."""
         raise NotImplementedError
+
+    def objective_name(self, state: TableState, player: str, objective: str) -> str:
+        """How the players call an objective (its id when the pack does not list it)."""
+        return next((o.name for o in self.objectives(state, player) if o.id == objective), objective)
 
     def scorable(self, state: TableState, player: str) -> list[Objective]:
         """What `player` may score right now."""
@@ -108,7 +112,7 @@ class TableRules:
         return None
 
     def winner(self, state: TableState) -> str | None:
-        return leader(state)
+        return state.leader
 
     def finish_battle(self, play: Play) -> None:
         """Scores made when the game ends with a result (the battle, a concession, on time), before the VP count."""
@@ -212,7 +216,7 @@ class TableRules:
         self.battle_rolls(play)
         rolloff = play.state.first_turn_rolloff
         play.update(status=Step.FIRST_TURN)
-        play.say(f"First turn roll-off: {rolls(rolloff)}. {play.name(rolloff.winner)} chooses to go first or "
+        play.say(f"First turn roll-off: {rolloff.text}. {play.name(rolloff.winner)} chooses to go first or "
                  "second.")
 
     def _do_choose_turn(self, play: Play, action: t.ChooseTurn) -> None:
@@ -266,16 +270,16 @@ class TableRules:
 
     def _do_spend_cp(self, play: Play, action) -> None:
         self._require_cp()
-        amount = _cp_amount(action.amount)
+        amount = cp_amount(action.amount)
         seat = play.state.player(action.actor)
         if seat.cp < amount:
             raise InvalidValue(f"You have {seat.cp}CP: you cannot spend {amount}CP.")
         play.seat(action.actor, cp=seat.cp - amount)
-        play.say(f"{seat.name} spends {amount}CP{_reason(action.reason)}: {seat.cp - amount}CP left.")
+        play.say(f"{seat.name} spends {amount}CP{_in_brackets(action.reason)}: {seat.cp - amount}CP left.")
 
     def _do_gain_cp(self, play: Play, action: t.GainCp) -> None:
         self._require_cp()
-        state, amount = play.state, _cp_amount(action.amount)
+        state, amount = play.state, cp_amount(action.amount)
         seat = state.player(action.actor)
         if action.mission_rule:
             # The bot does not follow the phases of a turn: "in your Command phase" is taken as "in your turn".
@@ -290,7 +294,7 @@ class TableRules:
                 raise InvalidValue("A player gains or is refunded at most 1CP per battle round from rules other "
                                    "than the Battle-forged bonus and mission rules.")
             play.seat(action.actor, cp=seat.cp + amount, cp_round=state.round, cp_gained=gained + amount)
-        play.say(f"{seat.name} gains {amount}CP{_reason(action.reason)}: {seat.cp + amount}CP.")
+        play.say(f"{seat.name} gains {amount}CP{_in_brackets(action.reason)}: {seat.cp + amount}CP.")
 
     def _require_cp(self) -> None:
         if not self.has_cp:
@@ -344,14 +348,6 @@ class TableRules:
     _do_pause_clock = _do_resume_clock = _do_time_out = _do_claim_time = _clock_move
 
 
-def leader(state: TableState) -> str | None:
-    """The player with more VP (None: a draw)."""
-    one, two = (state.total_vp(p.id) for p in state.players)
-    if one == two:
-        return None
-    return state.players[0].id if one > two else state.players[1].id
-
-
 def capped(claimed: int, caps: list[tuple[str, int, int]]) -> tuple[int, str | None]:
     """VP awarded of `claimed` under caps given as (name, limit, already scored towards it): the tightest wins."""
     awarded, by = claimed, None
@@ -360,10 +356,6 @@ def capped(claimed: int, caps: list[tuple[str, int, int]]) -> tuple[int, str | N
         if room < awarded:
             awarded, by = room, name
     return awarded, by
-
-
-def rolls(rolloff: RollOff) -> str:
-    return ", then ".join(f"{a}–{b}" for a, b in rolloff.rolls)
 
 
 def window_refusal(state: TableState, scorer: str, objective: Objective) -> str | None:
@@ -390,13 +382,6 @@ def _expect(state: TableState, step: Step, message: str) -> None:
         raise WrongPhase(message)
 
 
-def _cp_amount(amount: int) -> int:
-    if not 1 <= amount <= MAX_CP_CHANGE:
-        raise InvalidValue(f"Give an amount from 1 to {MAX_CP_CHANGE}CP.")
-    return amount
-
-
-def _reason(reason: str) -> str:
-    reason = reason.strip()[:200]
+def _in_brackets(reason: str) -> str:
+    reason = cp_reason(reason)
     return f" ({reason})" if reason else ""
-
