@@ -1,0 +1,84 @@
+"""Tables of play around the games: open challenges, players' settings, scheduled reminders and the calls
+the bot posted to one player. Created by migration 0006."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from sqlalchemy import BigInteger, CheckConstraint, Index, String, Text, text
+from sqlmodel import Field, SQLModel
+
+from bot.store.models import UtcDateTime, utcnow
+
+
+class ChallengeStatus(StrEnum):
+    OPEN = "open"
+    TAKEN = "taken"
+    WITHDRAWN = "withdrawn"
+    EXPIRED = "expired"
+
+
+OPEN_WHERE = text("status = 'open'")
+
+
+class OpenChallenge(SQLModel, table=True):
+    """A game offered to anyone in a channel (`/game new` without an opponent): the first taker gets the seat."""
+
+    __tablename__ = "open_challenge"
+    __table_args__ = (
+        CheckConstraint("status IN ('open', 'taken', 'withdrawn', 'expired')", name="ck_open_challenge_status"),
+        # The expiry timers armed at start-up read the open ones by time.
+        Index("ix_open_challenge_open_expiry", "expires_at", sqlite_where=OPEN_WHERE, postgresql_where=OPEN_WHERE),
+        {"sqlite_autoincrement": True},
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int | None = Field(default=None, sa_type=BigInteger)
+    channel_id: int = Field(sa_type=BigInteger)
+    message_id: int | None = Field(default=None, sa_type=BigInteger, description="The challenge message, once posted")
+    author_id: str = Field(sa_type=String(32))
+    role_id: int | None = Field(default=None, sa_type=BigInteger, description="Only members with this role may take it")
+    options_json: str = Field(sa_type=Text, description="The /game new options, the opponent left open")
+    status: str = Field(default=ChallengeStatus.OPEN, sa_type=String(16))
+    taker_id: str | None = Field(default=None, sa_type=String(32))
+    game_id: int | None = Field(default=None, description="The game the taker started")
+    starts_at: datetime | None = Field(default=None, sa_type=UtcDateTime, description="A scheduled game's time")
+    expires_at: datetime = Field(sa_type=UtcDateTime)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+
+
+class PlayerSettings(SQLModel, table=True):
+    """What a player set once for every server: their time zone (an IANA name), for times they type."""
+
+    __tablename__ = "player_settings"
+
+    user_id: str = Field(sa_type=String(32), primary_key=True)
+    time_zone: str = Field(sa_type=String(64))
+
+
+class Reminder(SQLModel, table=True):
+    """A stored moment to tell a scheduled game's players: 15 minutes before it starts, and at the time."""
+
+    __tablename__ = "reminder"
+    __table_args__ = (Index("ix_reminder_due", "sent", "due_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", ondelete="CASCADE", index=True)
+    channel_id: int = Field(sa_type=BigInteger)
+    kind: str = Field(sa_type=String(16), description="soon: 15 minutes before; start: at the time")
+    starts_at: datetime = Field(sa_type=UtcDateTime)
+    due_at: datetime = Field(sa_type=UtcDateTime)
+    sent: bool = Field(default=False, description="Set once, by the process that sent it")
+
+
+class CallMessage(SQLModel, table=True):
+    """A message asking one player for something, kept so it can be closed once answered or passed."""
+
+    __tablename__ = "call_message"
+
+    message_id: int = Field(sa_type=BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    game_id: int = Field(foreign_key="game.id", ondelete="CASCADE", index=True)
+    channel_id: int = Field(sa_type=BigInteger)
+    player_id: str = Field(sa_type=String(32))
+    wait_key: str = Field(sa_type=Text, description="JSON of what is wanted: the waits entry the call answers")
