@@ -23,19 +23,21 @@ from bot.ui.desk import GameDesk
 from bot.ui.errors import APOLOGY, send_error
 from bot.ui.fourth_edition import ArmiesDeployed, PickMission
 from bot.ui.gt2020 import PickSecondaries, SelectSecondaries
+from bot.ui.open_challenge import ChallengeButton
 from bot.ui.tournament import CheckInButton, CloseCheckInButton, ConfirmResult, DraftButton, NudgeButton
 
 _log = logging.getLogger(__name__)
 
 # Cog modules loaded at start-up, one per feature.
 EXTENSIONS: tuple[str, ...] = (
-    "cogs.cards", "cogs.faq", "cogs.dice", "cogs.game", "cogs.play", "cogs.tournament", "cogs.mission")
+    "cogs.cards", "cogs.faq", "cogs.dice", "cogs.game", "cogs.play", "cogs.tournament", "cogs.mission",
+    "cogs.settings")
 
 # DynamicItem button classes (game boards) are listed here so that a press on a board posted before a
 # restart still reaches its callback; each class's custom id carries what it needs.
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem], ...] = (
     GameButton, GameSelect, ConfirmResult, DraftButton, NudgeButton, CheckInButton, CloseCheckInButton, PickMission,
-    ArmiesDeployed, SelectSecondaries, PickSecondaries,
+    ArmiesDeployed, SelectSecondaries, PickSecondaries, ChallengeButton,
 )
 
 # The bot echoes user input (card names, dice): never let that ping @everyone or a role.
@@ -106,7 +108,7 @@ class MissionBot(commands.Bot):
 
     async def close(self) -> None:
         if self.desk is not None:
-            self.desk.clocks.stop()
+            self.desk.alarms.stop()
             await self.desk.idle()
         await super().close()
         if self.db_engine is not None:

@@ -35,6 +35,7 @@ from bot.engine.packs import Packs, is_mission_deck
 from bot.engine.rng import seed_hash
 from bot.game_log import export_game
 from bot.table_log import export_table_game
+from bot.store.community import CommunityRepository
 from bot.store.models import GameStatus
 from bot.store.repository import ActiveGameExists, GameRecord, GameRepository, StaleVersion
 
@@ -70,6 +71,7 @@ class GameService:
         self.catalog = catalog
         self.packs = packs or installed_packs(catalog)  # the games of every pack go through the same steps
         self.repo = GameRepository(sessionmaker)
+        self.community = CommunityRepository(sessionmaker)  # open challenges, time zones, reminders
         self._games = _ActiveGames(CACHED_GAMES)
         self.now_ms: Callable[[], int] = lambda: time.time_ns() // 1_000_000  # stamps clocked games' actions
         # A channel's lock lives while someone holds or awaits it, so the map does not grow forever.

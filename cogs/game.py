@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
+from datetime import datetime, timedelta
 from typing import Literal
 
 import discord
@@ -15,15 +17,18 @@ from bot.engine import actions as a
 from bot.engine.clock import MAX_CLOCK_MINUTES
 from bot.engine.errors import GameError
 from bot.engine.packs import GT_PACK, ChapterApprovedRules, is_mission_deck
-from bot.engine.rng import new_seed, seed_hash
-from bot.engine.state import CA_PACK, GameSetup
-from bot.engine.table.state import TableSetup
+from bot.engine.rng import seed_hash
+from bot.engine.state import CA_PACK
+from bot.store.models import utcnow
+from bot.times import DEFAULT_ZONE, parse_when, stamp
 from bot.ui.challenge import offer_game, open_thread
+from bot.ui.game_options import MAX_SEED, GameOptions
+from bot.ui.open_challenge import DEFAULT_EXPIRY
 from bot.ui.controls import GameButton, view_of
 from bot.ui.result_card import score_sheet_text
 from bot.ui.table_sheet import table_sheet_text
 
-MAX_SEED = 64
+MAX_EXPIRY_HOURS = 24 * 7
 MAX_CHOICES = 25  # Discord's limit for autocomplete
 
 
@@ -40,9 +45,9 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
     def service(self):
         return self.bot.service
 
-    @app_commands.command(name="new", description="Challenge someone to a game in this channel")
+    @app_commands.command(name="new", description="Challenge someone to a game here, or post an open challenge")
     @app_commands.describe(size="Game size (Chapter Approved: decks used; Grand Tournament 2020: battle size)",
-                           opponent="Who you play against",
+                           opponent="Who you play against (leave empty: an open challenge anyone can take)",
                            pack="The mission pack (default: Chapter Approved 2025-26)",
                            mission="Agree on a mission instead of drawing or rolling it (Chapter Approved: a "
                                    "Tournament Mission Pool mission, Strike Force only)",
@@ -55,10 +60,15 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
                            thread="Open a thread for the game from this channel and play there",
                            clock="A chess clock: minutes for each player (e.g. 90 for Strike Force)",
                            clock_expiry="When a player's time runs out: play on (default), or the opponent may "
-                                        "claim the game")
-    @app_commands.rename(clock_expiry="clock-expiry", my_strategy="my-strategy", their_strategy="their-strategy")
+                                        "claim the game",
+                           when="Schedule it, in your time zone (/settings timezone): \"tonight 20:00\", "
+                                "\"tomorrow 19:30\", \"in 2 hours\"",
+                           expires="Open challenge: hours until it expires (default 24, at most 168)",
+                           for_role="Open challenge: only members with this role may take the seat")
+    @app_commands.rename(clock_expiry="clock-expiry", my_strategy="my-strategy", their_strategy="their-strategy",
+                         for_role="for")
     @app_commands.choices(level=[app_commands.Choice(name=x.name, value=x.id) for x in fourth_edition().levels])
-    async def new(self, interaction: discord.Interaction, opponent: discord.Member,
+    async def new(self, interaction: discord.Interaction, opponent: discord.Member | None = None,
                   size: Literal["incursion", "strike-force", "asymmetric-war"] | None = None,
                   pack: str = CA_PACK, mission: str | None = None, level: str | None = None,
                   my_strategy: app_commands.Range[int, 1, 3] | None = None,
@@ -66,30 +76,32 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
                   twist: bool = False, challenger: bool = True,
                   seed: app_commands.Range[str, 1, MAX_SEED] | None = None, thread: bool = False,
                   clock: app_commands.Range[int, 1, MAX_CLOCK_MINUTES] | None = None,
-                  clock_expiry: Literal["play-on", "claim"] = "play-on") -> None:
-        if opponent.bot:
-            raise GameError("Bots cannot play: challenge a person.")
-        if len(seed or "") > MAX_SEED:
-            raise GameError(f"Seeds are at most {MAX_SEED} characters.")
+                  clock_expiry: Literal["play-on", "claim"] = "play-on",
+                  when: app_commands.Range[str, 1, 100] | None = None,
+                  expires: app_commands.Range[int, 1, MAX_EXPIRY_HOURS] | None = None,
+                  for_role: discord.Role | None = None) -> None:
         if thread and not isinstance(interaction.channel, discord.TextChannel):
             raise GameError("`thread:` opens a thread from a text channel; here, start the game without it.")
-        if pack not in self.service.packs:
-            raise GameError(f"There is no pack {pack!r}: pick one from the list.")
-        common = dict(players=(str(interaction.user.id), str(opponent.id)),
-                      names=(interaction.user.display_name, opponent.display_name), seed=seed or new_seed(),
-                      seed_fixed_by=str(interaction.user.id) if seed else None,
-                      clock_minutes=clock, clock_expiry=clock_expiry)
+        if my_strategy is not None and not 1 <= my_strategy <= 3 or their_strategy is not None and not (
+                1 <= their_strategy <= 3):
+            raise GameError("Strategy Ratings run from 1 to 3.")
+        if clock is not None and not 1 <= clock <= MAX_CLOCK_MINUTES:
+            raise GameError(f"The chess clock gives each player 1 to {MAX_CLOCK_MINUTES} minutes.")
+        options = GameOptions(pack=pack, size=size, mission=mission, level=level, my_strategy=my_strategy,
+                              their_strategy=their_strategy, twist=twist, challenger=challenger, seed=seed,
+                              thread=thread, clock=clock, clock_expiry=clock_expiry)
+        me = str(interaction.user.id)
+        starts_at = await self._when(me, when) if when else None
+        if opponent is None:
+            await self._open_challenge(interaction, options, starts_at, expires, for_role)
+            return
+        if expires is not None or for_role is not None:
+            raise GameError("`expires:` and `for:` belong to open challenges: leave `opponent:` empty to post one.")
+        if opponent.bot:
+            raise GameError("Bots cannot play: challenge a person.")
+        setup = options.setup(self.service.packs, (me, str(opponent.id)),
+                              (interaction.user.display_name, opponent.display_name))
         rules = self.service.packs.rules(pack)
-        if isinstance(rules, ChapterApprovedRules):
-            if level or my_strategy or their_strategy:
-                raise GameError("Levels and Strategy Ratings belong to the 4th edition missions.")
-            if size is None:
-                raise GameError("Pick a size: Incursion, Strike Force or Asymmetric War.")
-            setup = GameSetup(size=size, twist=twist, challenger_cards=challenger, mission=mission, pack=pack,
-                              **common)
-        else:
-            setup = _table_setup(pack, size, mission, level, (my_strategy or 1, their_strategy or 1), twist,
-                                 challenger, common)
         place = interaction.channel
         if thread:
             await interaction.response.defer(ephemeral=True)  # a refusal stays private; Discord shows the thread
@@ -98,6 +110,8 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
             place = await open_thread(interaction.channel, name, [interaction.user, opponent], "Mission Deck game")
         what = "a game" if pack == CA_PACK else f"a {rules.title} game"
         challenge = f"{opponent.mention}, {interaction.user.mention} challenges you to {what}."
+        if starts_at is not None:
+            challenge += f" It is set for {stamp(starts_at)}."
         if clock:
             then = "the opponent may claim the game" if clock_expiry == "claim" else "play on"
             challenge += (f" Chess clock: {clock} minutes each, from the first turn; when a player's time runs out, "
@@ -107,11 +121,35 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
                           "can work out every shuffle and roll in advance. Accept only a replay or practice game.")
         result, message = await offer_game(self.bot, interaction.guild_id, place, setup, challenge, [opponent],
                                            thread=thread)
+        if starts_at is not None:
+            await self.desk.reminders.schedule(result.game_id, place.id, starts_at)
         if thread:
             await place.send(**message)
             await interaction.followup.send(f"Game {result.game_id} is in {place.mention}.", ephemeral=True)
         else:
             await interaction.response.send_message(**message)
+
+    async def _when(self, me: str, when: str) -> datetime:
+        """The moment a player typed, read in their own time zone."""
+        zone = await self.service.community.time_zone(me) or DEFAULT_ZONE
+        return await asyncio.to_thread(parse_when, when, zone, utcnow())  # dateparser takes a while on first use
+
+    async def _open_challenge(self, interaction: discord.Interaction, options: GameOptions,
+                              starts_at: datetime | None, expires: int | None, role: discord.Role | None) -> None:
+        if interaction.guild_id is None:
+            raise GameError("Open challenges are for servers: in a private chat, name your `opponent:`.")
+        if expires is not None and not 1 <= expires <= MAX_EXPIRY_HOURS:
+            raise GameError(f"`expires:` is a number of hours from 1 to {MAX_EXPIRY_HOURS} (a week).")
+        # Checked now, with a stand-in for the seat still open, so a bad option is refused before anyone takes it.
+        options.setup(self.service.packs, (str(interaction.user.id), "0"), (interaction.user.display_name, "?"))
+        expires_at = utcnow() + (timedelta(hours=expires) if expires else DEFAULT_EXPIRY)
+        if starts_at is not None:  # a scheduled game's seat can be taken until it starts
+            if expires is not None and expires_at < starts_at:
+                raise GameError("The challenge would expire before the game starts: leave `expires:` out, and "
+                                "the seat stays open until the start.")
+            expires_at = starts_at
+        await self.desk.challenges.post(interaction, options, role=role, expires_at=expires_at,
+                                        starts_at=starts_at)
 
     @new.autocomplete("pack")
     async def packs(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -140,15 +178,17 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        """Connected (again): watch the clocks of the games in progress; their deadlines are stored."""
+        """Connected (again): arm the stored moments this process serves: clocks, open challenges, reminders."""
         await self.desk.clocks.watch_stored()
+        await self.desk.challenges.watch_stored()
+        await self.desk.reminders.watch_stored()
 
     @app_commands.command(name="status", description="Show this channel's game board again")
     async def status(self, interaction: discord.Interaction) -> None:
         record = await self.service.get_state(channel_id=interaction.channel_id)
         if not await self.service.repo.board_messages(record.id):
             raise GameError("This game is waiting for the challenged player to accept.")
-        await interaction.response.send_message("Here is the board.", ephemeral=True)
+        await interaction.response.send_message("Here is the board; the one before it is unpinned.", ephemeral=True)
         await self.desk.post_board(interaction.channel, record)
 
     @app_commands.command(name="undo", description="Take back the last action of this channel's game")
@@ -193,13 +233,16 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
             "Pings off: the bot still names you when the game waits on you, without notifying you.",
             ephemeral=True)
 
-    @app_commands.command(name="log", description="The game's log as JSON and a per-round score sheet")
-    async def log(self, interaction: discord.Interaction) -> None:
+    @app_commands.command(name="log", description="The game's log as JSON and a per-round score sheet (for you "
+                                                  "alone unless public)")
+    @app_commands.describe(public="Post it for everyone in the channel (default: only you see it)")
+    async def log(self, interaction: discord.Interaction, public: bool = False) -> None:
         record = await self.service.latest_game(interaction.channel_id)
         data = await self.service.export_log(record.id)
         payload = io.BytesIO(json.dumps(data, indent=2, ensure_ascii=False).encode())
         await interaction.response.send_message(
-            self._sheet_message(record.state), file=discord.File(payload, filename=f"game-{record.id}.json"))
+            self._sheet_message(record.state), file=discord.File(payload, filename=f"game-{record.id}.json"),
+            ephemeral=not public)
 
     @app_commands.command(name="sheet", description="The score sheet picture of this channel's latest game")
     async def sheet(self, interaction: discord.Interaction) -> None:
@@ -214,22 +257,6 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
             tables = table_sheet_text(self.service.packs.rules(state.pack), state)
         parts = [f"**{name}**\n{table}" for name, table in tables.items()]
         return "\n".join(parts) + f"\nSeed hash `{seed_hash(state.setup.seed)}`"
-
-
-def _table_setup(pack: str, size: str | None, mission: str | None, level: str | None, ratings: tuple[int, int],
-                 twist: bool, challenger: bool, common: dict) -> TableSetup:
-    """The setup of an older pack's game, refusing the options that belong to another pack."""
-    if twist or not challenger:
-        raise GameError("Twists and Challenger cards belong to the Chapter Approved 2025-26 deck.")
-    if pack == GT_PACK:
-        if level or ratings != (1, 1):
-            raise GameError("Levels and Strategy Ratings belong to the 4th edition missions.")
-        if size == "asymmetric-war":
-            raise GameError("Grand Tournament 2020 battles are Incursion or Strike Force.")
-        return TableSetup(pack=pack, size=size or "strike-force", mission=mission, **common)
-    if size is not None:
-        raise GameError("Battle sizes belong to the Chapter Approved and Grand Tournament 2020 missions.")
-    return TableSetup(pack=pack, mission=mission, level=level, strategy_ratings=ratings, **common)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -38,6 +38,7 @@ class OpenChallenge(SQLModel, table=True):
     channel_id: int = Field(sa_type=BigInteger)
     message_id: int | None = Field(default=None, sa_type=BigInteger, description="The challenge message, once posted")
     author_id: str = Field(sa_type=String(32))
+    author_name: str = Field(sa_type=String(100), description="The author's name as the server showed it")
     role_id: int | None = Field(default=None, sa_type=BigInteger, description="Only members with this role may take it")
     options_json: str = Field(sa_type=Text, description="The /game new options, the opponent left open")
     status: str = Field(default=ChallengeStatus.OPEN, sa_type=String(16))

@@ -161,6 +161,10 @@ class GameRepository:
         async with self._sessionmaker() as session, session.begin():
             session.add(BoardMessage(game_id=game_id, channel_id=channel_id, message_id=message_id))
 
+    async def drop_board_message(self, message_id: int) -> None:
+        async with self._sessionmaker() as session, session.begin():
+            await session.exec(delete(BoardMessage).where(col(BoardMessage.message_id) == message_id))
+
     async def board_messages(self, game_id: int) -> list[BoardMessage]:
         query = select(BoardMessage).where(BoardMessage.game_id == game_id).order_by(col(BoardMessage.message_id))
         async with self._sessionmaker() as session, session.begin():

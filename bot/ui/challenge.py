@@ -7,27 +7,27 @@ from typing import Any
 import discord
 
 from bot.engine.errors import GameError
-from bot.engine.packs import is_mission_deck
 from bot.service import ActResult
-from bot.ui.briefing import briefing
 from bot.ui.controls import GameButton, view_of
-from bot.ui.table_board import briefing as table_briefing
+from bot.ui.permissions import missing_permission_text
 
 
 async def open_thread(channel: discord.TextChannel, name: str, players: list[discord.abc.Snowflake],
                       reason: str) -> discord.Thread:
     """A public thread from `channel` with the players in it."""
-    place = await channel.create_thread(name=name[:100], type=discord.ChannelType.public_thread, reason=reason)
+    try:
+        place = await channel.create_thread(name=name[:100], type=discord.ChannelType.public_thread, reason=reason)
+    except discord.Forbidden:
+        raise GameError(f"I cannot open a thread here: {missing_permission_text('create_public_threads')}") from None
     for player in players:
         await place.add_user(player)
     return place
 
 
-async def offer_game(client: discord.Client, guild_id: int | None, place: discord.abc.Messageable,
-                     setup: Any, content: str, pinged: list[discord.abc.Snowflake], *,
-                     thread: bool) -> tuple[ActResult, dict[str, Any]]:
-    """Start the game in `place` and build its challenge (the second player accepts), pinging exactly
-    `pinged`: the message to post. A refused game leaves no thread behind."""
+async def start_game(client: discord.Client, guild_id: int | None, place: discord.abc.Messageable, setup: Any, *,
+                     thread: bool) -> ActResult:
+    """Start the game in `place`, its secret seed committed before anything is dealt. A refused game leaves no
+    thread behind."""
     try:
         result = await client.service.start_game(guild_id, place.id, setup)  # type: ignore[attr-defined]
     except GameError:
@@ -35,13 +35,16 @@ async def offer_game(client: discord.Client, guild_id: int | None, place: discor
             await place.delete()  # type: ignore[attr-defined]
         raise
     client.desk.note(result.game_id, result.events)  # type: ignore[attr-defined]
-    if is_mission_deck(result.state):
-        catalog = client.desk.catalog_of(result.state)  # type: ignore[attr-defined]
-        embeds, files = briefing(catalog, result.state, result.events)
-    else:
-        rules = client.service.packs.rules(result.state.pack)  # type: ignore[attr-defined]
-        embeds, files = table_briefing(rules, result.state, result.events), []
-    view = view_of(GameButton(result.game_id, result.version, "accept"),
+    return result
+
+
+async def offer_game(client: discord.Client, guild_id: int | None, place: discord.abc.Messageable,
+                     setup: Any, content: str, pinged: list[discord.abc.Snowflake], *,
+                     thread: bool, accept: str = "accept") -> tuple[ActResult, dict[str, Any]]:
+    """Start the game in `place` and build its challenge, which the second player accepts (`accept`: the verb of
+    the seat that accepts, "accept-first" for the challenger's), pinging exactly `pinged`: the message to post."""
+    result = await start_game(client, guild_id, place, setup, thread=thread)
+    view = view_of(GameButton(result.game_id, result.version, accept),
                    GameButton(result.game_id, result.version, "decline"))
-    return result, dict(content=content + "\nAccept?", embeds=embeds, files=files, view=view,
-                        allowed_mentions=discord.AllowedMentions(users=pinged))
+    return result, dict(content=content + "\nAccept?", view=view, allowed_mentions=discord.AllowedMentions(users=pinged),
+                        **client.desk.briefing(result.state, result.events))  # type: ignore[attr-defined]

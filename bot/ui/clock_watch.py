@@ -1,14 +1,13 @@
 """Chess clocks between actions: the moment a running player's time runs out is recorded and announced.
 
-Only times are stored (the clock in the game's state), never timers: a timer is armed from the stored
-deadline after every action and, at start-up, for every clocked game in progress, so a restart loses none.
+Only times are stored (the clock in the game's state), never timers: an alarm (bot/ui/alarms.py) is armed from the
+stored deadline after every action and, at start-up, for every clocked game in progress, so a restart loses none.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import time
+from functools import partial
 from typing import TYPE_CHECKING
 
 import discord
@@ -16,36 +15,29 @@ import discord
 from bot.engine import actions as a
 from bot.engine.errors import GameError
 from bot.engine.state import GameState, Status
+from bot.ui.alarms import Alarms
 
 if TYPE_CHECKING:
     from bot.ui.desk import GameDesk
 
 _log = logging.getLogger(__name__)
 
-LATE_S = 0.05  # wake just after the deadline, so the engine sees the time as run out
-
 
 class ClockWatch:
-    def __init__(self, desk: GameDesk) -> None:
+    def __init__(self, desk: GameDesk, alarms: Alarms) -> None:
         self.desk = desk
-        self._timers: dict[int, tuple[int, asyncio.Task]] = {}  # game id -> (deadline ms, its timer)
+        self.alarms = alarms
 
     def deadline(self, game_id: int) -> int | None:
-        return self._timers[game_id][0] if game_id in self._timers else None
+        moment = self.alarms.moment(("clock", game_id))
+        return round(moment * 1000) if moment is not None else None
 
     def watch(self, game_id: int, state: GameState) -> None:
-        """Arm (or move, or drop) the game's timer for its running player's deadline."""
+        """Arm (or move, or drop) the game's alarm for its running player's deadline."""
         clock = state.clock
         deadline = clock.deadline_ms if clock is not None and state.status == Status.BATTLE else None
-        armed = self._timers.get(game_id)
-        if armed is not None and armed[0] == deadline:
-            return
-        if armed is not None:
-            armed[1].cancel()
-            del self._timers[game_id]
-        if deadline is not None:
-            task = asyncio.create_task(self._sleep_until(game_id, deadline), name=f"clock-of-game-{game_id}")
-            self._timers[game_id] = (deadline, task)
+        self.alarms.arm(("clock", game_id), deadline / 1000 if deadline is not None else None,
+                        partial(self.time_out, game_id, deadline))
 
     async def watch_stored(self) -> int:
         """At start-up: watch the clocked games in progress in this process's servers; how many."""
@@ -55,20 +47,6 @@ class ClockWatch:
                 self.watch(record.id, record.state)
                 count += 1
         return count
-
-    def stop(self) -> None:
-        for _, task in self._timers.values():
-            task.cancel()
-        self._timers.clear()
-
-    async def _sleep_until(self, game_id: int, deadline: int) -> None:
-        await asyncio.sleep(max(0.0, deadline / 1000 - time.time()) + LATE_S)
-        if self._timers.get(game_id, (None, None))[1] is asyncio.current_task():
-            del self._timers[game_id]
-        try:
-            await self.time_out(game_id, deadline)
-        except Exception:
-            _log.exception("The clock of game %s could not run out", game_id)
 
     async def time_out(self, game_id: int, deadline: int) -> bool:
         """Record that the running player's time ran out at `deadline`, if the game still waits on them, and

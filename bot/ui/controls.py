@@ -18,6 +18,8 @@ SELECT_TEMPLATE = r"mds:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<verb>[a-z-]+)"
 
 BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "accept": ("Accept the game", discord.ButtonStyle.success),
+    "accept-first": ("Accept the game", discord.ButtonStyle.success),
+    "rematch": ("Rematch", discord.ButtonStyle.primary),
     "decline": ("Decline", discord.ButtonStyle.secondary),
     "attacker": ("I'll be the Attacker", discord.ButtonStyle.danger),
     "defender": ("I'll be the Defender", discord.ButtonStyle.primary),

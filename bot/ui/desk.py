@@ -16,6 +16,7 @@ import asyncio
 import logging
 from collections import OrderedDict, deque
 from collections.abc import Callable
+from datetime import timedelta
 
 import discord
 
@@ -26,14 +27,20 @@ from bot.engine.catalog import Catalog
 from bot.engine.packs import is_mission_deck
 from bot.engine.state import GameState, Phase, PromptKind, Status
 from bot.service import ActResult, GameService, StaleBoard
-from bot.store.models import GameStatus
+from bot.engine.rng import new_seed
+from bot.store.models import GameStatus, utcnow
 from bot.store.repository import GameRecord
 from bot.ui import choices, table_board, table_controls
 from bot.ui.board import board_embed
-from bot.ui.briefing import table_map
+from bot.ui.briefing import briefing, table_map
+from bot.ui.challenge import offer_game
+from bot.ui.alarms import Alarms
 from bot.ui.clock_watch import ClockWatch
+from bot.ui.open_challenge import OpenChallenges
+from bot.ui.reminders import Reminders
 from bot.ui.controls import GameButton, GameSelect, view_of
 from bot.ui.errors import APOLOGY, send_error
+from bot.ui.permissions import missing_permission_text
 from bot.ui.result_card import result_embed, sheet_file
 from bot.ui.table_sheet import table_sheet_file
 from bot.ui.text import title_case
@@ -44,6 +51,7 @@ _log = logging.getLogger(__name__)
 RECENT_EVENTS = 8
 RECENT_GAMES = 512
 ANSWERED = "This challenge has already been answered."
+REMATCH_WITHIN = timedelta(days=1)
 # The secret choice does not depend on what the board shows, and both players make it at the same
 # time: a menu opened before the opponent chose must still work. The engine checks the game state.
 UNVERSIONED = frozenset({"fixed", "tactical", "pause", "resume", "claim"}) | table_controls.UNVERSIONED
@@ -82,7 +90,10 @@ class GameDesk:
         self._scheduled: dict[int, asyncio.Task] = {}  # edits still waiting to read the state
         self._running: set[asyncio.Task] = set()  # every edit not finished yet, for idle()
         self._accepting: set[int] = set()  # games whose board is being posted
-        self.clocks = ClockWatch(self)
+        self.alarms = Alarms()  # every stored moment this process waits for: clocks, challenges, reminders
+        self.clocks = ClockWatch(self, self.alarms)
+        self.challenges = OpenChallenges(self, service.community)
+        self.reminders = Reminders(self, service.community)
 
     # ---- the board -----------------------------------------------------------------------------
 
@@ -110,14 +121,28 @@ class GameDesk:
         return embed, self.board_view(game_id, state, version)
 
     async def post_board(self, channel: discord.abc.Messageable, record: GameRecord) -> discord.Message:
+        """Post the board and pin it; an earlier board of the game is unpinned and retired, so the channel has
+        one live, pinned board."""
         embed, view = self.render(record.id, record.state, record.version)
+        earlier = await self.service.repo.board_messages(record.id)
         message = await channel.send(embed=embed, view=view)
         await self.service.repo.add_board_message(record.id, record.channel_id, message.id)
         try:
             await message.pin(reason="Mission Deck game board")
-        except (discord.Forbidden, discord.HTTPException):
-            pass  # pinning is a convenience: the bot may lack Manage Messages
+        except discord.Forbidden:
+            await channel.send(f"I could not pin the board. {missing_permission_text('manage_messages')}")
+        for board in earlier:
+            await self._retire_board(board, message)
         return message
+
+    async def _retire_board(self, board, newer: discord.Message) -> None:
+        old = self.bot.get_partial_messageable(board.channel_id).get_partial_message(board.message_id)
+        await self.service.repo.drop_board_message(board.message_id)
+        try:
+            await old.unpin(reason="The board moved")
+            await old.edit(content=f"This board moved: {newer.jump_url}", embed=None, view=None)
+        except (discord.NotFound, discord.Forbidden):
+            pass  # deleted, or no Manage Messages: it was never pinned either
 
     def request_refresh(self, game_id: int) -> None:
         """Schedule one board edit; presses arriving meanwhile ride on it."""
@@ -219,10 +244,11 @@ class GameDesk:
     def result_card(self, state, game_id: int) -> dict:
         """The result embed with its score sheet picture, for any pack."""
         sheet = self.sheet_file(state, game_id)
+        rematch = view_of(GameButton(game_id, 0, "rematch"))  # any version: it reads the finished game
         if is_mission_deck(state):
-            return dict(embed=result_embed(self.catalog_of(state), state, game_id), file=sheet)
+            return dict(embed=result_embed(self.catalog_of(state), state, game_id), file=sheet, view=rematch)
         rules = self.service.packs.rules(state.pack)
-        return dict(embed=table_board.result_embed(rules, state, game_id, sheet.filename), file=sheet)
+        return dict(embed=table_board.result_embed(rules, state, game_id, sheet.filename), file=sheet, view=rematch)
 
     def sheet_file(self, state, game_id: int) -> discord.File:
         """The score sheet picture (public information only) of any pack's game."""
@@ -271,8 +297,11 @@ class GameDesk:
 
     async def _on_button(self, interaction: discord.Interaction, game_id: int, version: int, verb: str) -> None:
         me = str(interaction.user.id)
-        if verb in ("accept", "decline"):
+        if verb in ("accept", "accept-first", "decline"):
             await self._accept_or_decline(interaction, game_id, verb)
+            return
+        if verb == "rematch":
+            await self._rematch(interaction, game_id)
             return
         if verb in ("endby-first", "endby-second"):  # an agreement holds however the game moved on
             await self._agree_to_end(interaction, game_id, me, verb)
@@ -469,7 +498,8 @@ class GameDesk:
             raise GameError("This challenge is not for you.")
         if record.status != GameStatus.ACTIVE:
             raise GameError("This game is over: start a new one with /game new.")
-        if verb == "accept" and me != record.setup.players[1]:
+        accepting = record.setup.players[0 if verb == "accept-first" else 1]
+        if verb != "decline" and me != accepting:
             raise GameError("Waiting for your opponent to accept.")
         if game_id in self._accepting:  # claimed before any await: a double click posts one board
             raise GameError(ANSWERED)
@@ -487,17 +517,59 @@ class GameDesk:
                 await interaction.followup.send(
                     f"{interaction.user.mention} accepts! Here is the board; the briefing is above.",
                     allowed_mentions=discord.AllowedMentions.none())
-                await self.post_board(interaction.channel, record)
-                if is_mission_deck(record.state):  # play passes to the roll-off winner: Attacker or Defender
-                    ping = (record.state.sides_rolloff.winner, "you won the roll-off: choose Attacker or Defender on "
-                                                               "the board.")
-                else:
-                    ping = table_controls.opening_ping(record.state)
-                if ping is not None:
-                    await interaction.channel.send(f"<@{ping[0]}>, {ping[1]}",
-                                                   allowed_mentions=await self.ping_to(game_id, ping[0], actor=me))
+                await self.open_board(interaction.channel, record, actor=me)
         finally:
             self._accepting.discard(game_id)
+
+    def briefing(self, state, events: tuple[Event, ...]) -> dict:
+        """The briefing embeds (and map pictures) of a game about to start, for any pack."""
+        if is_mission_deck(state):
+            embeds, files = briefing(self.catalog_of(state), state, events)
+            return dict(embeds=embeds, files=files)
+        return dict(embeds=table_board.briefing(self.service.packs.rules(state.pack), state, events), files=[])
+
+    async def open_board(self, channel: discord.abc.Messageable, record: GameRecord, *, actor: str) -> None:
+        """Both players are in: the board, and a ping to the player the game passes to first."""
+        await self.post_board(channel, record)
+        if is_mission_deck(record.state):  # play passes to the roll-off winner: Attacker or Defender
+            ping = (record.state.sides_rolloff.winner, "you won the roll-off: choose Attacker or Defender on the "
+                                                       "board.")
+        else:
+            ping = table_controls.opening_ping(record.state)
+        if ping is not None:
+            await channel.send(f"<@{ping[0]}>, {ping[1]}",
+                               allowed_mentions=await self.ping_to(record.id, ping[0], actor=actor))
+
+    async def _rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The same pack, size and options with a new secret seed, the seats the other way round; the other
+        player accepts."""
+        record = await self.service.get_state(game_id=game_id)
+        me = str(interaction.user.id)
+        if me not in record.setup.players:
+            raise GameError("Only the two players of this game can ask for a rematch.")
+        if record.status == GameStatus.ACTIVE:
+            raise GameError("This game is still being played.")
+        if utcnow() - record.updated_at > REMATCH_WITHIN:
+            raise GameError("Rematches can be asked for up to a day after the game: start a new one with /game new.")
+        setup = rematch_setup(record.setup)
+        other = next(p for p in setup.players if p != me)
+        await interaction.response.defer(ephemeral=True)
+        content = (f"<@{other}>, {interaction.user.mention} asks for a rematch: the same pack, size and options, "
+                   "a new secret seed, the seats the other way round.")
+        result, message = await offer_game(self.bot, interaction.guild_id, interaction.channel, setup, content,
+                                           [discord.Object(int(other))], thread=False,
+                                           accept="accept" if setup.players[1] == other else "accept-first")
+        await interaction.channel.send(**message)
+        await interaction.followup.send(f"Rematch offered: game {result.game_id}.", ephemeral=True)
+
+
+def rematch_setup(setup):
+    """A new game like `setup`'s: the players' seats swapped, a new secret seed, the current setup version."""
+    fields = setup.model_dump(exclude={"version", "seed", "seed_fixed_by"})
+    fields.update(players=setup.players[::-1], names=setup.names[::-1], seed=new_seed())
+    if "strategy_ratings" in fields:
+        fields["strategy_ratings"] = setup.strategy_ratings[::-1]
+    return type(setup)(**fields)
 
 
 THREAD_ARCHIVED = 50083  # Discord's error code: a message in an archived thread cannot be edited

@@ -124,12 +124,12 @@ async def test_undo_gives_the_clock_back(table: Table, harness: Harness, now: Fa
 async def test_a_restart_watches_the_stored_clock_again(table: Table, harness: Harness, now: FakeTime) -> None:
     await started(table, now)
     deadline = (await table.state()).clock.deadline_ms
-    harness.bot.desk.clocks.stop()
+    harness.bot.desk.alarms.stop()
     harness.bot.desk = GameDesk(harness.bot, harness.bot.service, coalesce_seconds=0)  # what a restart remembers
     assert harness.bot.desk.clocks.deadline(table.game_id) is None
     assert await harness.bot.desk.clocks.watch_stored() == 1
     assert harness.bot.desk.clocks.deadline(table.game_id) == deadline
-    harness.bot.desk.clocks.stop()
+    harness.bot.desk.alarms.stop()
 
 
 async def test_a_game_without_a_clock_has_no_clock_buttons(table: Table) -> None:

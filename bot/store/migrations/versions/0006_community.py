@@ -28,6 +28,7 @@ def upgrade() -> None:
         sa.Column("channel_id", sa.BigInteger(), nullable=False),
         sa.Column("message_id", sa.BigInteger(), nullable=True),
         sa.Column("author_id", sa.String(length=32), nullable=False),
+        sa.Column("author_name", sa.String(length=100), nullable=False),
         sa.Column("role_id", sa.BigInteger(), nullable=True),
         sa.Column("options_json", sa.Text(), nullable=False),
         sa.Column("status", sa.String(length=16), nullable=False),

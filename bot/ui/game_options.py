@@ -1,0 +1,94 @@
+"""The options of `/game new`, apart from who plays: checked once, stored with an open challenge until someone
+takes its seat, and turned into the pack's setup when both players are known."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from bot.engine.errors import GameError
+from bot.engine.packs import GT_PACK, ChapterApprovedRules, Packs
+from bot.engine.rng import new_seed
+from bot.engine.state import CA_PACK, GameSetup
+from bot.engine.table.state import TableSetup
+
+MAX_SEED = 64
+
+
+class GameOptions(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    pack: str = CA_PACK
+    size: Literal["incursion", "strike-force", "asymmetric-war"] | None = None
+    mission: str | None = None
+    level: str | None = None
+    my_strategy: int | None = None
+    their_strategy: int | None = None
+    twist: bool = False
+    challenger: bool = True
+    seed: str | None = None
+    thread: bool = False
+    clock: int | None = None
+    clock_expiry: Literal["play-on", "claim"] = "play-on"
+
+    def setup(self, packs: Packs, players: tuple[str, str], names: tuple[str, str]) -> Any:
+        """The setup of the pack's game between `players` (the challenger first), refusing options that belong
+        to another pack. Without a fixed seed, each call makes a new secret one."""
+        if self.pack not in packs:
+            raise GameError(f"There is no pack {self.pack!r}: pick one from the list.")
+        if len(self.seed or "") > MAX_SEED:
+            raise GameError(f"Seeds are at most {MAX_SEED} characters.")
+        common = dict(players=players, names=names, seed=self.seed or new_seed(),
+                      seed_fixed_by=players[0] if self.seed else None,
+                      clock_minutes=self.clock, clock_expiry=self.clock_expiry)
+        if isinstance(packs.rules(self.pack), ChapterApprovedRules):
+            if self.level or self.my_strategy or self.their_strategy:
+                raise GameError("Levels and Strategy Ratings belong to the 4th edition missions.")
+            if self.size is None:
+                raise GameError("Pick a size: Incursion, Strike Force or Asymmetric War.")
+            return GameSetup(size=self.size, twist=self.twist, challenger_cards=self.challenger,
+                             mission=self.mission, pack=self.pack, **common)
+        if self.twist or not self.challenger:
+            raise GameError("Twists and Challenger cards belong to the Chapter Approved 2025-26 deck.")
+        if self.pack == GT_PACK:
+            if self.level or self.my_strategy or self.their_strategy:
+                raise GameError("Levels and Strategy Ratings belong to the 4th edition missions.")
+            if self.size == "asymmetric-war":
+                raise GameError("Grand Tournament 2020 battles are Incursion or Strike Force.")
+            return TableSetup(pack=self.pack, size=self.size or "strike-force", mission=self.mission, **common)
+        if self.size is not None:
+            raise GameError("Battle sizes belong to the Chapter Approved and Grand Tournament 2020 missions.")
+        ratings = (self.my_strategy or 1, self.their_strategy or 1)
+        return TableSetup(pack=self.pack, mission=self.mission, level=self.level, strategy_ratings=ratings, **common)
+
+    def lines(self, packs: Packs) -> list[str]:
+        """What a player taking the seat agrees to, one line each."""
+        rules = packs.rules(self.pack)
+        found = [f"**Pack:** {rules.title}"]
+        if self.size:
+            found.append(f"**Size:** {self.size.replace('-', ' ').title()}")
+        found.append(f"**Mission:** {_mission_text(rules, self.mission)}")
+        if self.level:
+            found.append(f"**Level:** {rules.data.level(self.level).name}")
+        if self.twist:
+            found.append("**Twist:** a Twist card is drawn")
+        if isinstance(rules, ChapterApprovedRules) and not self.challenger:
+            found.append("**Challenger cards:** off")
+        if self.clock:
+            then = "the opponent may claim the game" if self.clock_expiry == "claim" else "play on"
+            found.append(f"**Chess clock:** {self.clock} minutes each; when a player's time runs out, {then}")
+        if self.thread:
+            found.append("**Thread:** the game opens in its own thread")
+        if self.seed:
+            found.append(f"**Replay:** the seed `` {self.seed} `` is fixed, so every shuffle and roll can be known "
+                         "in advance. Take it only for a replay or practice game.")
+        return found
+
+
+def _mission_text(rules: Any, mission: str | None) -> str:
+    if mission is None:
+        return "drawn at random" if isinstance(rules, ChapterApprovedRules) else "rolled"
+    if isinstance(rules, ChapterApprovedRules):
+        return "a random pool mission" if mission == "random" else f"Mission {mission}"
+    return next((m.name for m in rules.data.missions if m.id == mission), mission)

@@ -1,0 +1,206 @@
+"""Open challenges: `/game new` without an opponent offers a seat to anyone in the channel (or anyone with a
+role). The first press takes it, exactly once, however many members press at the same moment; the game then
+starts as an accepted challenge does. An open challenge expires at its stored time, even across a restart, and
+its author may withdraw it; a closed one says so and keeps no button.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from functools import partial
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.engine.errors import GameError
+from bot.store.community import CommunityRepository
+from bot.store.community_models import ChallengeStatus, OpenChallenge
+from bot.store.models import utcnow
+from bot.times import relative, stamp
+from bot.ui.challenge import open_thread, start_game
+from bot.ui.controls import view_of
+from bot.ui.errors import send_error
+from bot.ui.game_options import GameOptions
+
+if TYPE_CHECKING:
+    from bot.ui.desk import GameDesk
+
+_log = logging.getLogger(__name__)
+
+TEMPLATE = r"mdo:(?P<challenge>[0-9]+):(?P<verb>take|withdraw)"
+LABELS = {"take": ("Take the seat", discord.ButtonStyle.success), "withdraw": ("Withdraw", discord.ButtonStyle.secondary)}
+DEFAULT_EXPIRY = timedelta(hours=24)
+LONGEST_EXPIRY = timedelta(days=7)
+
+
+class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
+    def __init__(self, challenge: int, verb: str) -> None:
+        label, style = LABELS[verb]
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"mdo:{challenge}:{verb}"))
+        self.challenge, self.verb = challenge, verb
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match) -> ChallengeButton:
+        return cls(int(match["challenge"]), match["verb"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        challenges: OpenChallenges = interaction.client.desk.challenges  # type: ignore[attr-defined]
+        try:
+            await challenges.on_press(interaction, self.challenge, self.verb)
+        except GameError as exc:
+            await send_error(interaction, exc.message)
+
+
+class OpenChallenges:
+    def __init__(self, desk: GameDesk, repo: CommunityRepository) -> None:
+        self.desk = desk
+        self.repo = repo
+
+    # ---- posting ------------------------------------------------------------------------------------
+
+    async def post(self, interaction: discord.Interaction, options: GameOptions, *, role: discord.Role | None,
+                   expires_at: datetime, starts_at: datetime | None) -> None:
+        """Offer the seat in the interaction's channel; refuses a second open challenge of one author there."""
+        me = str(interaction.user.id)
+        if await self.repo.open_challenge_by(me, interaction.channel_id) is not None:
+            raise GameError("You already have an open challenge in this channel: withdraw it first, or wait for "
+                            "someone to take it.")
+        if not options.thread and await self.desk.service.repo.get_active_game(interaction.channel_id) is not None:
+            raise GameError("This channel already has a game in progress: post the open challenge with "
+                            "`thread:True`, or in another channel.")
+        row = await self.repo.add_challenge(OpenChallenge(
+            guild_id=interaction.guild_id, channel_id=interaction.channel_id, author_id=me,
+            author_name=interaction.user.display_name[:100], role_id=role.id if role else None,
+            options_json=options.model_dump_json(exclude_defaults=True), expires_at=expires_at, starts_at=starts_at))
+        await interaction.response.send_message(**self.message(row), allowed_mentions=discord.AllowedMentions.none())
+        message = await interaction.original_response()
+        await self.repo.set_message(row.id, message.id)
+        self.watch(row)
+
+    def message(self, row: OpenChallenge) -> dict:
+        """The challenge as it stands: open with its buttons, or a one-line record of how it closed."""
+        options = GameOptions.model_validate_json(row.options_json)
+        rules = self.desk.service.packs.rules(options.pack)
+        if row.status == ChallengeStatus.OPEN:
+            who = f"members with <@&{row.role_id}>" if row.role_id else "anyone"
+            lines = [*options.lines(self.desk.service.packs), f"**Who may take it:** {who} but {row.author_name}"]
+            if row.starts_at is not None:
+                lines.append(f"**Starts:** {stamp(row.starts_at)}")
+            lines.append(f"**Expires:** {relative(row.expires_at)}")
+            embed = discord.Embed(title=f"Open challenge: {rules.title}", description="\n".join(lines),
+                                  colour=discord.Colour.green())
+            content = f"**{row.author_name}** is looking for a game: press **Take the seat** to play."
+            return dict(content=content, embed=embed,
+                        view=view_of(ChallengeButton(row.id, "take"), ChallengeButton(row.id, "withdraw")))
+        closed = {
+            ChallengeStatus.WITHDRAWN: f"{row.author_name} withdrew this open challenge ({rules.title}).",
+            ChallengeStatus.EXPIRED: f"{row.author_name}'s open challenge ({rules.title}) expired "
+                                     f"{relative(row.expires_at)}: nobody took the seat.",
+        }
+        return dict(content=closed[ChallengeStatus(row.status)], embed=None, view=None)
+
+    # ---- presses ------------------------------------------------------------------------------------
+
+    async def on_press(self, interaction: discord.Interaction, challenge_id: int, verb: str) -> None:
+        row = await self.repo.challenge(challenge_id)
+        if row is None:
+            raise GameError("That open challenge no longer exists.")
+        if verb == "withdraw":
+            await self._withdraw(interaction, row)
+        else:
+            await self._take(interaction, row)
+
+    async def _withdraw(self, interaction: discord.Interaction, row: OpenChallenge) -> None:
+        if str(interaction.user.id) != row.author_id:
+            raise GameError(f"Only {row.author_name}, who posted it, can withdraw this challenge.")
+        if not await self.repo.close(row.id, ChallengeStatus.WITHDRAWN):
+            raise GameError(_closed_text(await self.repo.challenge(row.id)))
+        self.desk.alarms.drop(("challenge", row.id))
+        await interaction.response.edit_message(**self.message(await self.repo.challenge(row.id)))
+
+    async def _take(self, interaction: discord.Interaction, row: OpenChallenge) -> None:
+        me = str(interaction.user.id)
+        if me == row.author_id:
+            raise GameError("This is your own challenge: wait for someone to take the seat, or withdraw it.")
+        if interaction.user.bot:
+            raise GameError("Bots cannot play.")
+        if row.role_id is not None and not any(r.id == row.role_id for r in getattr(interaction.user, "roles", ())):
+            raise GameError(f"This challenge is for members with the <@&{row.role_id}> role, which you do not have.")
+        if row.status != ChallengeStatus.OPEN:
+            raise GameError(_closed_text(row))
+        # The channel's game may have started since the challenge was posted: say so before taking the seat.
+        options = GameOptions.model_validate_json(row.options_json)
+        if not options.thread and await self.desk.service.repo.get_active_game(row.channel_id) is not None:
+            raise GameError("This channel has a game in progress now: the seat can be taken once it is over.")
+        if not await self.repo.take_seat(row.id, me, utcnow()):
+            raise GameError(_closed_text(await self.repo.challenge(row.id)))
+        await interaction.response.defer()
+        try:
+            await self._start(interaction, row, options)
+        except BaseException:
+            await self.repo.give_back_seat(row.id, me)  # nothing started: the next member may take it
+            raise
+        self.desk.alarms.drop(("challenge", row.id))
+
+    async def _start(self, interaction: discord.Interaction, row: OpenChallenge, options: GameOptions) -> None:
+        """The taker's game, started as an accepted challenge: briefing, board, and the first ping."""
+        me = str(interaction.user.id)
+        setup = options.setup(self.desk.service.packs, (row.author_id, me),
+                              (row.author_name, interaction.user.display_name))
+        place = interaction.channel
+        if options.thread:
+            rules = self.desk.service.packs.rules(options.pack)
+            kind = options.size.replace("-", " ").title() if options.size else rules.title
+            place = await open_thread(interaction.channel, f"{row.author_name} vs {interaction.user.display_name} "
+                                      f"({kind})", [discord.Object(int(row.author_id)), interaction.user],
+                                      "Open challenge taken")
+        started = await start_game(interaction.client, interaction.guild_id, place, setup, thread=options.thread)
+        record = await self.desk.service.get_state(game_id=started.game_id)
+        await self.repo.set_game(row.id, record.id)
+        where = f": the game is in {place.mention}" if options.thread else ""
+        await interaction.edit_original_response(
+            content=f"{interaction.user.display_name} took {row.author_name}'s seat{where}.", embed=None, view=None)
+        if row.starts_at is not None:
+            await self.desk.reminders.schedule(record.id, place.id, row.starts_at)
+        when = f" The game is set for {stamp(row.starts_at)}." if row.starts_at else ""
+        await place.send(f"<@{row.author_id}>, {interaction.user.mention} took the seat of your open challenge."
+                         f"{when}", allowed_mentions=await self.desk.ping_to(record.id, row.author_id, actor=me),
+                         **self.desk.briefing(started.state, started.events))
+        await self.desk.open_board(place, record, actor=me)
+
+    # ---- expiry -------------------------------------------------------------------------------------
+
+    def watch(self, row: OpenChallenge) -> None:
+        self.desk.alarms.arm(("challenge", row.id), row.expires_at.timestamp(), partial(self.expire, row.id))
+
+    async def watch_stored(self) -> int:
+        """At start-up: arm the expiry of every open challenge in this process's servers; how many."""
+        rows = [row for row in await self.repo.open_challenges()
+                if row.guild_id is None or self.desk.bot.get_guild(row.guild_id) is not None]
+        for row in rows:
+            self.watch(row)
+        return len(rows)
+
+    async def expire(self, challenge_id: int) -> bool:
+        """Close the challenge if it is still open (a take or a withdrawal may have come first): whether it did."""
+        if not await self.repo.close(challenge_id, ChallengeStatus.EXPIRED):
+            return False
+        row = await self.repo.challenge(challenge_id)
+        if row.message_id is not None:
+            message = self.desk.bot.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
+            try:
+                await message.edit(**self.message(row))
+            except (discord.NotFound, discord.Forbidden):
+                _log.info("Expired open challenge %s: its message is gone", challenge_id)
+        return True
+
+
+def _closed_text(row: OpenChallenge | None) -> str:
+    if row is None:
+        return "That open challenge no longer exists."
+    if row.status == ChallengeStatus.TAKEN:
+        return f"The seat is taken: <@{row.taker_id}> took it first."
+    if row.status == ChallengeStatus.WITHDRAWN:
+        return f"{row.author_name} withdrew this challenge."
+    return "This open challenge has expired: post a new one with /game new."
