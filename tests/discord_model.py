@@ -68,6 +68,7 @@ class FakeUser:
     name: str
     bot: bool = False
     permissions: int = MEMBER_PERMISSIONS
+    roles: tuple[int, ...] = ()  # the ids of the server roles they have
 
     @property
     def mention(self) -> str:
@@ -81,13 +82,23 @@ class FakeUser:
 
     def member_payload(self, *, with_user: bool = True) -> dict[str, Any]:
         member: dict[str, Any] = {
-            "roles": [], "joined_at": _NOW, "deaf": False, "mute": False, "flags": 0, "pending": False,
+            "roles": [str(role) for role in self.roles], "joined_at": _NOW, "deaf": False, "mute": False, "flags": 0, "pending": False,
             "nick": None, "avatar": None, "premium_since": None, "communication_disabled_until": None,
             "permissions": str(self.permissions),
         }
         if with_user:
             member["user"] = self.payload()
         return member
+
+
+@dataclass(frozen=True)
+class FakeRole:
+    id: int
+    name: str
+
+    def payload(self) -> dict[str, Any]:
+        return {"id": str(self.id), "name": self.name, "permissions": "0", "position": 1, "color": 0,
+                "hoist": False, "managed": False, "mentionable": False, "flags": 0}
 
 
 TEXT, VOICE, PUBLIC_THREAD, FORUM = 0, 2, 11, 15  # Discord channel types
@@ -214,6 +225,7 @@ class DiscordModel:
         self.archived: set[int] = set()  # archived threads
         self.thread_members: dict[int, set[int]] = {}
         self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
+        self.roles: dict[int, FakeRole] = {}
         self.messages: dict[int, dict[str, Any]] = {}
         self.ephemeral_owner: dict[int, int] = {}  # ephemeral message id -> the only user who sees it
         self.files: dict[int, bytes] = {}  # attachment id -> content
@@ -232,6 +244,11 @@ class DiscordModel:
         user = FakeUser(self.next_id(), name, **options)
         self.users[user.id] = user
         return user
+
+    def add_role(self, name: str) -> FakeRole:
+        role = FakeRole(self.next_id(), name)
+        self.roles[role.id] = role
+        return role
 
     def add_channel(self, name: str, guild_id: int = GUILD_ID, *, type: int = TEXT,
                     parent: FakeChannel | None = None) -> FakeChannel:
@@ -284,7 +301,7 @@ class DiscordModel:
         }
         return {
             "id": str(guild_id), "name": self.guilds[guild_id], "icon": None, "owner_id": str(next(iter(self.users))),
-            "features": [], "roles": [everyone], "emojis": [], "stickers": [],
+            "features": [], "roles": [everyone, *(role.payload() for role in self.roles.values())], "emojis": [], "stickers": [],
             "channels": [channel.payload(i) for i, channel in enumerate(self.channels.values())
                          if channel.guild_id == guild_id and not channel.is_thread],
             "members": [self.bot_user.member_payload()], "member_count": len(self.users),
@@ -435,6 +452,9 @@ class DiscordModel:
             option["value"] = str(value.id)
             resolved.setdefault("users", {})[str(value.id)] = value.payload()
             resolved.setdefault("members", {})[str(value.id)] = value.member_payload(with_user=False)
+        elif kind == 8 and isinstance(value, FakeRole):
+            option["value"] = str(value.id)
+            resolved.setdefault("roles", {})[str(value.id)] = value.payload()
         elif kind == 7 and isinstance(value, FakeChannel):
             option["value"] = str(value.id)
             resolved.setdefault("channels", {})[str(value.id)] = {

@@ -39,6 +39,7 @@ from tests.discord_model import (
     DiscordModel,
     TEXT,
     FakeChannel,
+    FakeRole,
     FakeUser,
     HarnessError,
     Sent,
@@ -183,6 +184,12 @@ class Harness:
     def user(self, name: str, **options: Any) -> FakeUser:
         """A server member; options: bot=True, permissions=discord.Permissions(...).value."""
         return self.model.add_user(name, **options)
+
+    def role(self, name: str) -> FakeRole:
+        """A new server role (give it to a user with `user(name, roles=(role.id,))`)."""
+        role = self.model.add_role(name)
+        self.guild._add_role(discord.Role(guild=self.guild, state=self.bot._connection, data=role.payload()))
+        return role
 
     def channel(self, name: str, *, type: int = TEXT, parent: FakeChannel | None = None) -> FakeChannel:
         """A new place: a text channel, a voice channel (type=VOICE), a forum (FORUM), or a thread or forum post
