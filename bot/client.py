@@ -97,6 +97,8 @@ class MissionBot(commands.Bot):
         self.db_engine = make_engine(self.settings.database_url)
         sessions = make_sessionmaker(self.db_engine)
         self.service = GameService(self.catalog, sessions)
+        if summarised := await self.service.backfill_summaries():
+            _log.info("Summarised %d games that ended before this version, for history and stats", summarised)
         self.tournaments = TournamentService(sessions)
         self.picks = SecretPicks(sessions)
         self.desk = GameDesk(self, self.service)

@@ -34,8 +34,13 @@ from bot.engine.events import Event
 from bot.engine.packs import Packs, is_mission_deck
 from bot.engine.rng import seed_hash
 from bot.game_log import export_game
+from bot.ladders import Ladders
+from bot.summaries import summary_row
 from bot.table_log import export_table_game
+from bot.store.codec import game_status
 from bot.store.community import CommunityRepository
+from bot.store.history import HistoryRepository
+from bot.store.ladders import LadderRepository
 from bot.store.models import GameStatus
 from bot.store.repository import ActiveGameExists, GameRecord, GameRepository, StaleVersion
 
@@ -72,6 +77,8 @@ class GameService:
         self.packs = packs or installed_packs(catalog)  # the games of every pack go through the same steps
         self.repo = GameRepository(sessionmaker)
         self.community = CommunityRepository(sessionmaker)  # open challenges, time zones, reminders
+        self.history = HistoryRepository(sessionmaker)  # finished games as history and stats read them
+        self.ladders = Ladders(self.history, LadderRepository(sessionmaker))
         self._games = _ActiveGames(CACHED_GAMES)
         self.now_ms: Callable[[], int] = lambda: time.time_ns() // 1_000_000  # stamps clocked games' actions
         # A channel's lock lives while someone holds or awaits it, so the map does not grow forever.
@@ -99,6 +106,11 @@ class GameService:
             self._games.put(record)
         return ActResult(record.id, outcome.state, outcome.events + (_seed_notice(outcome.state, digest),),
                          record.version)
+
+    async def backfill_summaries(self) -> int:
+        """Summarise the games that ended before summaries were written (once, at start-up): how many."""
+        return await self.history.backfill(lambda game, state: summary_row(
+            self.packs, state, game_id=game.id, guild_id=game.guild_id, channel_id=game.channel_id))
 
     async def get_state(self, *, channel_id: int | None = None, game_id: int | None = None,
                         version: int | None = None) -> GameRecord:
@@ -213,7 +225,11 @@ class GameService:
         if record.state.clock is not None:
             action = action.model_copy(update={"at": self.now_ms()})
         outcome = self.packs.apply(record.state, action)  # a GameError here writes nothing
-        saved = await self._save(self.repo.save_if_version(record, outcome.state, action))
+        summary = None
+        if game_status(outcome.state) != GameStatus.ACTIVE:  # it ends here: history, stats and ladders read this
+            summary = summary_row(self.packs, outcome.state, game_id=record.id, guild_id=record.guild_id,
+                                  channel_id=record.channel_id)
+        saved = await self._save(self.repo.save_if_version(record, outcome.state, action, summary))
         events = outcome.events
         if saved.status != GameStatus.ACTIVE:
             events += (Event(f"The seed was {record.setup.seed!r} (SHA-256 {record.seed_hash}): "

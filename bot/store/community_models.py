@@ -83,3 +83,94 @@ class CallMessage(SQLModel, table=True):
     channel_id: int = Field(sa_type=BigInteger)
     player_id: str = Field(sa_type=String(32))
     wait_key: str = Field(sa_type=Text, description="JSON of what is wanted: the waits entry the call answers")
+
+
+class GameSummary(SQLModel, table=True):
+    """One finished game as history, stats and ladders read it: written in the transaction that ends the game,
+    so it never disagrees with the game. Names are kept as the players saw them at the end."""
+
+    __tablename__ = "game_summary"
+    __table_args__ = (
+        # A player's history on a server, newest first: one index per seat, which SQLite's OR plan combines.
+        Index("ix_game_summary_player_a", "guild_id", "player_a", "ended_at"),
+        Index("ix_game_summary_player_b", "guild_id", "player_b", "ended_at"),
+        Index("ix_game_summary_guild_ended", "guild_id", "ended_at"),
+    )
+
+    game_id: int = Field(foreign_key="game.id", ondelete="CASCADE", primary_key=True,
+                         sa_column_kwargs={"autoincrement": False})
+    guild_id: int | None = Field(default=None, sa_type=BigInteger)
+    channel_id: int = Field(sa_type=BigInteger)
+    pack: str = Field(sa_type=String(32))
+    size: str | None = Field(default=None, sa_type=String(32))
+    mission: str = Field(sa_type=String(100), description="The mission as printed (Primary Mission, or the pack's)")
+    deployment: str | None = Field(default=None, sa_type=String(100))
+    player_a: str = Field(sa_type=String(32), description="The challenger")
+    player_b: str = Field(sa_type=String(32))
+    name_a: str = Field(sa_type=String(100))
+    name_b: str = Field(sa_type=String(100))
+    vp_a: int
+    vp_b: int
+    winner: str | None = Field(default=None, sa_type=String(32), description="None: a draw, or abandoned")
+    reason: str = Field(sa_type=String(16), description="battle, concession, time or abandoned")
+    first: str | None = Field(default=None, sa_type=String(32), description="Who took the first turn")
+    mode_a: str | None = Field(default=None, sa_type=String(16), description="Fixed or Tactical (Chapter Approved)")
+    mode_b: str | None = Field(default=None, sa_type=String(16))
+    challenger: str | None = Field(default=None, sa_type=String(32), description="The last Challenger, if any")
+    tournament_id: int | None = Field(default=None, description="The event the game was a table of")
+    result_message_id: int | None = Field(default=None, sa_type=BigInteger)
+    ended_at: datetime = Field(sa_type=UtcDateTime)
+
+
+OPEN_LADDER = text("archived_at IS NULL")
+
+
+class Ladder(SQLModel, table=True):
+    """A server's opt-in ladder, one season of it: games that end between its members from `started_at` count."""
+
+    __tablename__ = "ladder"
+    __table_args__ = (
+        Index("uq_ladder_open_guild", "guild_id", unique=True, sqlite_where=OPEN_LADDER,
+              postgresql_where=OPEN_LADDER),
+        {"sqlite_autoincrement": True},
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_type=BigInteger)
+    name: str = Field(sa_type=String(100))
+    packs: str = Field(default="", sa_type=String(200), description="Comma-separated pack ids; empty: every pack")
+    include_tournaments: bool = True
+    season: int = 1
+    started_by: str = Field(sa_type=String(32))
+    started_at: datetime = Field(sa_type=UtcDateTime)
+    archived_at: datetime | None = Field(default=None, sa_type=UtcDateTime)
+
+
+class LadderVoid(SQLModel, table=True):
+    """A game an admin took out of a ladder, and who did."""
+
+    __tablename__ = "ladder_void"
+
+    ladder_id: int = Field(foreign_key="ladder.id", ondelete="CASCADE", primary_key=True)
+    game_id: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    voided_by: str = Field(sa_type=String(32))
+    voided_at: datetime = Field(sa_type=UtcDateTime)
+
+
+class LadderRating(SQLModel, table=True):
+    """A player's standing on a ladder: recomputed from the ordered counted games, updated as each one ends."""
+
+    __tablename__ = "ladder_rating"
+    __table_args__ = (Index("ix_ladder_rating_order", "ladder_id", "rating"),)
+
+    ladder_id: int = Field(foreign_key="ladder.id", ondelete="CASCADE", primary_key=True)
+    player_id: str = Field(sa_type=String(32), primary_key=True)
+    name: str = Field(sa_type=String(100))
+    mu: float
+    sigma: float
+    rating: float = Field(description="The conservative rating shown: mu - 3 sigma")
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    recent: str = Field(default="[]", sa_type=Text, description="JSON [[game id, rating change], ...], newest last")

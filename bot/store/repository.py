@@ -18,6 +18,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.engine.packs import family
 from bot.store.codec import dump_setup, dump_state, game_status, load_setup, load_state
+from bot.store.community_models import GameSummary
 from bot.store.models import BoardMessage, Game, GameAction, GameStatus, QuietPlayer, utcnow
 
 
@@ -32,6 +33,7 @@ BUMP = (
             pack_schema=bindparam("schema"), updated_at=bindparam("at"))
 )
 LOG_ACTION = insert(ACTION)
+ADD_SUMMARY = insert(GameSummary.__table__)
 LAST_SEQ = select(func.max(ACTION.c.seq)).where(ACTION.c.game_id == bindparam("game_id")).scalar_subquery()
 DROP_LAST_ACTION = delete(ACTION).where(ACTION.c.game_id == bindparam("game_id"), ACTION.c.seq == LAST_SEQ)
 
@@ -117,11 +119,13 @@ class GameRepository:
             row = (await session.exec(query)).first()
         return _record(row) if row is not None else None
 
-    async def save_if_version(self, game: GameRecord, new_state: Any, new_action: Any | None) -> GameRecord:
+    async def save_if_version(self, game: GameRecord, new_state: Any, new_action: Any | None,
+                              summary: dict[str, Any] | None = None) -> GameRecord:
         """Store the snapshot that `new_action` led to, if the game is still at `game.version`.
 
         The action goes into the log in the same transaction, numbered by the version it produced
-        (an undo leaves a gap, so the log shows it). Raises StaleVersion when someone saved first.
+        (an undo leaves a gap, so the log shows it), and so does the `summary` of a game it ends
+        (bot/summaries.py). Raises StaleVersion when someone saved first.
         """
         saved = _saved(game, new_state)
         state_json = dump_state(new_state)  # encoded before the transaction, which stays short
@@ -133,6 +137,8 @@ class GameRepository:
                     "game_id": game.id, "seq": saved.version, "actor": new_action.actor,
                     "action_json": action_json, "created_at": saved.updated_at,
                 })
+            if summary is not None:
+                await conn.execute(ADD_SUMMARY, {**summary, "ended_at": saved.updated_at})
         return saved
 
     async def pop_last_action(self, game: GameRecord, new_state: Any) -> GameRecord:

@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlmodel import SQLModel
 
 from bot.engine.packs import Packs
-from bot.store import tournament_models  # noqa: F401  (registers the tournament table in the metadata)
+from bot.store import metadata
 from bot.store.backup import sqlite_file
 from bot.store.codec import SnapshotError
 from bot.store.db import async_url, make_engine, make_sessionmaker, upgrade_database
@@ -30,8 +30,8 @@ from bot.store.repository import GameRepository
 from bot.store.tournament_repository import TournamentRepository
 
 BATCH = 500  # rows per INSERT round trip
-TABLES: Sequence[Table] = SQLModel.metadata.sorted_tables  # parents before children
-SERIAL_TABLES = ("game", "tournament")  # tables whose integer id the database hands out
+TABLES: Sequence[Table] = metadata().sorted_tables  # every table, parents before children
+SERIAL_TABLES = ("game", "tournament", "open_challenge", "reminder", "ladder")  # the database hands out their ids
 
 
 class TransferError(Exception):

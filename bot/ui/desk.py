@@ -233,13 +233,18 @@ class GameDesk:
                 f"<@{player}>, {text}", view=view_of(*buttons) if buttons else None,
                 allowed_mentions=await self.ping_to(result.game_id, player, actor=actor))
         if state.status in (Status.ENDED, Status.ABANDONED):
-            await interaction.channel.send(**self.result_card(state, result.game_id))
+            card = await interaction.channel.send(**self.result_card(state, result.game_id))
+            await self.service.history.set_result_message(result.game_id, card.id)
             if interaction.guild_id is not None:
                 try:
                     await report_table_game(self.bot, interaction.channel, interaction.guild_id, result.game_id,
                                             state)
                 except Exception:  # the game is over either way; /tournament status collects its result later
                     _log.exception("Could not report game %s to its tournament", result.game_id)
+                try:  # after the report, which marks a tournament's game as such
+                    await self.service.ladders.game_ended(interaction.guild_id, result.game_id)
+                except Exception:  # the ladder's recompute (/ladder void, a new season) counts it again
+                    _log.exception("Could not count game %s on its server's ladder", result.game_id)
 
     def result_card(self, state, game_id: int) -> dict:
         """The result embed with its score sheet picture, for any pack."""

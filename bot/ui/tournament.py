@@ -490,6 +490,8 @@ async def report_table_game(client: discord.Client, channel: discord.abc.Message
         return  # an abandoned game has no result; a win on time is the organiser's to enter
     report = await client.tournaments.game_ended(  # type: ignore[attr-defined]
         guild_id, game_id, result.vp, result.winner, conceded=result.reason == "concession")
+    if report is not None:  # a table of an event: a ladder may leave it out
+        await client.service.history.set_tournament(game_id, report.record.id)  # type: ignore[attr-defined]
     if report is None or (report.result is None and report.clash is None):
         return
     event = report.record.state.event

@@ -1,0 +1,32 @@
+"""A finished game as community memory reads it: one summary row, from the game's final state, for any pack."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.engine.packs import ChapterApprovedRules, Packs, is_mission_deck
+from bot.ui.text import title_case
+
+
+def summary_row(packs: Packs, state: Any, *, game_id: int, guild_id: int | None, channel_id: int) -> dict[str, Any]:
+    """The game_summary row of a game that is over (bot/store/community_models.py, GameSummary), but for the
+    moment it ended, which its save adds."""
+    a, b = state.players
+    result = state.result
+    rules = packs.rules(state.pack)
+    if isinstance(rules, ChapterApprovedRules):
+        mission = title_case(rules.catalog.primary(state.mission.primary).name)
+        deployment = title_case(rules.catalog.deployment(state.mission.deployment).name)
+    else:
+        mission = rules.data.mission(state.mission).name if state.mission else "No mission chosen"
+        deployment = None
+    deck = is_mission_deck(state)
+    vp = result.vp if result else {p.id: state.total_vp(p.id) for p in state.players}
+    return dict(
+        game_id=game_id, guild_id=guild_id, channel_id=channel_id, pack=state.pack, size=state.setup.size,
+        mission=mission[:100], deployment=deployment, player_a=a.id, player_b=b.id, name_a=a.name[:100],
+        name_b=b.name[:100], vp_a=vp.get(a.id, 0), vp_b=vp.get(b.id, 0),
+        winner=result.winner if result else None, reason=result.reason if result else "abandoned",
+        first=state.first, mode_a=a.mode if deck else None, mode_b=b.mode if deck else None,
+        challenger=state.challenger if deck else None,
+    )
