@@ -14,7 +14,7 @@ from bot.engine.catalog import Catalog
 from bot.engine.objectives import table_markers, table_objectives
 from bot.engine.rng import seed_hash
 from bot.engine.state import GameState, Phase, PlayerState, PromptKind, Source, Status
-from bot.ui.text import clip, field_value, title_case
+from bot.ui.text import clip, field_value, size_name, title_case
 
 PHASES = {
     Phase.COMMAND: "Command phase",
@@ -39,12 +39,15 @@ PROMPTS = {
 
 
 def mission_title(catalog: Catalog, state: GameState) -> str:
+    deployment = title_case(catalog.deployment(state.mission.deployment).name)
+    return f"{size_name(state.setup.size)} — {mission_name(catalog, state)} on {deployment}"
+
+
+def mission_name(catalog: Catalog, state: GameState) -> str:
+    """The Primary Mission, with its Tournament Mission Pool letter: 'Mission A: Take and Hold'."""
     mission = state.mission
-    size = state.setup.size.replace("-", " ").title()
-    primary = title_case(catalog.primary(mission.primary).name)
-    deployment = title_case(catalog.deployment(mission.deployment).name)
     letter = f"Mission {mission.pool_letter}: " if mission.pool_letter else ""
-    return f"{size} — {letter}{primary} on {deployment}"
+    return letter + title_case(catalog.primary(mission.primary).name)
 
 
 def status_line(catalog: Catalog, state: GameState) -> str:

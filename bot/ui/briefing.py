@@ -10,9 +10,9 @@ from bot.engine.catalog import Catalog
 from bot.engine.game import Event
 from bot.engine.objectives import table_objectives
 from bot.engine.state import GameState
-from bot.ui.board import mission_title, supply_drop_text
+from bot.ui.board import mission_name, mission_title, supply_drop_text
 from bot.ui.card_embeds import card_embed, rulings_sections
-from bot.ui.map_image import render_deployment
+from bot.ui.map_image import marker_numbers, render_deployment
 from bot.ui.text import clip, field_value
 
 MAP_FILE = "deployment.png"
@@ -23,7 +23,7 @@ def briefing(catalog: Catalog, state: GameState, events: tuple[Event, ...]
     mission = state.mission
     deployment = catalog.deployment(mission.deployment)
     markers = table_objectives(catalog, state, removed=True)
-    numbers = _numbers(markers)
+    numbers = marker_numbers(markers)
 
     summary = discord.Embed(title=mission_title(catalog, state), colour=discord.Colour.gold())
     summary.description = field_value("\n".join(e.text for e in events if e.private_to is None))
@@ -49,17 +49,15 @@ def table_map(catalog: Catalog, state: GameState) -> discord.File:
     """The deployment map with the objective markers of this game, numbered as the briefing lists them."""
     mission = state.mission
     markers = table_objectives(catalog, state, removed=True)
-    highlight = _numbers(markers)
+    highlight = marker_numbers(markers)
     if mission.alpha_objective:
         highlight[mission.alpha_objective] += " α"
         highlight[mission.omega_objective] += " Ω"
     picture = render_deployment(catalog.deployment(mission.deployment), highlight=highlight,
-                                removed=state.removed_objectives, markers=markers)
+                                removed=state.removed_objectives, markers=markers,
+                                mission=mission_name(catalog, state),
+                                layouts=tuple(catalog.layout(layout) for layout in mission.layouts))
     return discord.File(io.BytesIO(picture), filename=MAP_FILE)
-
-
-def _numbers(markers) -> dict[str, str]:
-    return {m.id: str(i) for i, m in enumerate(markers, start=1)}
 
 
 def _random_choices(catalog: Catalog, state: GameState) -> str:

@@ -1,32 +1,190 @@
-"""Draw a deployment map (zones, objectives, edges, centre) as a PNG from the deck's geometry."""
+"""Draw a deployment map as a PNG: title, zones, numbered objective markers, terrain, scale bar and legend.
+
+`map_key` gathers every string the picture shows besides the edge labels (title, legend, scale), so a test
+can read what a map says; `render_deployment` lays them out and also stores them in the PNG's text chunks.
+Text is set in the DejaVu Sans shipped in bot/ui/fonts: a machine's default font may lack α, Ω or ’.
+"""
 
 from __future__ import annotations
 
 import io
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
+from PIL.PngImagePlugin import PngInfo
 
 from bot.engine.catalog import Deployment, Shape, TerrainLayout
 from bot.engine.objectives import Marker, table_markers
+from bot.ui.text import size_name, title_case
 
-SCALE = 12  # pixels per inch: 60" x 44" -> 720 x 528
-MARGIN_X, MARGIN_Y = 72, 28  # room for the edge labels
-WIDTH, HEIGHT = 60 * SCALE + 2 * MARGIN_X, 44 * SCALE + 2 * MARGIN_Y
+FONTS = Path(__file__).with_name("fonts")
+REGULAR_FONT = FONTS / "DejaVuSans.ttf"
+BOLD_FONT = FONTS / "DejaVuSans-Bold.ttf"
 
+TABLE_WIDTH, TABLE_HEIGHT = 60, 44  # inches: every card of the pack, Incursion too, uses this battlefield
+SCALE = 14  # pixels per inch: 840 x 616 for the table
+GRID = 6  # inches between grid lines
+SCALE_BAR = 12  # inches
+PAD = 16
+EDGE = 26  # the band around the table for the edge labels
+TITLE_HEIGHT = 62
+TABLE_LEFT, TABLE_TOP = PAD + EDGE, TITLE_HEIGHT + EDGE
+TABLE_BOTTOM = TABLE_TOP + TABLE_HEIGHT * SCALE
+WIDTH = 2 * TABLE_LEFT + TABLE_WIDTH * SCALE  # 924: readable in Discord without zooming
+SCALE_ROW = 40
+LEGEND_ROW = 26
+SYMBOL = 22  # width of a legend symbol
+MARKER_RADIUS = 0.8  # inches: a 40mm objective marker
+
+WHITE = (255, 255, 255, 255)
+INK = (30, 30, 30, 255)
+MUTED = (90, 90, 90, 255)
 ATTACKER = (200, 60, 60, 150)
 DEFENDER = (60, 110, 200, 150)
 TABLE = (236, 230, 214, 255)
-GRID = (210, 202, 184, 255)
-OBJECTIVE = (30, 30, 30, 255)
+GRID_LINE = (210, 202, 184, 255)
 REMOVED = (150, 150, 150, 255)
 TALL = (110, 110, 110, 200)
 LOW = (120, 170, 220, 160)
+TERRAIN_OUTLINE = (60, 60, 60, 255)
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    group: str  # "zones", "objectives" or "terrain": each group starts a new line of the legend
+    # How the legend draws its sample: "attacker", "defender", "no_mans_land", "centre", "marker", "removed",
+    # "unplaced", "tall", "low", or "" for text alone.
+    symbol: str
+    text: str
+
+
+@dataclass(frozen=True)
+class MapKey:
+    title: str
+    subtitle: str
+    legend: tuple[LegendEntry, ...]
+    scale: str
+
+
+def marker_numbers(markers: Iterable[Marker]) -> dict[str, str]:
+    """The markers numbered 1, 2… in map order: the briefing's list and the map use these numbers."""
+    return {m.id: str(i) for i, m in enumerate(markers, start=1)}
+
+
+def map_key(deployment: Deployment, *, highlight: Mapping[str, str] | None = None, removed: tuple[str, ...] = (),
+            layout: TerrainLayout | None = None, markers: Iterable[Marker] | None = None,
+            mission: str | None = None, layouts: tuple[TerrainLayout, ...] = ()) -> MapKey:
+    """What `render_deployment` writes with the same arguments."""
+    markers, labels = _labelled(deployment, markers, highlight)
+    subtitle = " · ".join(part for part in (mission, layout and layout.name) if part) or "Deployment map"
+    legend = (*_zone_entries(), *(_marker_entry(m, labels[m.id], removed) for m in markers),
+              *_terrain_entries(layout, layouts))
+    return MapKey(title=f"{title_case(deployment.name)} — {size_name(deployment.size)}", subtitle=subtitle,
+                  legend=legend, scale=f'Scale: 0–{SCALE_BAR}" · grid squares {GRID}" · '
+                                       f'table {TABLE_WIDTH}" × {TABLE_HEIGHT}"')
+
+
+def render_deployment(deployment: Deployment, *, highlight: Mapping[str, str] | None = None,
+                      removed: tuple[str, ...] = (), layout: TerrainLayout | None = None,
+                      markers: Iterable[Marker] | None = None, mission: str | None = None,
+                      layouts: tuple[TerrainLayout, ...] = ()) -> bytes:
+    """PNG bytes of the map. Markers are numbered in map order; `highlight` relabels some (e.g. '2 α'),
+    `removed` greys them out. `markers`: the game's objective markers (the mission may move or add some)
+    instead of the card's; those set up where the players chose (The Ritual) have no recorded position and
+    are only listed. `mission` names the mission in the title; `layout` is drawn, else `layouts` are the
+    mission's choices the legend names."""
+    markers, labels = _labelled(deployment, markers, highlight)
+    key = map_key(deployment, highlight=labels, removed=removed, layout=layout, markers=markers,
+                  mission=mission, layouts=layouts)
+    font = _font(REGULAR_FONT, 14)
+    lines = _legend_lines(key.legend, font)
+    image = Image.new("RGBA", (WIDTH, TABLE_BOTTOM + EDGE + SCALE_ROW + LEGEND_ROW * len(lines) + PAD), WHITE)
+    image = _draw_table(image, deployment, layout)
+    draw = ImageDraw.Draw(image, "RGBA")
+    _draw_markers(draw, markers, labels, removed)
+    _draw_title(draw, key)
+    _draw_edge_labels(image, deployment)
+    _draw_scale(draw, key)
+    _draw_legend(draw, lines, font, TABLE_BOTTOM + EDGE + SCALE_ROW)
+    return _png(image, key)
+
+
+def _labelled(deployment: Deployment, markers: Iterable[Marker] | None, highlight: Mapping[str, str] | None
+              ) -> tuple[tuple[Marker, ...], dict[str, str]]:
+    markers = tuple(table_markers(deployment) if markers is None else markers)
+    return markers, {**marker_numbers(markers), **(highlight or {})}
+
+
+def _zone_entries() -> tuple[LegendEntry, ...]:
+    return (LegendEntry("zones", "attacker", "Attacker’s deployment zone"),
+            LegendEntry("zones", "defender", "Defender’s deployment zone"),
+            LegendEntry("zones", "no_mans_land", "No Man’s Land"),
+            LegendEntry("zones", "centre", "Centre of the battlefield"))
+
+
+def _marker_entry(marker: Marker, label: str, removed: tuple[str, ...]) -> LegendEntry:
+    if marker.id in removed:
+        return LegendEntry("objectives", "removed", f"{label} — {marker.name} (removed)")
+    if marker.at is None:
+        return LegendEntry("objectives", "unplaced", f"{label} — {marker.name} (not drawn: no recorded position)")
+    return LegendEntry("objectives", "marker", f"{label} — {marker.name}")
+
+
+def _terrain_entries(layout: TerrainLayout | None, layouts: tuple[TerrainLayout, ...]) -> tuple[LegendEntry, ...]:
+    if layout is None:
+        names = [choice.name for choice in layouts]
+        use = f"set up {_or_list(names)} (Tournament Mission Pool)" if names else "use your event’s layout"
+        return (LegendEntry("terrain", "", f"Terrain: not drawn — {use}"),)
+    heights = {section.height for section in layout.sections}
+    entries = [LegendEntry("terrain", height, text) for height, text in
+               (("tall", 'Tall terrain (more than 4")'), ("low", 'Low terrain (2" or less)')) if height in heights]
+    if any(section.confidence != "confirmed" for section in layout.sections):
+        entries.append(LegendEntry("terrain", "", f"{layout.name}: positions measured from the layout image"))
+    return tuple(entries)
+
+
+def _or_list(names: list[str]) -> str:
+    """'Layout 1, Layout 2 or Layout 4'."""
+    return f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else names[0]
+
+
+# ---- drawing -----------------------------------------------------------------------------------
+
+@cache
+def _font(path: Path, size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(path), size)
 
 
 def _xy(x: float, y: float) -> tuple[float, float]:
-    return MARGIN_X + x * SCALE, MARGIN_Y + y * SCALE
+    return TABLE_LEFT + x * SCALE, TABLE_TOP + y * SCALE
+
+
+def _draw_table(image: Image.Image, deployment: Deployment, layout: TerrainLayout | None) -> Image.Image:
+    board = ImageDraw.Draw(image)
+    board.rectangle((*_xy(0, 0), *_xy(TABLE_WIDTH, TABLE_HEIGHT)), fill=TABLE, outline=(80, 80, 80, 255), width=2)
+    for inch in range(GRID, TABLE_WIDTH, GRID):
+        board.line((*_xy(inch, 0), *_xy(inch, TABLE_HEIGHT)), fill=GRID_LINE)
+    for inch in range(GRID, TABLE_HEIGHT, GRID):
+        board.line((*_xy(0, inch), *_xy(TABLE_WIDTH, inch)), fill=GRID_LINE)
+    for zone in deployment.zones:
+        # Each zone on its own layer so a cut-out (Search and Destroy's circle) erases only that zone.
+        layer = Image.new("RGBA", image.size, (0, 0, 0, 0))
+        draw = ImageDraw.Draw(layer)
+        for shape in zone.shapes:
+            _draw_shape(draw, shape, ATTACKER if zone.side == "attacker" else DEFENDER)
+        for shape in zone.minus:
+            _draw_shape(draw, shape, (0, 0, 0, 0))
+        image = Image.alpha_composite(image, layer)
+    image = image.convert("RGB")  # from here on an "RGBA" draw blends its translucent colours into the picture
+    draw = ImageDraw.Draw(image, "RGBA")
+    if layout is not None:
+        _draw_terrain(draw, layout)
+    _draw_centre(draw, *_xy(TABLE_WIDTH / 2, TABLE_HEIGHT / 2), 8)
+    return image
 
 
 def _draw_shape(draw: ImageDraw.ImageDraw, shape: Shape, fill) -> None:
@@ -38,62 +196,7 @@ def _draw_shape(draw: ImageDraw.ImageDraw, shape: Shape, fill) -> None:
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill)
 
 
-def render_deployment(deployment: Deployment, *, highlight: dict[str, str] | None = None,
-                      removed: tuple[str, ...] = (), layout: TerrainLayout | None = None,
-                      markers: Iterable[Marker] | None = None) -> bytes:
-    """PNG bytes of the map; `highlight` labels objectives (e.g. {'nml-1': 'α'}), `removed` greys them.
-
-    `markers`: the game's objective markers (the mission may move or add some) instead of the card's;
-    those set up where the players chose (The Ritual) have no recorded position and are not drawn."""
-    image = Image.new("RGBA", (WIDTH, HEIGHT), (255, 255, 255, 255))
-    font = ImageFont.load_default(size=13)
-    board = ImageDraw.Draw(image)
-    board.rectangle((*_xy(0, 0), *_xy(60, 44)), fill=TABLE, outline=(80, 80, 80, 255), width=2)
-    for inch in range(6, 60, 6):
-        board.line((*_xy(inch, 0), *_xy(inch, 44)), fill=GRID)
-    for inch in range(6, 44, 6):
-        board.line((*_xy(0, inch), *_xy(60, inch)), fill=GRID)
-
-    for zone in deployment.zones:
-        # Each zone on its own layer so a cut-out (Search and Destroy's circle) erases only that zone.
-        layer = Image.new("RGBA", image.size, (0, 0, 0, 0))
-        draw = ImageDraw.Draw(layer)
-        colour = ATTACKER if zone.side == "attacker" else DEFENDER
-        for shape in zone.shapes:
-            _draw_shape(draw, shape, colour)
-        for shape in zone.minus:
-            _draw_shape(draw, shape, (0, 0, 0, 0))
-        image = Image.alpha_composite(image, layer)
-
-    draw = ImageDraw.Draw(image)
-    if layout is not None:
-        _draw_terrain(image, layout)
-        draw = ImageDraw.Draw(image)
-    cx, cy = _xy(30, 22)
-    draw.line((cx - 8, cy, cx + 8, cy), fill=OBJECTIVE, width=2)
-    draw.line((cx, cy - 8, cx, cy + 8), fill=OBJECTIVE, width=2)
-
-    if markers is None:
-        markers = table_markers(deployment)
-    for objective in markers:
-        if objective.at is None:
-            continue
-        ox, oy = _xy(objective.at.x, objective.at.y)
-        r = 0.8 * SCALE  # a 40mm marker
-        colour = REMOVED if objective.id in removed else OBJECTIVE
-        draw.ellipse((ox - r, oy - r, ox + r, oy + r), outline=colour, width=3, fill=(255, 255, 255, 255))
-        label = (highlight or {}).get(objective.id)
-        if label:
-            draw.text((ox + r + 3, oy - r - 3), label, fill=colour, font=font)
-
-    _edge_labels(draw, deployment, font)
-    out = io.BytesIO()
-    image.convert("RGB").save(out, format="PNG", optimize=True)
-    return out.getvalue()
-
-
-def _draw_terrain(image: Image.Image, layout: TerrainLayout) -> None:
-    draw = ImageDraw.Draw(image, "RGBA")
+def _draw_terrain(draw: ImageDraw.ImageDraw, layout: TerrainLayout) -> None:
     for section in layout.sections:
         angle = math.radians(section.angle)
         dx, dy = math.cos(angle), math.sin(angle)
@@ -103,19 +206,129 @@ def _draw_terrain(image: Image.Image, layout: TerrainLayout) -> None:
             for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))
         ]
         draw.polygon([_xy(x, y) for x, y in corners], fill=TALL if section.height == "tall" else LOW,
-                     outline=(60, 60, 60, 255))
+                     outline=TERRAIN_OUTLINE)
 
 
-def _edge_labels(draw: ImageDraw.ImageDraw, deployment: Deployment, font) -> None:
-    for side, edge in (("Attacker", deployment.attacker_edge), ("Defender", deployment.defender_edge)):
-        text = f"{side}'s edge"
-        colour = ATTACKER[:3] if side == "Attacker" else DEFENDER[:3]
-        width = draw.textlength(text, font=font)
-        if edge == "top":
-            draw.text(((WIDTH - width) / 2, 6), text, fill=colour, font=font)
-        elif edge == "bottom":
-            draw.text(((WIDTH - width) / 2, HEIGHT - 22), text, fill=colour, font=font)
-        elif edge == "left":
-            draw.text((6, HEIGHT / 2 - 10), text.replace(" ", "\n"), fill=colour, font=font)
-        else:
-            draw.text((WIDTH - MARGIN_X + 6, HEIGHT / 2 - 10), text.replace(" ", "\n"), fill=colour, font=font)
+def _draw_centre(draw: ImageDraw.ImageDraw, x: float, y: float, half: float) -> None:
+    draw.line((x - half, y, x + half, y), fill=INK, width=2)
+    draw.line((x, y - half, x, y + half), fill=INK, width=2)
+
+
+def _draw_marker(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, symbol: str) -> None:
+    colour = INK if symbol == "marker" else REMOVED
+    if symbol == "unplaced":  # no position: an outline only
+        draw.ellipse((x - r, y - r, x + r, y + r), outline=colour, width=2)
+        return
+    draw.ellipse((x - r, y - r, x + r, y + r), outline=colour, width=3, fill=WHITE)
+    if symbol == "removed":
+        d = r * 0.7
+        draw.line((x - d, y - d, x + d, y + d), fill=colour, width=3)
+        draw.line((x - d, y + d, x + d, y - d), fill=colour, width=3)
+
+
+def _draw_markers(draw: ImageDraw.ImageDraw, markers: tuple[Marker, ...], labels: dict[str, str],
+                  removed: tuple[str, ...]) -> None:
+    font, r = _font(BOLD_FONT, 15), MARKER_RADIUS * SCALE
+    for marker in markers:
+        if marker.at is None:
+            continue
+        x, y = _xy(marker.at.x, marker.at.y)
+        gone = marker.id in removed
+        _draw_marker(draw, x, y, r, "removed" if gone else "marker")
+        draw.text((x + r + 2, y - r - 8), labels[marker.id], font=font, fill=REMOVED if gone else INK,
+                  stroke_width=2, stroke_fill=WHITE)
+
+
+def _draw_title(draw: ImageDraw.ImageDraw, key: MapKey) -> None:
+    draw.text((PAD, PAD - 4), key.title, font=_font(BOLD_FONT, 22), fill=INK)
+    draw.text((PAD, PAD + 24), key.subtitle, font=_font(REGULAR_FONT, 15), fill=MUTED)
+
+
+def _draw_edge_labels(image: Image.Image, deployment: Deployment) -> None:
+    font = _font(BOLD_FONT, 14)
+    middle_x, middle_y = _xy(TABLE_WIDTH / 2, TABLE_HEIGHT / 2)
+    places = {"top": (middle_x, TABLE_TOP - EDGE / 2, 0), "bottom": (middle_x, TABLE_BOTTOM + EDGE / 2, 0),
+              "left": (TABLE_LEFT - EDGE / 2, middle_y, 90), "right": (WIDTH - TABLE_LEFT + EDGE / 2, middle_y, 270)}
+    for side, edge, colour in (("Attacker", deployment.attacker_edge, ATTACKER),
+                               ("Defender", deployment.defender_edge, DEFENDER)):
+        text = f"{side}’s edge"
+        label = Image.new("RGBA", (math.ceil(font.getlength(text)), EDGE - 6), (0, 0, 0, 0))
+        ImageDraw.Draw(label).text((0, 0), text, font=font, fill=colour[:3])
+        x, y, angle = places[edge]
+        label = label.rotate(angle, expand=True)  # the side edges read along the edge
+        image.paste(label, (round(x - label.width / 2), round(y - label.height / 2)), label)
+
+
+def _draw_scale(draw: ImageDraw.ImageDraw, key: MapKey) -> None:
+    font, y = _font(REGULAR_FONT, 13), TABLE_BOTTOM + EDGE + 8
+    for start in range(0, SCALE_BAR, 3):  # alternate 3" blocks, as on a ruler
+        x = TABLE_LEFT + start * SCALE
+        draw.rectangle((x, y, x + 3 * SCALE, y + 8), fill=INK if start % 6 == 0 else WHITE, outline=INK)
+    for inch in (0, SCALE_BAR // 2, SCALE_BAR):
+        text = f'{inch}"' if inch == SCALE_BAR else str(inch)
+        draw.text((TABLE_LEFT + inch * SCALE - font.getlength(text) / 2, y + 11), text, font=font, fill=INK)
+    draw.text((TABLE_LEFT + SCALE_BAR * SCALE + 24, y - 2), key.scale, font=font, fill=MUTED)
+
+
+def _entry_width(entry: LegendEntry, font: ImageFont.FreeTypeFont) -> float:
+    return (SYMBOL + 6 if entry.symbol else 0) + font.getlength(entry.text) + 20
+
+
+def _legend_lines(entries: tuple[LegendEntry, ...], font: ImageFont.FreeTypeFont) -> list[list[LegendEntry]]:
+    """Entries flowed left to right within the table's width, each group starting a new line."""
+    lines: list[list[LegendEntry]] = []
+    width = room = TABLE_WIDTH * SCALE
+    group = None
+    for entry in entries:
+        needed = _entry_width(entry, font)
+        if entry.group != group or needed > room:
+            lines.append([])
+            room, group = width, entry.group
+        lines[-1].append(entry)
+        room -= needed
+    return lines
+
+
+def _draw_legend(draw: ImageDraw.ImageDraw, lines: list[list[LegendEntry]], font: ImageFont.FreeTypeFont,
+                 top: float) -> None:
+    for n, line in enumerate(lines):
+        x, y = TABLE_LEFT, top + n * LEGEND_ROW
+        for entry in line:
+            if entry.symbol:
+                _draw_symbol(draw, entry.symbol, x, y + 9)
+                x += SYMBOL + 6
+            draw.text((x, y), _fit(entry.text, font, WIDTH - TABLE_LEFT - x), font=font, fill=INK)
+            x += font.getlength(entry.text) + 20
+
+
+def _draw_symbol(draw: ImageDraw.ImageDraw, symbol: str, x: float, y: float) -> None:
+    """The legend's sample of a map feature, centred vertically on `y`."""
+    box = (x, y - 7, x + SYMBOL, y + 7)
+    fills = {"attacker": ATTACKER, "defender": DEFENDER, "tall": TALL, "low": LOW}
+    if symbol in ("attacker", "defender", "no_mans_land", "tall", "low"):
+        draw.rectangle(box, fill=TABLE, outline=MUTED)  # translucent colours shown over the table, as on the map
+        if symbol in fills:
+            draw.rectangle(box, fill=fills[symbol], outline=TERRAIN_OUTLINE if symbol in ("tall", "low") else None)
+    elif symbol == "centre":
+        _draw_centre(draw, x + SYMBOL / 2, y, 7)
+    else:
+        _draw_marker(draw, x + SYMBOL / 2, y, 8, symbol)
+
+
+def _fit(text: str, font: ImageFont.FreeTypeFont, width: float) -> str:
+    """`text` cut with an ellipsis to fit `width` pixels (the PNG's text keeps it whole)."""
+    if font.getlength(text) <= width:
+        return text
+    while text and font.getlength(text + "…") > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def _png(image: Image.Image, key: MapKey) -> bytes:
+    info = PngInfo()  # iTXt: the names carry ’, α and Ω
+    info.add_itxt("Title", f"{key.title}\n{key.subtitle}")
+    info.add_itxt("Description", "\n".join(entry.text for entry in key.legend))
+    info.add_itxt("Scale", key.scale)
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True, pnginfo=info)
+    return out.getvalue()

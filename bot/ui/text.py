@@ -15,6 +15,11 @@ def field_value(text: str) -> str:
     return clip(text, FIELD_LIMIT) or "\u200b"
 
 
+def size_name(size: str) -> str:
+    """'strike-force' -> 'Strike Force', as the pack prints a game size."""
+    return size.replace("-", " ").title()
+
+
 def title_case(name: str) -> str:
     """'NO MAN’S LAND' -> 'No Man’s Land'; names already in mixed case are kept."""
     if name != name.upper():
