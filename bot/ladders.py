@@ -61,7 +61,7 @@ class Ladders:
         async with self._lock(ladder.id):
             games = await self.history.counted(ladder.guild_id, ladder.started_at, packs_of(ladder),
                                                ladder.include_tournaments, await self.repo.voids(ladder.id))
-            table = recompute(counted(g) for g in games)
+            table = recompute(games)
             await self.repo.save(ladder.id, table, replace_all=True)
         return table
 

@@ -22,6 +22,7 @@ from bot.engine.state import CA_PACK
 from bot.store.models import utcnow
 from bot.times import DEFAULT_ZONE, parse_when, stamp
 from bot.ui.challenge import offer_game, open_thread
+from bot.ui import history_view
 from bot.ui.game_options import MAX_SEED, GameOptions
 from bot.ui.open_challenge import DEFAULT_EXPIRY
 from bot.ui.controls import GameButton, view_of
@@ -30,6 +31,12 @@ from bot.ui.table_sheet import table_sheet_text
 
 MAX_EXPIRY_HOURS = 24 * 7
 MAX_CHOICES = 25  # Discord's limit for autocomplete
+
+
+async def pack_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    typed = current.casefold()
+    return [app_commands.Choice(name=rules.title, value=rules.pack) for rules in interaction.client.service.packs
+            if typed in rules.title.casefold() or typed in rules.pack][:MAX_CHOICES]
 
 
 class GameCog(commands.GroupCog, name="game", description="Play a mission pack's game here"):
@@ -67,6 +74,7 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
                            for_role="Open challenge: only members with this role may take the seat")
     @app_commands.rename(clock_expiry="clock-expiry", my_strategy="my-strategy", their_strategy="their-strategy",
                          for_role="for")
+    @app_commands.autocomplete(pack=pack_choices)
     @app_commands.choices(level=[app_commands.Choice(name=x.name, value=x.id) for x in fourth_edition().levels])
     async def new(self, interaction: discord.Interaction, opponent: discord.Member | None = None,
                   size: Literal["incursion", "strike-force", "asymmetric-war"] | None = None,
@@ -150,12 +158,6 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
             expires_at = starts_at
         await self.desk.challenges.post(interaction, options, role=role, expires_at=expires_at,
                                         starts_at=starts_at)
-
-    @new.autocomplete("pack")
-    async def packs(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        typed = current.casefold()
-        return [app_commands.Choice(name=rules.title, value=rules.pack) for rules in self.service.packs
-                if typed in rules.title.casefold() or typed in rules.pack][:MAX_CHOICES]
 
     @new.autocomplete("mission")
     async def missions(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -243,6 +245,20 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
         await interaction.response.send_message(
             self._sheet_message(record.state), file=discord.File(payload, filename=f"game-{record.id}.json"),
             ephemeral=not public)
+
+    @app_commands.command(name="history", description="A player's finished games on this server, newest first")
+    @app_commands.describe(player="Whose games (default: yours)", pack="Only this pack's games",
+                           public="Post it for everyone (default: you alone)")
+    @app_commands.guild_only()
+    @app_commands.autocomplete(pack=pack_choices)
+    async def history(self, interaction: discord.Interaction, player: discord.Member | None = None,
+                      pack: str | None = None, public: bool = False) -> None:
+        who = str((player or interaction.user).id)
+        if pack is not None and pack not in self.service.packs:
+            raise GameError(f"There is no pack {pack!r}: pick one from the list.")
+        page = await self.service.history.history(interaction.guild_id, who, pack=pack, limit=history_view.PAGE)
+        message = history_view.history_message(interaction.guild_id, who, pack, 0, page)
+        await interaction.response.send_message(**message, ephemeral=not public)
 
     @app_commands.command(name="sheet", description="The score sheet picture of this channel's latest game")
     async def sheet(self, interaction: discord.Interaction) -> None:

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.engine.ladder import CountedGame
 from bot.store.codec import load_state
 from bot.store.community_models import GameSummary
 from bot.store.models import Game, GameStatus
@@ -30,6 +31,7 @@ class Page:
 class HistoryRepository:
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
         self._sessionmaker = sessionmaker
+        self._server_counts: dict[int, tuple[tuple, dict[str, list[tuple]]]] = {}  # guild -> (its stamp, counts)
 
     async def backfill(self, summarise: Callable[[Game, Any], dict[str, Any]]) -> int:
         """Summarise the finished games that have no summary yet (stored before summaries existed), in batches so
@@ -89,22 +91,39 @@ class HistoryRepository:
             return list((await session.exec(query)).all())
 
     async def counted(self, guild_id: int, since: Any, packs: tuple[str, ...], tournaments: bool,
-                      voided: set[int]) -> list[GameSummary]:
-        """The games a ladder counts, in the order they ended: finished between two players (never abandoned)."""
-        where = [col(GameSummary.guild_id) == guild_id, col(GameSummary.ended_at) >= since,
-                 col(GameSummary.reason) != "abandoned"]
+                      voided: set[int]) -> list[CountedGame]:
+        """The games a ladder counts, in the order they ended: finished between two players (never abandoned).
+        Read as plain rows of the few columns a rating needs, as a recompute reads them all."""
+        g = SUMMARY.c
+        where = [g.guild_id == guild_id, g.ended_at >= since, g.reason != "abandoned"]
         if packs:
-            where.append(col(GameSummary.pack).in_(packs))
+            where.append(g.pack.in_(packs))
         if not tournaments:
-            where.append(col(GameSummary.tournament_id).is_(None))
-        query = select(GameSummary).where(*where).order_by(col(GameSummary.ended_at), col(GameSummary.game_id))
+            where.append(g.tournament_id.is_(None))
+        query = (select(g.game_id, g.player_a, g.player_b, g.name_a, g.name_b, g.winner).where(*where)
+                 .order_by(g.ended_at, g.game_id))
         async with self._sessionmaker() as session, session.begin():
-            return [row for row in (await session.exec(query)).all() if row.game_id not in voided]
+            rows = (await session.exec(query)).all()
+        return [CountedGame(game, (a, b), (name_a, name_b), winner)
+                for game, a, b, name_a, name_b, winner in rows if game not in voided]
 
     async def server_counts(self, guild_id: int) -> dict[str, list[tuple]]:
         """The counts behind the server picture, each grouped by the database (a few rows each, however many games):
         games per day, missions, deployments, Fixed against Tactical with their wins, the first turn's results
-        and the Challenger's."""
+        and the Challenger's. Kept until a game of the server ends (or another process adds one): the grouping
+        reads every game, the check only counts them on an index."""
+        stamp_query = select(func.count(), func.max(col(GameSummary.game_id))).where(
+            col(GameSummary.guild_id) == guild_id)
+        async with self._sessionmaker() as session, session.begin():
+            stamp = tuple((await session.exec(stamp_query)).one())
+        cached = self._server_counts.get(guild_id)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        counts = await self._group_server(guild_id)
+        self._server_counts[guild_id] = (stamp, counts)
+        return counts
+
+    async def _group_server(self, guild_id: int) -> dict[str, list[tuple]]:
         g = GameSummary
         played = and_(col(g.guild_id) == guild_id, col(g.reason) != "abandoned")
         won = func.sum(case((col(g.winner) == col(g.first), 1), else_=0))

@@ -26,6 +26,10 @@ class LadderRepository:
         async with self._sessionmaker() as session, session.begin():
             return (await session.exec(query)).first()
 
+    async def ladder(self, ladder_id: int) -> Ladder | None:
+        async with self._sessionmaker() as session, session.begin():
+            return await session.get(Ladder, ladder_id)
+
     async def start(self, ladder: Ladder) -> Ladder:
         try:
             async with self._sessionmaker() as session, session.begin():

@@ -1,0 +1,66 @@
+"""A player's finished games as a paged embed (`/game history`), with Newer/Older buttons that keep working
+after a restart. It shows only what the games' result cards showed everyone."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.engine.errors import GameError
+from bot.store.community_models import GameSummary
+from bot.store.history import Page
+from bot.ui.errors import send_error
+from bot.ui.text import clip
+
+PAGE = 10
+TEMPLATE = r"mdh:(?P<player>[0-9]+):(?P<pack>[a-z0-9-]*):(?P<offset>[0-9]+)"
+HOW = {"battle": "battle over", "concession": "concession", "time": "on time", "abandoned": "abandoned"}
+
+
+class HistoryPage(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
+    def __init__(self, player: str, pack: str | None, offset: int, label: str, *, disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
+                                           custom_id=f"mdh:{player}:{pack or ''}:{offset}"))
+        self.player, self.pack, self.offset = player, pack or None, offset
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match) -> HistoryPage:
+        return cls(match["player"], match["pack"], int(match["offset"]), item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            page = await interaction.client.service.history.history(  # type: ignore[attr-defined]
+                interaction.guild_id, self.player, pack=self.pack, offset=self.offset, limit=PAGE)
+            await interaction.response.edit_message(**history_message(interaction.guild_id, self.player, self.pack,
+                                                                      self.offset, page))
+        except GameError as exc:
+            await send_error(interaction, exc.message)
+
+
+def history_message(guild_id: int, player: str, pack: str | None, offset: int, page: Page) -> dict:
+    if not page.total:
+        raise GameError(f"<@{player}> has no finished games on this server" + (f" in {pack}." if pack else "."))
+    name = next((r.name_a if r.player_a == player else r.name_b) for r in page.rows) if page.rows else "?"
+    lines = [_line(guild_id, player, row) for row in page.rows]
+    embed = discord.Embed(title=clip(f"{name}'s games" + (f" ({pack})" if pack else ""), 256),
+                          description=clip("\n".join(lines), 4096), colour=discord.Colour.blurple())
+    embed.set_footer(text=f"Games {offset + 1}–{offset + len(page.rows)} of {page.total}, newest first")
+    view = discord.ui.View(timeout=None)
+    view.add_item(HistoryPage(player, pack, max(0, offset - PAGE), "Newer", disabled=offset == 0))
+    view.add_item(HistoryPage(player, pack, offset + PAGE, "Older", disabled=offset + PAGE >= page.total))
+    return dict(embed=embed, view=view)
+
+
+def _line(guild_id: int, player: str, row: GameSummary) -> str:
+    seat_a = row.player_a == player
+    mine, theirs = (row.vp_a, row.vp_b) if seat_a else (row.vp_b, row.vp_a)
+    opponent = row.name_b if seat_a else row.name_a
+    if row.reason == "abandoned":
+        result = "abandoned"
+    else:
+        result = "draw" if row.winner is None else "win" if row.winner == player else "loss"
+        result = f"**{result}** ({HOW[row.reason]})"
+    where = " · ".join(x for x in (row.size.replace("-", " ").title() if row.size else None, row.mission,
+                                   row.deployment) if x)
+    link = (f" · [result](https://discord.com/channels/{guild_id}/{row.channel_id}/{row.result_message_id})"
+            if row.result_message_id else "")
+    return f"<t:{int(row.ended_at.timestamp())}:d> vs **{opponent}** · {where} · {mine}–{theirs} · {result}{link}"

@@ -1,0 +1,211 @@
+"""Stats as pictures: a player's record and a server's habits, drawn headless with matplotlib (Agg) in the font
+the project ships, with a short text summary beside each. Computed from finished games' summaries only."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # no screen: draw to memory
+
+from matplotlib import font_manager  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from bot.store.community_models import GameSummary  # noqa: E402
+
+FONT = Path(__file__).with_name("fonts") / "DejaVuSans.ttf"
+font_manager.fontManager.addfont(str(FONT))
+STYLE = {"font.family": "DejaVu Sans", "font.size": 9}
+WIN, LOSS, DRAW = "#3a7d44", "#b23a48", "#8a8a8a"
+TOP = 8  # missions and deployments shown
+
+
+@dataclass
+class Record:
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    def add(self, outcome: str) -> None:
+        setattr(self, outcome, getattr(self, outcome) + 1)
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.losses + self.draws
+
+    def __str__(self) -> str:
+        return f"{self.wins}-{self.losses}-{self.draws}"
+
+
+@dataclass
+class PlayerStats:
+    name: str
+    record: Record = field(default_factory=Record)
+    vp_for: int = 0
+    vp_against: int = 0
+    abandoned: int = 0
+    by_pack: dict[str, Record] = field(default_factory=dict)
+    by_mission: dict[str, Record] = field(default_factory=dict)
+    by_turn: dict[str, Record] = field(default_factory=dict)  # going first, going second
+    by_mode: dict[str, Record] = field(default_factory=dict)  # Fixed, Tactical
+
+    def text(self) -> str:
+        games = self.record.games
+        if not games:
+            return f"{self.name} has no finished games here yet ({self.abandoned} abandoned)."
+        lines = [f"**{self.name}**: {games} games, {self.record} (wins-losses-draws), average "
+                 f"{self.vp_for / games:.1f}VP for and {self.vp_against / games:.1f}VP against."]
+        for label, table in (("Going first / second", self.by_turn), ("Fixed / Tactical", self.by_mode)):
+            if table:
+                lines.append(f"{label}: " + ", ".join(f"{k} {v}" for k, v in table.items()))
+        if self.abandoned:
+            lines.append(f"{self.abandoned} abandoned (not counted).")
+        return "\n".join(lines)
+
+
+def player_stats(rows: list[GameSummary], player: str) -> PlayerStats:
+    """A player's record from their finished games (abandoned ones counted apart)."""
+    name = next(((r.name_a if r.player_a == player else r.name_b) for r in reversed(rows)), "This player")
+    stats = PlayerStats(name)
+    for r in rows:
+        if r.reason == "abandoned":
+            stats.abandoned += 1
+            continue
+        seat_a = r.player_a == player
+        outcome = "draws" if r.winner is None else "wins" if r.winner == player else "losses"
+        stats.record.add(outcome)
+        stats.vp_for += r.vp_a if seat_a else r.vp_b
+        stats.vp_against += r.vp_b if seat_a else r.vp_a
+        stats.by_pack.setdefault(r.pack, Record()).add(outcome)
+        stats.by_mission.setdefault(r.mission, Record()).add(outcome)
+        if r.first is not None:
+            stats.by_turn.setdefault("first" if r.first == player else "second", Record()).add(outcome)
+        mode = r.mode_a if seat_a else r.mode_b
+        if mode:
+            stats.by_mode.setdefault(mode.title(), Record()).add(outcome)
+    return stats
+
+
+@dataclass
+class ServerStats:
+    weeks: list[tuple[date, int]]
+    missions: list[tuple[str, int]]
+    deployments: list[tuple[str, int]]
+    first: tuple[int, int, int]  # games with a first turn, won by the first player, decided
+    modes: dict[str, tuple[int, int]]  # choice -> (times chosen, wins)
+    challenger: tuple[int, int]  # games with a Challenger, won by the Challenger
+
+    @property
+    def games(self) -> int:
+        return sum(n for _, n in self.weeks)
+
+    def text(self) -> str:
+        if not self.games:
+            return "No finished games on this server yet."
+        games, won, decided = self.first
+        lines = [f"{self.games} finished games."]
+        if decided:
+            lines.append(f"The player who took the first turn won {won} of {decided} decided games "
+                         f"({100 * won / decided:.0f}%).")
+        if self.missions:
+            lines.append("Most played: " + ", ".join(f"{m} ({n})" for m, n in self.missions[:3]) + ".")
+        for mode, (chosen, wins) in self.modes.items():
+            lines.append(f"{mode}: chosen {chosen} times, won {wins}.")
+        if self.challenger[0]:
+            lines.append(f"A Challenger came into play in {self.challenger[0]} games and went on to win "
+                         f"{self.challenger[1]}.")
+        return "\n".join(lines)
+
+
+def server_stats(counts: dict[str, list[tuple]]) -> ServerStats:
+    """The server's picture from the database's grouped counts (bot/store/history.py, server_counts)."""
+    weeks: Counter[date] = Counter()
+    for day, n in counts["days"]:
+        day = day if isinstance(day, date) else date.fromisoformat(str(day))
+        weeks[day - timedelta(days=day.weekday())] += n
+    modes: dict[str, tuple[int, int]] = {}
+    for mode, chosen, wins in counts["modes_a"] + counts["modes_b"]:
+        before = modes.get(mode.title(), (0, 0))
+        modes[mode.title()] = (before[0] + chosen, before[1] + (wins or 0))
+    first = counts["first"][0] if counts["first"] else (0, 0, 0)
+    challenger = counts["challenger"][0] if counts["challenger"] else (0, 0)
+
+    def ranked(rows: list[tuple]) -> list[tuple[str, int]]:
+        return sorted(((name, n) for name, n in rows), key=lambda x: (-x[1], x[0]))
+
+    return ServerStats(sorted(weeks.items()), ranked(counts["missions"]), ranked(counts["deployments"]),
+                       (first[0], first[1] or 0, first[2] or 0), dict(sorted(modes.items())),
+                       (challenger[0], challenger[1] or 0))
+
+
+def player_picture(stats: PlayerStats) -> bytes:
+    with matplotlib.rc_context(STYLE):
+        figure = Figure(figsize=(8, 4.5), dpi=100)
+        figure.suptitle(f"{stats.name}: {stats.record.games} games, {stats.record} (W-L-D)", fontweight="bold")
+        left, right = figure.subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.6]})
+        _record_bars(left, {"All": stats.record, **{f"Going {k}": v for k, v in stats.by_turn.items()},
+                            **stats.by_mode})
+        left.set_title("Results")
+        missions = dict(sorted(stats.by_mission.items(), key=lambda kv: -kv[1].games)[:TOP])
+        _record_bars(right, missions)
+        right.set_title("By mission")
+        return _png(figure)
+
+
+def server_picture(stats: ServerStats) -> bytes:
+    with matplotlib.rc_context(STYLE):
+        figure = Figure(figsize=(9, 6), dpi=100)
+        figure.suptitle(f"This server: {stats.games} finished games", fontweight="bold")
+        (weeks, first), (missions, modes) = figure.subplots(2, 2)
+        if stats.weeks:
+            weeks.bar([w.isoformat() for w, _ in stats.weeks], [n for _, n in stats.weeks], color="#4c72b0")
+            weeks.tick_params(axis="x", labelrotation=45, labelsize=7)
+        weeks.set_title("Games per week (from Monday)")
+        games, won, decided = stats.first
+        first.bar(["First turn won", "Second turn won"], [won, decided - won], color=[WIN, LOSS])
+        first.set_title(f"Who won ({decided} decided games)")
+        top = stats.missions[:TOP][::-1]
+        missions.barh([m for m, _ in top], [n for _, n in top], color="#4c72b0")
+        missions.set_title("Most played missions")
+        labels = list(stats.modes) + (["Challenger"] if stats.challenger[0] else [])
+        chosen = [c for c, _ in stats.modes.values()] + ([stats.challenger[0]] if stats.challenger[0] else [])
+        wins = [w for _, w in stats.modes.values()] + ([stats.challenger[1]] if stats.challenger[0] else [])
+        modes.bar(labels, chosen, color="#c0c0c0", label="in play")
+        modes.bar(labels, wins, color=WIN, label="won")
+        modes.legend(loc="upper right")
+        modes.set_title("Fixed, Tactical and the Challenger")
+        return _png(figure)
+
+
+def rows_csv(rows: list[GameSummary]) -> bytes:
+    """The rows behind the pictures, one finished game a line."""
+    out = io.StringIO()
+    columns = [c.name for c in GameSummary.__table__.columns]
+    writer = csv.writer(out)
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow([getattr(row, c) for c in columns])
+    return out.getvalue().encode()
+
+
+def _record_bars(axes, records: dict[str, Record]) -> None:
+    labels = list(records)[::-1]
+    done = [0] * len(labels)
+    for attr, colour in (("wins", WIN), ("draws", DRAW), ("losses", LOSS)):
+        values = [getattr(records[k], attr) for k in labels]
+        axes.barh(labels, values, left=done, color=colour, label=attr)
+        done = [d + v for d, v in zip(done, values)]
+    axes.legend(loc="lower right", fontsize=7)
+
+
+def _png(figure: Figure) -> bytes:
+    figure.tight_layout()
+    out = io.BytesIO()
+    figure.savefig(out, format="png")
+    return out.getvalue()

@@ -1,0 +1,95 @@
+"""/ladder: a server's opt-in ladder. Nothing is ranked before a server admin starts one; from then on, every game
+finished here between two members counts (abandoned games never), rated with openskill."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine.errors import GameError
+from bot.engine.ladder import PROVISIONAL_GAMES
+from bot.ui.ladder_view import PAGE, standing_line, standings_message
+
+ADMINS = "Only a server admin (Manage Server) can {}."
+
+
+@app_commands.guild_only()
+class LadderCog(commands.GroupCog, name="ladder", description="This server's opt-in ladder with ratings"):
+    season = app_commands.Group(name="season", description="Ladder seasons")
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def ladders(self):
+        return self.bot.service.ladders
+
+    @app_commands.command(name="start", description="Admins: start ranking this server's games from now on")
+    @app_commands.describe(name="The ladder's name", packs="Only these packs count, comma-separated ids (default: "
+                                                           "all)", tournaments="Count tournament games (default: yes)")
+    async def start(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100] = "Ladder",
+                    packs: str = "", tournaments: bool = True) -> None:
+        _require_admin(interaction, "start a ladder")
+        chosen = tuple(p.strip() for p in packs.split(",") if p.strip())
+        unknown = [p for p in chosen if p not in self.bot.service.packs]
+        if unknown:
+            known = ", ".join(rules.pack for rules in self.bot.service.packs)
+            raise GameError(f"There is no pack {unknown[0]!r}: use ids from {known}.")
+        ladder = await self.ladders.start(interaction.guild_id, name[:100], chosen, tournaments,
+                                          str(interaction.user.id))
+        which = ", ".join(chosen) if chosen else "every pack"
+        await interaction.response.send_message(
+            f"**{ladder.name}** starts now: every game finished here from now on between two members counts "
+            f"({which}{'' if tournaments else ', tournament games left out'}); abandoned games never do. "
+            "`/ladder standings` shows the table, `/ladder me` your place.")
+
+    @app_commands.command(name="standings", description="The ladder's table (an admin's is posted for everyone)")
+    async def standings(self, interaction: discord.Interaction) -> None:
+        ladder = await self.ladders.ladder(interaction.guild_id)
+        rows, total = await self.ladders.repo.page(ladder.id, 0, PAGE)
+        await interaction.response.send_message(**standings_message(ladder, rows, total, 0),
+                                                ephemeral=not interaction.permissions.manage_guild)
+
+    @app_commands.command(name="me", description="Your rating, place and last changes on the ladder")
+    async def me(self, interaction: discord.Interaction) -> None:
+        ladder = await self.ladders.ladder(interaction.guild_id)
+        me = str(interaction.user.id)
+        standing = (await self.ladders.repo.standings_of(ladder.id, (me,))).get(me)
+        if standing is None:
+            raise GameError(f"You have no counted game on **{ladder.name}** yet: finish a game here to get a "
+                            "rating.")
+        place = await self.ladders.repo.place(ladder.id, standing)
+        changes = ", ".join(f"game {game}: {change:+.1f}" for game, change in reversed(standing.recent))
+        note = f" Provisional until {PROVISIONAL_GAMES} games." if standing.provisional else ""
+        await interaction.response.send_message(
+            f"**{ladder.name}**, place {place}: {standing_line(standing)}.{note}\nLast changes: {changes}.",
+            ephemeral=True)
+
+    @app_commands.command(name="void", description="Admins: take a game off the ladder (recomputes the table)")
+    @app_commands.describe(game="The game's number (on its board and result card)")
+    async def void(self, interaction: discord.Interaction, game: int) -> None:
+        _require_admin(interaction, "void a game")
+        await interaction.response.defer(ephemeral=True)  # a refusal stays private; the recompute takes a moment
+        ladder = await self.ladders.void(interaction.guild_id, game, str(interaction.user.id))
+        await interaction.followup.send("Voided; the table is recomputed.", ephemeral=True)
+        await interaction.channel.send(
+            f"Game {game} no longer counts on **{ladder.name}** (voided by {interaction.user.mention}); the table "
+            "is recomputed as if it never had.", allowed_mentions=discord.AllowedMentions.none())
+
+    @season.command(name="new", description="Admins: archive this season's table and start afresh")
+    async def new_season(self, interaction: discord.Interaction) -> None:
+        _require_admin(interaction, "start a new season")
+        ladder = await self.ladders.new_season(interaction.guild_id, str(interaction.user.id))
+        await interaction.response.send_message(
+            f"**{ladder.name}** season {ladder.season} starts now; season {ladder.season - 1}'s table is archived.")
+
+
+def _require_admin(interaction: discord.Interaction, what: str) -> None:
+    if not interaction.permissions.manage_guild:
+        raise GameError(ADMINS.format(what))
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(LadderCog(bot))

@@ -1,0 +1,68 @@
+"""/stats: a player's record and a server's habits as pictures, and the rows behind them as CSV. Read from this
+server's finished games only."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine.errors import GameError
+from bot.ui.stats_image import player_picture, player_stats, rows_csv, server_picture, server_stats
+
+
+@app_commands.guild_only()
+class StatsCog(commands.GroupCog, name="stats", description="Stats of this server's finished games, as pictures"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def history(self):
+        return self.bot.service.history
+
+    @app_commands.command(name="player", description="A player's record here: results, VP, missions, first or "
+                                                     "second, Fixed or Tactical")
+    @app_commands.describe(player="Whose stats (default: yours)", public="Post them for everyone (default: you "
+                                                                         "alone)")
+    async def player(self, interaction: discord.Interaction, player: discord.Member | None = None,
+                     public: bool = False) -> None:
+        who = player or interaction.user
+        rows = await self.history.rows(interaction.guild_id, str(who.id))
+        if not rows:
+            raise GameError(f"{who.display_name} has no finished games on this server yet.")
+        await interaction.response.defer(ephemeral=not public, thinking=True)
+        stats = player_stats(rows, str(who.id))
+        picture = await self.bot.loop.run_in_executor(None, player_picture, stats)  # drawing takes a moment
+        await interaction.followup.send(stats.text(), file=discord.File(io.BytesIO(picture), "stats.png"),
+                                        ephemeral=not public)
+
+    @app_commands.command(name="server", description="This server's games per week, missions, first-turn wins, "
+                                                     "Fixed or Tactical, the Challenger")
+    @app_commands.describe(public="Post them for everyone (default: you alone)")
+    async def server(self, interaction: discord.Interaction, public: bool = False) -> None:
+        stats = server_stats(await self.history.server_counts(interaction.guild_id))
+        if not stats.games:
+            raise GameError("No finished games on this server yet.")
+        await interaction.response.defer(ephemeral=not public, thinking=True)
+        picture = await self.bot.loop.run_in_executor(None, server_picture, stats)
+        await interaction.followup.send(stats.text(), file=discord.File(io.BytesIO(picture), "server-stats.png"),
+                                        ephemeral=not public)
+
+    @app_commands.command(name="export", description="The rows behind the pictures as CSV: a player's finished "
+                                                     "games here")
+    @app_commands.describe(player="Whose games (default: yours)")
+    async def export(self, interaction: discord.Interaction, player: discord.Member | None = None) -> None:
+        who = player or interaction.user
+        rows = await self.history.rows(interaction.guild_id, str(who.id))
+        if not rows:
+            raise GameError(f"{who.display_name} has no finished games on this server yet.")
+        await interaction.response.send_message(
+            f"{len(rows)} finished games of {who.display_name}.", ephemeral=True,
+            file=discord.File(io.BytesIO(rows_csv(rows)), f"games-{who.id}.csv"))
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(StatsCog(bot))
