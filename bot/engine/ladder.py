@@ -6,11 +6,16 @@ corrected result then reads as if it never counted)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+import math
 from dataclasses import dataclass, field, replace
 
 from openskill.models import BradleyTerryFull
 
 MODEL = BradleyTerryFull()
+# openskill's rate() spends most of its time checking and copying its arguments (about 65 µs a game here), which a
+# recompute of a large server's history cannot afford; `_rate_two` is its Bradley-Terry update written out for two
+# one-player teams, with the model's own constants, and tests/engine/test_ladder.py holds it equal to rate().
+TAU_SQUARED, TWO_BETA_SQUARED, KAPPA = MODEL.tau ** 2, 2 * MODEL.beta ** 2, MODEL.kappa
 PROVISIONAL_GAMES = 5  # fewer counted games than this: the rating is marked provisional
 RECENT = 5  # rating changes kept per player for /ladder me
 
@@ -49,16 +54,33 @@ def rated(table: dict[str, Standing], game: CountedGame) -> dict[str, Standing]:
     """The two players' standings after `game`, from theirs in `table` (a player missing there is new)."""
     before = [table.get(p) or Standing(p, n) for p, n in zip(game.players, game.names)]
     ranks = [1, 1] if game.winner is None else [1 if p == game.winner else 2 for p in game.players]
-    teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in before]
-    [[one], [two]] = MODEL.rate(teams, ranks=ranks)
+    score = 0.5 if game.winner is None else 1.0 if ranks[0] == 1 else 0.0  # the first player's result
+    new = _rate_two(before[0].mu, before[0].sigma, before[1].mu, before[1].sigma, score)
     after = {}
-    for standing, new, name, rank in zip(before, (one, two), game.names, ranks):
-        moved = replace(standing, name=name, mu=new.mu, sigma=new.sigma, games=standing.games + 1,
+    for standing, (mu, sigma), name, rank in zip(before, new, game.names, ranks):
+        moved = replace(standing, name=name, mu=mu, sigma=sigma, games=standing.games + 1,
                         wins=standing.wins + (game.winner is not None and rank == 1),
                         losses=standing.losses + (rank == 2), draws=standing.draws + (game.winner is None))
         change = round(moved.rating - standing.rating, 2)
         after[standing.player] = replace(moved, recent=(*standing.recent, (game.game_id, change))[-RECENT:])
     return after
+
+
+def _rate_two(mu_a: float, sigma_a: float, mu_b: float, sigma_b: float,
+              score_a: float) -> tuple[tuple[float, float], tuple[float, float]]:
+    """openskill's BradleyTerryFull.rate for two one-player teams: (mu, sigma) of each after a game that the first
+    won (1), drew (0.5) or lost (0)."""
+    var_a, var_b = sigma_a * sigma_a + TAU_SQUARED, sigma_b * sigma_b + TAU_SQUARED  # tau keeps sigma from vanishing
+    c = math.sqrt(var_a + var_b + TWO_BETA_SQUARED)
+    p_a = 1 / (1 + math.exp((mu_b - mu_a) / c))
+    p_b = 1 / (1 + math.exp((mu_a - mu_b) / c))
+    return (_moved(mu_a, var_a, c, score_a, p_a), _moved(mu_b, var_b, c, 1 - score_a, p_b))
+
+
+def _moved(mu: float, var: float, c: float, score: float, p: float) -> tuple[float, float]:
+    omega = var / c * (score - p)
+    delta = (math.sqrt(var) / c * (var / c)) / c * p * (1 - p)
+    return mu + omega, math.sqrt(var) * math.sqrt(max(1 - delta, KAPPA))
 
 
 def recompute(games: Iterable[CountedGame]) -> dict[str, Standing]:

@@ -158,3 +158,23 @@ def test_a_stored_result_that_contradicts_its_vp_keeps_its_outcome_marked_as_ent
     assert records(event)["100000000000000001"].wins == 1  # the standings do not change under anyone's feet
     notes = result_notes(event)
     assert notes["100000000000000000"] == notes["100000000000000001"] == ["R1 as entered"]  # shown to organisers
+
+
+async def test_games_that_ended_before_summaries_are_summarised_once_at_start_up(stored):
+    """Migration 0007 adds the summaries; the seven finished games of the version-1 bot get theirs at start-up, from
+    their stored snapshots, once (a second start-up finds nothing to do)."""
+    service = GameService(CATALOG, stored)
+    assert await service.backfill_summaries() == 7
+    assert await service.backfill_summaries() == 0
+    for game_id in GAME_IDS:
+        record = await service.repo.get_game(game_id)
+        summary = await service.history.summary(game_id)
+        if record.state.status != Status.ENDED:
+            assert summary is None  # still in progress
+            continue
+        a, b = record.state.players
+        assert (summary.player_a, summary.player_b, summary.name_a) == (a.id, b.id, a.name)
+        assert (summary.vp_a, summary.vp_b) == (record.state.result.vp[a.id], record.state.result.vp[b.id])
+        assert summary.winner == record.state.result.winner and summary.ended_at == record.updated_at
+        primary = CATALOG.primary(record.state.mission.primary).name
+        assert summary.mission.casefold() == primary.casefold() and summary.mission != primary.upper()
