@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 import math
-from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from openskill.models import BradleyTerryFull
 
@@ -20,8 +20,7 @@ PROVISIONAL_GAMES = 5  # fewer counted games than this: the rating is marked pro
 RECENT = 5  # rating changes kept per player for /ladder me
 
 
-@dataclass(frozen=True)
-class Standing:
+class Standing(NamedTuple):  # a tuple: a recompute builds two for every game of the history
     player: str
     name: str
     mu: float = MODEL.mu
@@ -30,7 +29,7 @@ class Standing:
     wins: int = 0
     losses: int = 0
     draws: int = 0
-    recent: tuple[tuple[int, float], ...] = field(default=())  # (game id, change of the shown rating)
+    recent: tuple[tuple[int, float], ...] = ()  # (game id, change of the shown rating)
 
     @property
     def rating(self) -> float:
@@ -42,8 +41,7 @@ class Standing:
         return self.games < PROVISIONAL_GAMES
 
 
-@dataclass(frozen=True)
-class CountedGame:
+class CountedGame(NamedTuple):
     game_id: int
     players: tuple[str, str]
     names: tuple[str, str]
@@ -52,18 +50,21 @@ class CountedGame:
 
 def rated(table: dict[str, Standing], game: CountedGame) -> dict[str, Standing]:
     """The two players' standings after `game`, from theirs in `table` (a player missing there is new)."""
-    before = [table.get(p) or Standing(p, n) for p, n in zip(game.players, game.names)]
-    ranks = [1, 1] if game.winner is None else [1 if p == game.winner else 2 for p in game.players]
-    score = 0.5 if game.winner is None else 1.0 if ranks[0] == 1 else 0.0  # the first player's result
-    new = _rate_two(before[0].mu, before[0].sigma, before[1].mu, before[1].sigma, score)
-    after = {}
-    for standing, (mu, sigma), name, rank in zip(before, new, game.names, ranks):
-        moved = replace(standing, name=name, mu=mu, sigma=sigma, games=standing.games + 1,
-                        wins=standing.wins + (game.winner is not None and rank == 1),
-                        losses=standing.losses + (rank == 2), draws=standing.draws + (game.winner is None))
-        change = round(moved.rating - standing.rating, 2)
-        after[standing.player] = replace(moved, recent=(*standing.recent, (game.game_id, change))[-RECENT:])
-    return after
+    (a, b), (name_a, name_b) = game.players, game.names
+    one, two = table.get(a) or Standing(a, name_a), table.get(b) or Standing(b, name_b)
+    score = 0.5 if game.winner is None else 1.0 if game.winner == a else 0.0  # the first player's result
+    new_one, new_two = _rate_two(one.mu, one.sigma, two.mu, two.sigma, score)
+    return {a: _after(one, name_a, new_one, score, game.game_id), b: _after(two, name_b, new_two, 1 - score,
+                                                                            game.game_id)}
+
+
+def _after(before: Standing, name: str, rating: tuple[float, float], score: float, game_id: int) -> Standing:
+    """A player's standing after a game they won (1), drew (0.5) or lost (0), with the new (mu, sigma)."""
+    mu, sigma = rating
+    change = round(mu - 3 * sigma - before.rating, 2)
+    return Standing(before.player, name, mu, sigma, before.games + 1, before.wins + (score == 1),
+                    before.losses + (score == 0), before.draws + (score == 0.5),
+                    (*before.recent, (game_id, change))[-RECENT:])
 
 
 def _rate_two(mu_a: float, sigma_a: float, mu_b: float, sigma_b: float,
