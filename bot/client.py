@@ -23,19 +23,21 @@ from bot.ui.desk import GameDesk
 from bot.ui.errors import APOLOGY, send_error
 from bot.ui.fourth_edition import ArmiesDeployed, PickMission
 from bot.ui.gt2020 import PickSecondaries, SelectSecondaries
+from bot.ui.help import HelpMenu
 from bot.ui.tournament import CheckInButton, CloseCheckInButton, ConfirmResult, DraftButton, NudgeButton
 
 _log = logging.getLogger(__name__)
 
 # Cog modules loaded at start-up, one per feature.
 EXTENSIONS: tuple[str, ...] = (
-    "cogs.cards", "cogs.faq", "cogs.dice", "cogs.game", "cogs.play", "cogs.tournament", "cogs.mission")
+    "cogs.cards", "cogs.faq", "cogs.dice", "cogs.game", "cogs.play", "cogs.tournament", "cogs.mission", "cogs.help",
+    "cogs.setup")
 
 # DynamicItem button classes (game boards) are listed here so that a press on a board posted before a
 # restart still reaches its callback; each class's custom id carries what it needs.
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem], ...] = (
     GameButton, GameSelect, ConfirmResult, DraftButton, NudgeButton, CheckInButton, CloseCheckInButton, PickMission,
-    ArmiesDeployed, SelectSecondaries, PickSecondaries,
+    ArmiesDeployed, SelectSecondaries, PickSecondaries, HelpMenu,
 )
 
 # The bot echoes user input (card names, dice): never let that ping @everyone or a role.
