@@ -23,6 +23,7 @@ from bot.ui.desk import GameDesk
 from bot.ui.errors import APOLOGY, send_error
 from bot.ui.fourth_edition import ArmiesDeployed, PickMission
 from bot.ui.gt2020 import PickSecondaries, SelectSecondaries
+from bot.ui.help import HelpMenu
 from bot.ui.history_view import HistoryPage
 from bot.ui.ladder_view import StandingsPage
 from bot.ui.open_challenge import ChallengeButton
@@ -32,14 +33,14 @@ _log = logging.getLogger(__name__)
 
 # Cog modules loaded at start-up, one per feature.
 EXTENSIONS: tuple[str, ...] = (
-    "cogs.cards", "cogs.faq", "cogs.dice", "cogs.game", "cogs.play", "cogs.tournament", "cogs.mission",
-    "cogs.settings", "cogs.stats", "cogs.ladder")
+    "cogs.cards", "cogs.faq", "cogs.dice", "cogs.game", "cogs.play", "cogs.tournament", "cogs.mission", "cogs.help",
+    "cogs.setup", "cogs.settings", "cogs.stats", "cogs.ladder")
 
 # DynamicItem button classes (game boards) are listed here so that a press on a board posted before a
 # restart still reaches its callback; each class's custom id carries what it needs.
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem], ...] = (
     GameButton, GameSelect, ConfirmResult, DraftButton, NudgeButton, CheckInButton, CloseCheckInButton, PickMission,
-    ArmiesDeployed, SelectSecondaries, PickSecondaries, ChallengeButton, HistoryPage, StandingsPage,
+    ArmiesDeployed, SelectSecondaries, PickSecondaries, HelpMenu, ChallengeButton, HistoryPage, StandingsPage,
 )
 
 # The bot echoes user input (card names, dice): never let that ping @everyone or a role.

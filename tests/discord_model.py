@@ -114,6 +114,7 @@ class FakeChannel:
     guild_id: int = GUILD_ID
     type: int = TEXT
     parent_id: int | None = None
+    denied: int = 0  # permissions an @everyone overwrite takes away here, from the bot too (a read-only channel)
 
     @property
     def mention(self) -> str:
@@ -126,7 +127,9 @@ class FakeChannel:
     def payload(self, position: int = 0, *, archived: bool = False) -> dict[str, Any]:
         data = {
             "id": str(self.id), "type": self.type, "guild_id": str(self.guild_id), "name": self.name,
-            "position": position, "permission_overwrites": [], "nsfw": False,
+            "position": position, "nsfw": False,
+            "permission_overwrites": [
+                {"id": str(self.guild_id), "type": 0, "allow": "0", "deny": str(self.denied)}] if self.denied else [],
             "parent_id": str(self.parent_id) if self.parent_id else None,
             "topic": None, "rate_limit_per_user": 0, "last_message_id": None, "flags": 0,
         }
@@ -219,6 +222,8 @@ class DiscordModel:
         self.app_id = APP_ID
         self.guild_id = GUILD_ID  # the first server; add_guild makes more
         self.guilds: dict[int, str] = {GUILD_ID: "Test Server"}
+        self.owners: dict[int, int] = {}  # guild id -> its owner's id (default: the bot, who then has every right)
+        self.system_channels: dict[int, int] = {}  # guild id -> the channel Discord posts its notices in
         self.bot_user = FakeUser(APP_ID, bot_name, bot=True, permissions=BOT_PERMISSIONS)
         self.bot_permissions = BOT_PERMISSIONS
         self.channels: dict[int, FakeChannel] = {CHANNEL_ID: FakeChannel(CHANNEL_ID, "general")}
@@ -251,19 +256,23 @@ class DiscordModel:
         return role
 
     def add_channel(self, name: str, guild_id: int = GUILD_ID, *, type: int = TEXT,
-                    parent: FakeChannel | None = None) -> FakeChannel:
-        """A channel of a server; a thread (parent given) belongs to its parent's server."""
+                    parent: FakeChannel | None = None, denied: int = 0) -> FakeChannel:
+        """A channel of a server; a thread (parent given) belongs to its parent's server. `denied`: permissions
+        (a discord.Permissions value) nobody below the owner has there, the bot included."""
         channel = FakeChannel(self.next_id(), name, parent.guild_id if parent else guild_id, type=type,
-                              parent_id=parent.id if parent else None)
+                              parent_id=parent.id if parent else None, denied=denied)
         self.channels[channel.id] = channel
         return channel
 
-    def add_guild(self, name: str, *, shard: tuple[int, int] | None = None) -> int:
-        """A new server; with shard=(id, count), one whose id Discord routes to that shard."""
+    def add_guild(self, name: str, *, shard: tuple[int, int] | None = None, owner: FakeUser | None = None) -> int:
+        """A new server; with shard=(id, count), one whose id Discord routes to that shard. With an owner, the bot
+        is a plain member there, whose rights channels can restrict (`add_channel(denied=)`)."""
         guild_id = self.next_id()
         while shard is not None and shard_of(guild_id, shard[1]) != shard[0]:
             guild_id = self.next_id()
         self.guilds[guild_id] = name
+        if owner is not None:
+            self.owners[guild_id] = owner.id
         return guild_id
 
     def create_thread(self, parent_id: int, body: dict[str, Any]) -> dict[str, Any]:
@@ -271,7 +280,7 @@ class DiscordModel:
         parent = self._channel(parent_id)
         if parent.type != TEXT:
             raise DiscordError(400, 50024, "Cannot execute action on this channel type")
-        self._require(discord.Permissions(create_public_threads=True))
+        self._require(discord.Permissions(create_public_threads=True), channel=parent)
         return self.channel(self.add_channel(body["name"], type=PUBLIC_THREAD, parent=parent).id)
 
     def edit_channel(self, channel_id: int, body: dict[str, Any]) -> dict[str, Any]:
@@ -300,17 +309,27 @@ class DiscordModel:
             "position": 0, "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0,
         }
         return {
-            "id": str(guild_id), "name": self.guilds[guild_id], "icon": None, "owner_id": str(next(iter(self.users))),
-            "features": [], "roles": [everyone, *(role.payload() for role in self.roles.values())], "emojis": [], "stickers": [],
+            "id": str(guild_id), "name": self.guilds[guild_id], "icon": None,
+            "owner_id": str(self.owners.get(guild_id, next(iter(self.users)))),
+            "features": [], "roles": [everyone, *(role.payload() for role in self.roles.values())], "emojis": [],
+            "stickers": [],
             "channels": [channel.payload(i) for i, channel in enumerate(self.channels.values())
                          if channel.guild_id == guild_id and not channel.is_thread],
             "members": [self.bot_user.member_payload()], "member_count": len(self.users),
             "large": False, "unavailable": False, "preferred_locale": "en-US", "premium_tier": 0,
             "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
-            "mfa_level": 0, "nsfw_level": 0, "system_channel_id": None, "afk_timeout": 300,
+            "mfa_level": 0, "nsfw_level": 0, "afk_timeout": 300,
+            "system_channel_id": str(self.system_channels[guild_id]) if guild_id in self.system_channels else None,
             "threads": [], "voice_states": [], "presences": [], "stage_instances": [],
             "guild_scheduled_events": [], "joined_at": _NOW,
         }
+
+    def join_payload(self, guild_id: int) -> dict[str, Any]:
+        """The GUILD_CREATE Discord sends when the bot is added to a server: without `unavailable`, which
+        discord.py reads as a join (on_guild_join) rather than a known server coming back."""
+        payload = self.guild_payload(guild_id)
+        del payload["unavailable"]
+        return payload
 
     def application_payload(self) -> dict[str, Any]:
         return {
@@ -388,7 +407,7 @@ class DiscordModel:
             "guild_id": str(guild_id), "guild": {"id": str(guild_id), "locale": "en-US", "features": []},
             "channel_id": str(channel.id), "channel": {**self.channel(channel.id), "permissions": str(user.permissions)},
             "member": user.member_payload(), "token": token, "version": 1,
-            "app_permissions": str(self.bot_permissions), "locale": "en-GB", "guild_locale": "en-US",
+            "app_permissions": str(self.bot_permissions & ~channel.denied), "locale": "en-GB", "guild_locale": "en-US",
             "entitlements": [], "authorizing_integration_owners": {"0": str(guild_id)}, "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024,
         }
@@ -593,14 +612,14 @@ class DiscordModel:
     def create_message(self, channel_id: int, body: dict[str, Any], files: list[tuple[str, bytes]]) -> dict[str, Any]:
         channel = self._channel(channel_id)
         if channel.is_thread:
-            self._require(discord.Permissions(send_messages_in_threads=True, view_channel=True))
+            self._require(discord.Permissions(send_messages_in_threads=True, view_channel=True), channel=channel)
             self.archived.discard(channel_id)  # a message in an archived (not locked) thread unarchives it
         elif channel.type == FORUM:
             raise DiscordError(400, 50008, "Cannot send messages in a non-text channel")
         else:
-            self._require(discord.Permissions(send_messages=True, view_channel=True))
+            self._require(discord.Permissions(send_messages=True, view_channel=True), channel=channel)
         if files:
-            self._require(discord.Permissions(attach_files=True))
+            self._require(discord.Permissions(attach_files=True), channel=channel)
         _check_message(body, files, needs_content=True)
         message_type = 19 if body.get("message_reference") else 0
         message = self._create_message(channel_id, body, files, message_type=message_type)
@@ -632,7 +651,8 @@ class DiscordModel:
         message = self._channel_message(channel_id, message_id)
         if channel_id in self.archived:
             raise DiscordError(400, 50083, "Thread is archived")
-        self._require(discord.Permissions(pin_messages=True), discord.Permissions(manage_messages=True))
+        self._require(discord.Permissions(pin_messages=True), discord.Permissions(manage_messages=True),
+                      channel=self.channels[channel_id])
         if pinned and not message["pinned"] and len(self.pins(channel_id)) >= 250:
             raise DiscordError(400, 30003, "Maximum number of pins reached (250)")
         message["pinned"] = pinned
@@ -671,8 +691,9 @@ class DiscordModel:
             raise DiscordError(404, 10008, "Unknown Message")
         return wanted
 
-    def _require(self, *any_of: discord.Permissions) -> None:
-        if not any((self.bot_permissions & p.value) == p.value for p in any_of):
+    def _require(self, *any_of: discord.Permissions, channel: FakeChannel | None = None) -> None:
+        held = self.bot_permissions & ~(channel.denied if channel else 0)
+        if not any((held & p.value) == p.value for p in any_of):
             raise DiscordError(403, 50013, "Missing Permissions")
 
     def _create_message(

@@ -18,7 +18,7 @@ async def open_thread(channel: discord.TextChannel, name: str, players: list[dis
     try:
         place = await channel.create_thread(name=name[:100], type=discord.ChannelType.public_thread, reason=reason)
     except discord.Forbidden:
-        raise GameError(f"I cannot open a thread here: {missing_permission_text('create_public_threads')}") from None
+        raise GameError(missing_permission_text("create_public_threads")) from None
     for player in players:
         await place.add_user(player)
     return place

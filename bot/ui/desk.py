@@ -130,7 +130,7 @@ class GameDesk:
         try:
             await message.pin(reason="Mission Deck game board")
         except discord.Forbidden:
-            await channel.send(f"I could not pin the board. {missing_permission_text('manage_messages')}")
+            await channel.send(missing_permission_text("manage_messages"))
         for board in earlier:
             await self._retire_board(board, message)
         return message

@@ -191,10 +191,13 @@ class Harness:
         self.guild._add_role(discord.Role(guild=self.guild, state=self.bot._connection, data=role.payload()))
         return role
 
-    def channel(self, name: str, *, type: int = TEXT, parent: FakeChannel | None = None) -> FakeChannel:
+    def channel(
+        self, name: str, *, type: int = TEXT, parent: FakeChannel | None = None, denied: int = 0,
+    ) -> FakeChannel:
         """A new place: a text channel, a voice channel (type=VOICE), a forum (FORUM), or a thread or forum post
-        (PUBLIC_THREAD, with its parent)."""
-        channel = self.model.add_channel(name, type=type, parent=parent)
+        (PUBLIC_THREAD, with its parent); `denied`: permissions the bot lacks there (interactions' app_permissions
+        say so, and the model refuses what they forbid)."""
+        channel = self.model.add_channel(name, type=type, parent=parent, denied=denied)
         guild, state = self.guild, self.bot._connection
         if channel.is_thread:
             guild._add_thread(discord.Thread(guild=guild, state=state, data=channel.payload()))
@@ -259,6 +262,17 @@ class Harness:
             if self.model.interactions[payload["token"]].response_type is None:
                 raise InteractionFailed(f"the bot never answered {_describe(payload)} (Discord: 'This interaction failed')")
         return reply
+
+    async def join(self, guild_id: int, *, strict: bool = True) -> Reply:
+        """Someone adds the bot to the model's server `guild_id` (made with `model.add_guild`): Discord sends its
+        GUILD_CREATE, discord.py dispatches on_guild_join; what the bot posted in answer."""
+        before = set(asyncio.all_tasks())
+        first_sent, first_error = len(self.model.sent), len(self._errors.records)
+        self.bot._connection.parse_guild_create(self.model.join_payload(guild_id))
+        await self._settle(before)
+        if strict:
+            self._raise_errors(first_error, f"the join of server {guild_id}")
+        return Reply(self.model.sent[first_sent:], [self._errors.format(r) for r in self._errors.records[first_error:]])
 
     # --- what users see ---------------------------------------------------------------------
 

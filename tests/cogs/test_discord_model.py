@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import discord
 import pytest
 
 from tests.discord_model import DiscordError, DiscordModel, message_problems
@@ -56,3 +57,30 @@ def test_message_limits() -> None:
     assert any("1-100 characters" in p for p in message_problems(long_id))
     embeds = {"embeds": [{"description": "d" * 4000}, {"description": "d" * 2500}]}
     assert any("6500 characters together" in p for p in message_problems(embeds))
+
+
+def test_a_channel_can_take_permissions_from_the_bot() -> None:
+    model = DiscordModel()
+    user = model.add_user("alice")
+    model.overwrite_commands(model.guild_id, [{"name": "x", "description": "d", "type": 1}])
+    read_only = model.add_channel("news", denied=discord.Permissions(send_messages=True).value)
+    with pytest.raises(DiscordError, match="Missing Permissions"):
+        model.create_message(read_only.id, {"content": "hi"}, [])
+    model.create_message(model.default_channel.id, {"content": "hi"}, [])
+    held = discord.Permissions(int(model.slash("x", user, read_only, {})["app_permissions"]))
+    assert not held.send_messages and held.embed_links
+    overwrites = model.channel(read_only.id)["permission_overwrites"]
+    assert overwrites == [{"id": str(model.guild_id), "type": 0, "allow": "0", "deny": str(1 << 11)}]
+
+
+def test_a_joined_server_has_its_owner_and_system_channel() -> None:
+    model = DiscordModel()
+    owner = model.add_user("olga")
+    guild_id = model.add_guild("Club", owner=owner)
+    lobby = model.add_channel("lobby", guild_id)
+    model.system_channels[guild_id] = lobby.id
+    joined = model.join_payload(guild_id)
+    assert "unavailable" not in joined  # discord.py reads a GUILD_CREATE without it as a join
+    assert joined["owner_id"] == str(owner.id) and joined["system_channel_id"] == str(lobby.id)
+    assert model.guild_payload()["owner_id"] == str(model.bot_user.id)  # the first server: the bot owns it
+    assert model.guild_payload()["system_channel_id"] is None

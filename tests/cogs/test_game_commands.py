@@ -372,3 +372,17 @@ async def test_latest_game_is_the_newest_of_the_channel_whatever_its_status(cata
         assert (await service.latest_game(CHANNEL)).id == second.game_id
     finally:
         await engine.dispose()
+
+
+async def test_a_pin_or_a_thread_refused_for_lack_of_permission_is_said(harness: Harness, alice, bob) -> None:
+    no_pins = harness.channel("no-pins", denied=discord.Permissions(manage_messages=True, pin_messages=True).value)
+    table = Table(harness, alice, bob, channel=no_pins)
+    await table.start()
+    said = [m["content"] for m in harness.messages(no_pins)]
+    assert any("pin the board" in text and "Manage Messages" in text and "/setup check" in text for text in said)
+    assert harness.pins(no_pins) == [] and len(await table.board_ids()) == 1  # the game goes on unpinned
+    no_threads = harness.channel("no-threads", denied=discord.Permissions(create_public_threads=True).value)
+    reply = await harness.slash("game new", user=alice, channel=no_threads, opponent=bob, size="incursion",
+                                thread=True)
+    assert reply.ephemeral and "Create Public Threads" in reply.content
+    assert await harness.bot.service.repo.get_active_game(no_threads.id) is None
