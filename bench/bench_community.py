@@ -7,7 +7,7 @@ player and their summaries (bot/summaries.py) are dealt out to random pairs of p
 behind them carry a placeholder snapshot, since these queries read only the summaries. It prints p50/p99 of:
   - /game history (a player's newest page),
   - /stats player (the player's rows and their record; the picture is timed apart),
-  - /stats server (the grouped counts and the summary),
+  - /stats server (the server's tallies and the summary),
   - /ladder standings (the first page),
 and the time to recompute the ladder from scratch over every game (query, ratings, and writing the table).
 """
@@ -35,6 +35,7 @@ from bot.service import GameService  # noqa: E402
 from bot.store.codec import dump_setup  # noqa: E402
 from bot.store.community_models import GameSummary, Ladder  # noqa: E402
 from bot.store.db import make_engine, make_sessionmaker, upgrade_database  # noqa: E402
+from bot.store.history import add_tallies  # noqa: E402
 from bot.store.models import Game  # noqa: E402
 from bot.summaries import summary_row  # noqa: E402
 from bot.ui.stats_image import player_picture, player_stats, server_stats  # noqa: E402
@@ -93,6 +94,7 @@ async def fill(service: GameService, engine, games: int, players: int) -> None:
         async with engine.begin() as conn:
             await conn.execute(insert(Game.__table__), game_rows)
             await conn.execute(insert(GameSummary.__table__), summaries)
+            await add_tallies(conn, summaries)
 
 
 async def bench(url: str, games: int, players: int) -> None:

@@ -30,3 +30,4 @@ def summary_row(packs: Packs, state: Any, *, game_id: int, guild_id: int | None,
         first=state.first, mode_a=a.mode if deck else None, mode_b=b.mode if deck else None,
         challenger=state.challenger if deck else None,
     )
+

@@ -174,3 +174,18 @@ class LadderRating(SQLModel, table=True):
     losses: int = 0
     draws: int = 0
     recent: str = Field(default="[]", sa_type=Text, description="JSON [[game id, rating change], ...], newest last")
+
+
+class ServerTally(SQLModel, table=True):
+    """A running count of a server's finished games by one thing the server picture shows (the week, a mission, a
+    deployment, Fixed or Tactical, the first turn, the Challenger), and how many of them the thing's player won.
+    Added to in the transaction that writes the game's summary, so /stats server reads a few rows, however many
+    games the server has played."""
+
+    __tablename__ = "server_tally"
+
+    guild_id: int = Field(sa_type=BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    kind: str = Field(sa_type=String(16), primary_key=True)
+    key: str = Field(sa_type=String(100), primary_key=True)
+    games: int = 0
+    wins: int = 0

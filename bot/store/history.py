@@ -6,20 +6,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import and_, case, func, insert, or_
-from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlalchemy import func, insert, or_
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncConnection, async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.engine.ladder import CountedGame
 from bot.store.codec import load_state
-from bot.store.community_models import GameSummary
+from bot.store.community_models import GameSummary, ServerTally
 from bot.store.models import Game, GameStatus
 
 BACKFILL_BATCH = 500
 SUMMARY = GameSummary.__table__
+TALLY = ServerTally.__table__
 
 
 @dataclass(frozen=True)
@@ -31,7 +35,6 @@ class Page:
 class HistoryRepository:
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
         self._sessionmaker = sessionmaker
-        self._server_counts: dict[int, tuple[tuple, dict[str, list[tuple]]]] = {}  # guild -> (its stamp, counts)
 
     async def backfill(self, summarise: Callable[[Game, Any], dict[str, Any]]) -> int:
         """Summarise the finished games that have no summary yet (stored before summaries existed), in batches so
@@ -49,6 +52,7 @@ class HistoryRepository:
                 rows = [{**summarise(game, load_state(game.state_json, game.pack)), "ended_at": game.updated_at}
                         for game in games]
                 await session.exec(insert(SUMMARY), params=rows)
+                await add_tallies(await session.connection(), rows)
             done += len(rows)
             last = games[-1].id
 
@@ -107,40 +111,50 @@ class HistoryRepository:
         return [CountedGame(game, (a, b), (name_a, name_b), winner)
                 for game, a, b, name_a, name_b, winner in rows if game not in voided]
 
-    async def server_counts(self, guild_id: int) -> dict[str, list[tuple]]:
-        """The counts behind the server picture, each grouped by the database (a few rows each, however many games):
-        games per day, missions, deployments, Fixed against Tactical with their wins, the first turn's results
-        and the Challenger's. Kept until a game of the server ends (or another process adds one): the grouping
-        reads every game, the check only counts them on an index."""
-        stamp_query = select(func.count(), func.max(col(GameSummary.game_id))).where(
-            col(GameSummary.guild_id) == guild_id)
+    async def server_counts(self, guild_id: int) -> dict[str, list[tuple[str, int, int]]]:
+        """The server's tallies by kind: (key, games, wins) rows (`tallies`)."""
+        query = select(ServerTally).where(ServerTally.guild_id == guild_id)
+        found: dict[str, list[tuple[str, int, int]]] = {}
         async with self._sessionmaker() as session, session.begin():
-            stamp = tuple((await session.exec(stamp_query)).one())
-        cached = self._server_counts.get(guild_id)
-        if cached is not None and cached[0] == stamp:
-            return cached[1]
-        counts = await self._group_server(guild_id)
-        self._server_counts[guild_id] = (stamp, counts)
-        return counts
+            for row in (await session.exec(query)).all():
+                found.setdefault(row.kind, []).append((row.key, row.games, row.wins))
+        return found
 
-    async def _group_server(self, guild_id: int) -> dict[str, list[tuple]]:
-        g = GameSummary
-        played = and_(col(g.guild_id) == guild_id, col(g.reason) != "abandoned")
-        won = func.sum(case((col(g.winner) == col(g.first), 1), else_=0))
-        decided = func.sum(case((col(g.winner).is_not(None), 1), else_=0))
-        queries = {
-            "days": select(func.date(col(g.ended_at)), func.count()).where(played).group_by(func.date(col(g.ended_at))),
-            "missions": select(col(g.mission), func.count()).where(played).group_by(col(g.mission)),
-            "deployments": select(col(g.deployment), func.count()).where(played, col(g.deployment).is_not(None))
-            .group_by(col(g.deployment)),
-            "first": select(func.count(), won, decided).where(played, col(g.first).is_not(None)),
-            "challenger": select(func.count(), func.sum(case((col(g.winner) == col(g.challenger), 1), else_=0)))
-            .where(played, col(g.challenger).is_not(None)),
-        }
-        for seat in ("a", "b"):
-            mode, player = getattr(g, f"mode_{seat}"), getattr(g, f"player_{seat}")
-            queries[f"modes_{seat}"] = (select(col(mode), func.count(), func.sum(case((col(g.winner) == col(player), 1),
-                                                                                    else_=0)))
-                                        .where(played, col(mode).is_not(None)).group_by(col(mode)))
-        async with self._sessionmaker() as session, session.begin():
-            return {name: [tuple(row) for row in (await session.exec(query)).all()] for name, query in queries.items()}
+
+def tallies(summary: dict[str, Any]) -> list[tuple[str, str, int, int]]:
+    """(kind, key, games, wins) that a finished game adds to its server's tallies (the server_tally table):
+    nothing for an abandoned game or one played outside a server."""
+    if summary["guild_id"] is None or summary["reason"] == "abandoned":
+        return []
+    winner, ended = summary["winner"], summary["ended_at"]
+    monday = (ended.date() - timedelta(days=ended.weekday())).isoformat()
+    found = [("week", monday, 1, 0), ("mission", summary["mission"], 1, 0)]
+    if summary["deployment"]:
+        found.append(("deployment", summary["deployment"], 1, 0))
+    if summary["first"] is not None and winner is not None:
+        found.append(("first", "", 1, int(winner == summary["first"])))
+    for seat in ("a", "b"):
+        if summary[f"mode_{seat}"]:
+            found.append(("mode", summary[f"mode_{seat}"], 1, int(winner == summary[f"player_{seat}"])))
+    if summary["challenger"] is not None:
+        found.append(("challenger", "", 1, int(winner == summary["challenger"])))
+    return found
+
+
+async def add_tallies(conn: AsyncConnection, summaries: list[dict[str, Any]]) -> None:
+    """Add finished games (summary rows with their end) to their servers' tallies, in the caller's transaction: one
+    upsert, its rows summed first (a statement may not touch a row twice)."""
+    summed: dict[tuple[int, str, str], list[int]] = {}
+    for summary in summaries:
+        for kind, key, games, wins in tallies(summary):
+            counts = summed.setdefault((summary["guild_id"], kind, key), [0, 0])
+            counts[0] += games
+            counts[1] += wins
+    if not summed:
+        return
+    upsert = (sqlite_insert if conn.dialect.name == "sqlite" else postgresql_insert)(TALLY)
+    statement = upsert.values([dict(guild_id=g, kind=k, key=key, games=n, wins=w)
+                               for (g, k, key), (n, w) in summed.items()])
+    await conn.execute(statement.on_conflict_do_update(
+        index_elements=["guild_id", "kind", "key"],
+        set_={"games": TALLY.c.games + statement.excluded.games, "wins": TALLY.c.wins + statement.excluded.wins}))

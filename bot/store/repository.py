@@ -19,6 +19,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.engine.packs import family
 from bot.store.codec import dump_setup, dump_state, game_status, load_setup, load_state
 from bot.store.community_models import GameSummary
+from bot.store.history import add_tallies
 from bot.store.models import BoardMessage, Game, GameAction, GameStatus, QuietPlayer, utcnow
 
 
@@ -138,7 +139,9 @@ class GameRepository:
                     "action_json": action_json, "created_at": saved.updated_at,
                 })
             if summary is not None:
-                await conn.execute(ADD_SUMMARY, {**summary, "ended_at": saved.updated_at})
+                summary = {**summary, "ended_at": saved.updated_at}
+                await conn.execute(ADD_SUMMARY, summary)
+                await add_tallies(conn, [summary])
         return saved
 
     async def pop_last_action(self, game: GameRecord, new_state: Any) -> GameRecord:

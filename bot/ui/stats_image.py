@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import csv
 import io
-from collections import Counter
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date
 from pathlib import Path
 
 import matplotlib
@@ -97,7 +96,7 @@ class ServerStats:
     weeks: list[tuple[date, int]]
     missions: list[tuple[str, int]]
     deployments: list[tuple[str, int]]
-    first: tuple[int, int, int]  # games with a first turn, won by the first player, decided
+    first: tuple[int, int]  # decided games with a first turn, and how many the player who took it won
     modes: dict[str, tuple[int, int]]  # choice -> (times chosen, wins)
     challenger: tuple[int, int]  # games with a Challenger, won by the Challenger
 
@@ -108,7 +107,7 @@ class ServerStats:
     def text(self) -> str:
         if not self.games:
             return "No finished games on this server yet."
-        games, won, decided = self.first
+        decided, won = self.first
         lines = [f"{self.games} finished games."]
         if decided:
             lines.append(f"The player who took the first turn won {won} of {decided} decided games "
@@ -123,25 +122,21 @@ class ServerStats:
         return "\n".join(lines)
 
 
-def server_stats(counts: dict[str, list[tuple]]) -> ServerStats:
-    """The server's picture from the database's grouped counts (bot/store/history.py, server_counts)."""
-    weeks: Counter[date] = Counter()
-    for day, n in counts["days"]:
-        day = day if isinstance(day, date) else date.fromisoformat(str(day))
-        weeks[day - timedelta(days=day.weekday())] += n
-    modes: dict[str, tuple[int, int]] = {}
-    for mode, chosen, wins in counts["modes_a"] + counts["modes_b"]:
-        before = modes.get(mode.title(), (0, 0))
-        modes[mode.title()] = (before[0] + chosen, before[1] + (wins or 0))
-    first = counts["first"][0] if counts["first"] else (0, 0, 0)
-    challenger = counts["challenger"][0] if counts["challenger"] else (0, 0)
+def server_stats(tallies: dict[str, list[tuple[str, int, int]]]) -> ServerStats:
+    """The server's picture from its tallies (bot/store/history.py, server_counts): (key, games, wins) by kind."""
+    def ranked(kind: str) -> list[tuple[str, int]]:
+        return sorted(((key, games) for key, games, _ in tallies.get(kind, [])), key=lambda x: (-x[1], x[0]))
 
-    def ranked(rows: list[tuple]) -> list[tuple[str, int]]:
-        return sorted(((name, n) for name, n in rows), key=lambda x: (-x[1], x[0]))
+    def total(kind: str) -> tuple[int, int]:
+        rows = tallies.get(kind, [])
+        return sum(games for _, games, _ in rows), sum(wins for _, _, wins in rows)
 
-    return ServerStats(sorted(weeks.items()), ranked(counts["missions"]), ranked(counts["deployments"]),
-                       (first[0], first[1] or 0, first[2] or 0), dict(sorted(modes.items())),
-                       (challenger[0], challenger[1] or 0))
+    decided, first_won = total("first")
+    return ServerStats(
+        weeks=sorted((date.fromisoformat(key), games) for key, games, _ in tallies.get("week", [])),
+        missions=ranked("mission"), deployments=ranked("deployment"), first=(decided, first_won),
+        modes={key.title(): (games, wins) for key, games, wins in sorted(tallies.get("mode", []))},
+        challenger=total("challenger"))
 
 
 def player_picture(stats: PlayerStats) -> bytes:
@@ -167,7 +162,7 @@ def server_picture(stats: ServerStats) -> bytes:
             weeks.bar([w.isoformat() for w, _ in stats.weeks], [n for _, n in stats.weeks], color="#4c72b0")
             weeks.tick_params(axis="x", labelrotation=45, labelsize=7)
         weeks.set_title("Games per week (from Monday)")
-        games, won, decided = stats.first
+        decided, won = stats.first
         first.bar(["First turn won", "Second turn won"], [won, decided - won], color=[WIN, LOSS])
         first.set_title(f"Who won ({decided} decided games)")
         top = stats.missions[:TOP][::-1]

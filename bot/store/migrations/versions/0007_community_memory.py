@@ -1,5 +1,5 @@
-"""Community memory: a summary row per finished game (history, stats) with its indexes, and opt-in ladders with
-their voids and ratings. Games that ended before are summarised at start-up (bot/store/history.py).
+"""Community memory: a summary row per finished game (history, stats) with its indexes, a server's running
+tallies, and opt-in ladders with their voids and ratings. Games that ended before are summarised at start-up (bot/store/history.py).
 
 Revision ID: 0007
 Revises: 0006
@@ -51,6 +51,15 @@ def upgrade() -> None:
     op.create_index("ix_game_summary_player_b", "game_summary", ["guild_id", "player_b", "ended_at"])
     op.create_index("ix_game_summary_guild_ended", "game_summary", ["guild_id", "ended_at"])
     op.create_table(
+        "server_tally",
+        sa.Column("guild_id", sa.BigInteger(), autoincrement=False, nullable=False),
+        sa.Column("kind", sa.String(length=16), nullable=False),
+        sa.Column("key", sa.String(length=100), nullable=False),
+        sa.Column("games", sa.Integer(), nullable=False),
+        sa.Column("wins", sa.Integer(), nullable=False),
+        sa.PrimaryKeyConstraint("guild_id", "kind", "key"),
+    )
+    op.create_table(
         "ladder",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("guild_id", sa.BigInteger(), nullable=False),
@@ -100,6 +109,7 @@ def downgrade() -> None:
     op.drop_table("ladder_void")
     op.drop_index("uq_ladder_open_guild", table_name="ladder")
     op.drop_table("ladder")
+    op.drop_table("server_tally")
     op.drop_index("ix_game_summary_guild_ended", table_name="game_summary")
     op.drop_index("ix_game_summary_player_b", table_name="game_summary")
     op.drop_index("ix_game_summary_player_a", table_name="game_summary")

@@ -1,0 +1,60 @@
+"""Community memory in the store, on SQLite and PostgreSQL: a game's summary and its server's tallies are written
+with the action that ends it, read back by the history, and rebuilt by the start-up backfill."""
+
+from __future__ import annotations
+
+from sqlalchemy import delete
+
+from bot.engine import actions as a
+from bot.engine.state import GameSetup
+from bot.service import GameService
+from bot.store.community_models import GameSummary, ServerTally
+from bot.store.history import tallies
+from tests.store.conftest import ALICE, BOB, scripted_game
+
+GUILD = 77
+
+
+async def finish(service: GameService, catalog, channel: int, seed: str, *, concede: bool = False) -> int:
+    setup = GameSetup(size="strike-force", players=(ALICE, BOB), names=("Alice", "Bob"), seed=seed)
+    started = await service.start_game(GUILD, channel, setup)
+    actions = scripted_game(catalog, setup)
+    if concede:  # up to the battle, then Bob concedes
+        actions = actions[:next(i for i, x in enumerate(actions) if x.kind == "end_command_phase")]
+        actions.append(a.Concede(actor=BOB))
+    for action in actions:
+        await service.act(action, channel_id=channel)
+    return started.game_id
+
+
+async def test_the_ending_action_writes_the_summary_and_the_tallies(catalog, sessionmaker) -> None:
+    service = GameService(catalog, sessionmaker)
+    battle = await finish(service, catalog, 1, "history-1")
+    conceded = await finish(service, catalog, 2, "history-2", concede=True)
+    summaries = [await service.history.summary(g) for g in (battle, conceded)]
+    assert [s.reason for s in summaries] == ["battle", "concession"] and summaries[1].winner == ALICE
+    page = await service.history.history(GUILD, BOB, limit=1)
+    assert page.total == 2 and [r.game_id for r in page.rows] == [conceded]  # newest first
+    expected: dict[tuple[str, str], list[int]] = {}
+    for summary in summaries:
+        for kind, key, games, wins in tallies(summary.model_dump()):
+            counts = expected.setdefault((kind, key), [0, 0])
+            counts[0] += games
+            counts[1] += wins
+    counts = await service.history.server_counts(GUILD)
+    assert {(kind, key): [games, wins] for kind, rows in counts.items() for key, games, wins in rows} == expected
+    assert sum(games for _, games, _ in counts["week"]) == 2
+
+
+async def test_the_backfill_rebuilds_what_the_games_wrote(catalog, sessionmaker) -> None:
+    service = GameService(catalog, sessionmaker)
+    games = [await finish(service, catalog, n, f"backfill-{n}", concede=n % 2 == 0) for n in range(1, 4)]
+    written = [await service.history.summary(g) for g in games]
+    tallied = await service.history.server_counts(GUILD)
+    async with sessionmaker() as session, session.begin():
+        await session.exec(delete(ServerTally))
+        await session.exec(delete(GameSummary))
+    assert await service.backfill_summaries() == 3
+    assert [await service.history.summary(g) for g in games] == written
+    assert {k: sorted(v) for k, v in (await service.history.server_counts(GUILD)).items()} == {
+        k: sorted(v) for k, v in tallied.items()}
