@@ -11,6 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from bot.engine.names import DisplayName
+
 Confidence = Literal["confirmed", "likely", "uncertain"]
 GameSize = Literal["incursion", "strike-force", "asymmetric-war"]
 Side = Literal["attacker", "defender"]
@@ -113,7 +115,7 @@ class WhenDrawn(Frozen):
 
 class SecondaryCard(Frozen):
     id: str
-    name: str
+    name: DisplayName
     flavour: str
     text: str = Field(description="Full rules text as printed (When Drawn, Action, scoring)")
     fixed: bool = Field(description="Carries the Fixed Mission symbol")
@@ -136,7 +138,7 @@ class SecondaryCard(Frozen):
 
 class PrimaryMission(Frozen):
     id: str
-    name: str
+    name: DisplayName
     flavour: str
     text: str = Field(description="Full rules text as printed")
     asymmetric: bool = False
@@ -214,7 +216,7 @@ class Deployment(Frozen):
 
 
 class ChallengerStratagem(Frozen):
-    name: str
+    name: DisplayName
     cp: int = Field(0, ge=0, le=0)
     category: str
     flavour: str
@@ -224,21 +226,21 @@ class ChallengerStratagem(Frozen):
 
 
 class ChallengerMission(Frozen):
-    name: str
+    name: DisplayName
     text: str
     scoring: tuple[ScoringOption, ...]
 
 
 class ChallengerCard(Frozen):
     id: str
-    name: str
+    name: DisplayName
     stratagem: ChallengerStratagem
     mission: ChallengerMission
 
 
 class Twist(Frozen):
     id: str
-    name: str
+    name: DisplayName
     flavour: str
     text: str
     designer_note: str | None = None

@@ -1,9 +1,10 @@
-"""Text helpers for Discord's limits and the seed's upper-case card names."""
+"""Text helpers for Discord's limits; names as printed come from the engine's one function."""
 
 from __future__ import annotations
 
+from bot.engine.names import title_case  # noqa: F401  (the views write names with it)
+
 FIELD_LIMIT = 1024
-SMALL_WORDS = {"a", "an", "and", "the", "of", "or", "for", "to", "at", "by", "on", "in"}
 
 
 def clip(text: str, limit: int) -> str:
@@ -18,13 +19,3 @@ def field_value(text: str) -> str:
 def size_name(size: str) -> str:
     """'strike-force' -> 'Strike Force', as the pack prints a game size."""
     return size.replace("-", " ").title()
-
-
-def title_case(name: str) -> str:
-    """'NO MAN’S LAND' -> 'No Man’s Land'; names already in mixed case are kept."""
-    if name != name.upper():
-        return name
-    words = name.lower().split(" ")
-    return " ".join(
-        w if i and w in SMALL_WORDS else w[:1].upper() + w[1:] for i, w in enumerate(words)
-    )

@@ -27,3 +27,9 @@ if not SEEDS.is_dir():
     def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
         # This file stands for the folder: its one collector reports the one skip.
         return SeedDocumentsMissing.from_parent(parent, path=file_path) if file_path == Path(__file__) else None
+
+
+def as_printed(name: str, seed: str) -> str:
+    """A catalog name as the seed prints it: the catalog writes names in title case (bot/engine/names.py), the
+    seed prints most card headings in capitals."""
+    return name if f"\n{name}\n" in seed else name.upper()

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.decks import default_catalog
+from tests.data.conftest import as_printed
 from bot.engine.catalog import ChallengerCard, Twist, Window
 
 SEED = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "002_353b4d3c445720da.txt"
@@ -72,15 +73,16 @@ def test_challenger_matches_the_seed(seed, challengers, card_id):
     card = challengers[card_id]
     s, m = card.stratagem, card.mission
     blocks = seed_section(seed, "Challenger deck", "Twist deck", "Challenger")
-    assert f"\n{card.name}\n" in seed and s.flavour in seed and s.category in seed
+    name, mission = as_printed(card.name, seed), m.name.upper()
+    assert f"\n{name}\n" in seed and s.flavour in seed and s.category in seed
     printed = (
-        f"{s.name} 0CP {s.category} {s.flavour} WHEN: {s.when} TARGET: {s.target} EFFECT: {s.effect}"
-        f" CHALLENGER STRATAGEM OR CHALLENGER MISSION {m.name} {m.text}"
+        f"{as_printed(s.name, seed)} 0CP {s.category} {s.flavour} WHEN: {s.when} TARGET: {s.target} EFFECT: {s.effect}"
+        f" CHALLENGER STRATAGEM OR CHALLENGER MISSION {mission} {m.text}"
     )
     # Only whitespace may differ: the seed glues "VICTORY POINTS" onto the mission name.
-    assert squash(printed) == squash(blocks[card.name])
+    assert squash(printed) == squash(blocks[name])
     # ... and no words were split or joined.
-    for part in (s.when, s.target, s.effect, m.name, *m.text.splitlines()):
+    for part in (s.when, s.target, s.effect, mission, *m.text.splitlines()):
         assert part.strip() in seed, part
 
 
@@ -99,7 +101,7 @@ def test_challenger_mission_scoring(challengers, card_id):
     else:
         assert (option.per, option.vp, option.max_per_turn) == (None, 3, None)
     if "COMPLETES: Immediately." in mission.text:
-        assert mission.name.endswith("(ACTION)")
+        assert mission.name.endswith("(Action)")
         assert option.window == Window.ANY_TIME
     else:
         assert option.window == Window.END_OF_YOUR_TURN
@@ -107,10 +109,10 @@ def test_challenger_mission_scoring(challengers, card_id):
 
 
 def test_action_missions(challengers):
-    actions = {c.id for c in challengers.values() if c.mission.name.endswith("(ACTION)")}
+    actions = {c.id for c in challengers.values() if c.mission.name.endswith("(Action)")}
     assert actions == {"force-a-breach", "renewed-focus", "all-in"}
     others = [c for c in challengers.values() if c.id not in actions]
-    assert all(c.mission.name.endswith("(ANY BATTLE ROUND)") for c in others)
+    assert all(c.mission.name.endswith("(Any Battle Round)") for c in others)
 
 
 def test_nine_twists_in_seed_order(twists):
@@ -124,11 +126,12 @@ def test_nine_twists_in_seed_order(twists):
 def test_twist_matches_the_seed(seed, twists, twist_id):
     twist = twists[twist_id]
     blocks = seed_section(seed, "Twist deck", "Attached Units", "Twist")
-    assert f"\n{twist.name}\n" in seed and twist.flavour in seed
-    printed = twist.name + twist.flavour + twist.text
+    name = as_printed(twist.name, seed)
+    assert f"\n{name}\n" in seed and twist.flavour in seed
+    printed = name + twist.flavour + twist.text
     if twist.designer_note:
         printed += "Designer’s Note: " + twist.designer_note
-    assert squash(printed) == squash(blocks[twist.name])
+    assert squash(printed) == squash(blocks[name])
     for paragraph in twist.text.split("\n\n"):
         assert paragraph.strip() in seed
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.decks import default_catalog
+from tests.data.conftest import as_printed
 from bot.engine.catalog import SecondaryCard, Window, WhenDrawnKind
 
 SEED = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "002_353b4d3c445720da.txt"
@@ -153,14 +154,15 @@ def test_when_drawn_extras(cards):
 def test_name_flavour_and_text_match_the_seed(seed, cards, card_id):
     card = cards[card_id]
     blocks = seed_blocks(seed)
-    assert f"\n{card.name}\n" in seed
+    name = as_printed(card.name, seed)
+    assert f"\n{name}\n" in seed
     assert card.flavour in seed
-    assert card.name in blocks
-    printed = card.name + card.flavour + card.text
+    assert name in blocks
+    printed = name + card.flavour + card.text
     if card.designer_note:
         printed += "Designer’s Note: " + card.designer_note
     # Only whitespace may differ: the seed glues "VICTORY POINTS" and FIXED/TACTICAL onto lines.
-    assert squash(printed) == squash(blocks[card.name])
+    assert squash(printed) == squash(blocks[name])
     # ... and no words were split or joined: every line is printed as such.
     for line in (card.text + "\n" + (card.action or "")).splitlines():
         assert line.strip() in seed, line

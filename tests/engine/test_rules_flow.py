@@ -145,8 +145,8 @@ def test_achieved_cards_are_discarded_for_each_tactical_player_turn_player_first
     assert table.player(second).hand == ("area-denial",) and table.player(second).discard == ("secure-no-mans-land",)
     assert table.player(first).hand == ("extend-battle-lines",) and table.player(first).discard == ("assassination",)
     achieved = [e.text for e in events if "achieved" in e.text]
-    assert achieved == [f"{table.name(second)} achieved SECURE NO MAN’S LAND: discarded.",
-                        f"{table.name(first)} achieved ASSASSINATION: discarded."]
+    assert achieved == [f"{table.name(second)} achieved Secure No Man’s Land: discarded.",
+                        f"{table.name(first)} achieved Assassination: discarded."]
     assert table.state.phase == Phase.DISCARDS and table.state.discard_queue == (second, first)
 
 

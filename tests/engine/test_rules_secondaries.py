@@ -24,7 +24,7 @@ def test_choice_stays_hidden_until_both_have_chosen(make_table):
     assert t.player(t.first).choice.fixed_cards == ("cleanse", "behind-enemy-lines")
     assert t.player(t.first).mode is None and t.state.status == Status.SECONDARIES
     private = [e for e in events if e.private_to == t.first]
-    assert private and "CLEANSE" in private[0].text
+    assert private and "Cleanse" in private[0].text
     for text in t.public(events):
         assert not any(word in text.lower() for word in ("cleanse", "behind enemy lines", "fixed", "tactical"))
     assert any("has chosen their Secondary Missions" in text for text in t.public(events))
@@ -44,7 +44,7 @@ def test_both_choices_are_revealed_at_once(make_table):
     assert t.state.status == Status.DEPLOYMENT
     assert (t.player(t.first).mode, t.player(t.second).mode) == ("fixed", "tactical")
     reveal = "\n".join(t.public(events))
-    assert "reveals Fixed Missions: CLEANSE and BEHIND ENEMY LINES" in reveal
+    assert "reveals Fixed Missions: Cleanse and Behind Enemy Lines" in reveal
     assert "reveals Tactical Missions" in reveal
 
 
@@ -79,7 +79,7 @@ def test_tactical_with_cards_is_refused(make_table):
 def test_no_prisoners_cannot_be_fixed_in_a_pool_mission(make_table):
     t = _chosen_sides(make_table, mission="A")
     t.refuse("choose_secondaries", t.first, error=InvalidValue,
-             match="NO PRISONERS cannot be selected as a Fixed Mission in tournament play",
+             match="No Prisoners cannot be selected as a Fixed Mission in tournament play",
              mode="fixed", cards=("no-prisoners", "cleanse"))
 
 

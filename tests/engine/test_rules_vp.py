@@ -361,7 +361,7 @@ def test_cleanse_two_or_more_scores_by_mode(make_table, mode, option, vp):
         t.rig(t.first, hand=("cleanse", "assassination"))
     t.to_end_of_turn()
     other = "two-or-more-cleansed-tactical" if mode == "fixed" else "two-or-more-cleansed-fixed"
-    t.refuse("score", t.first, error=InvalidValue, match=f"CLEANSE has no scoring option '{other}' for you",
+    t.refuse("score", t.first, error=InvalidValue, match=f"Cleanse has no scoring option '{other}' for you",
              source="secondary", card="cleanse", option=other)
     t.score("secondary", t.first, card="cleanse", option=option)
     assert t.last_vp().awarded == vp
