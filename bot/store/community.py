@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import update
+from sqlalchemy import delete, update
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.store.community_models import ChallengeStatus, OpenChallenge, PlayerSettings, Reminder
+from bot.store.community_models import CallMessage, ChallengeStatus, OpenChallenge, PlayerSettings, Reminder
 from bot.store.models import utcnow
 
 REMINDER_LEAD = timedelta(minutes=15)
@@ -81,6 +81,21 @@ class CommunityRepository:
         async with self._sessionmaker() as session, session.begin():
             result = await session.exec(statement.values(**values))
         return result.rowcount == 1
+
+    # ---- calls ------------------------------------------------------------------------------------
+
+    async def add_call(self, message_id: int, game_id: int, channel_id: int, player_id: str, wait_key: str) -> None:
+        async with self._sessionmaker() as session, session.begin():
+            session.add(CallMessage(message_id=message_id, game_id=game_id, channel_id=channel_id,
+                                    player_id=player_id, wait_key=wait_key))
+
+    async def calls_of(self, game_id: int) -> list[CallMessage]:
+        async with self._sessionmaker() as session, session.begin():
+            return list((await session.exec(select(CallMessage).where(CallMessage.game_id == game_id))).all())
+
+    async def drop_call(self, message_id: int) -> None:
+        async with self._sessionmaker() as session, session.begin():
+            await session.exec(delete(CallMessage).where(col(CallMessage.message_id) == message_id))
 
     # ---- settings ----------------------------------------------------------------------------------
 

@@ -33,17 +33,18 @@ from bot.store.repository import GameRecord
 from bot.ui import choices, table_board, table_controls
 from bot.ui.board import board_embed
 from bot.ui.briefing import briefing, table_map
+from bot.ui.calls import Calls
 from bot.ui.challenge import offer_game
 from bot.ui.alarms import Alarms
 from bot.ui.clock_watch import ClockWatch
 from bot.ui.open_challenge import OpenChallenges
 from bot.ui.reminders import Reminders
 from bot.ui.controls import GameButton, GameSelect, view_of
-from bot.ui.errors import APOLOGY, send_error
+from bot.ui.errors import APOLOGY, MESSAGE_LIMIT, send_error
 from bot.ui.permissions import missing_permission_text
 from bot.ui.result_card import result_embed, sheet_file
 from bot.ui.table_sheet import table_sheet_file
-from bot.ui.text import title_case
+from bot.ui.text import clip, title_case
 from bot.ui.tournament import report_table_game
 
 _log = logging.getLogger(__name__)
@@ -52,6 +53,7 @@ RECENT_EVENTS = 8
 RECENT_GAMES = 512
 ANSWERED = "This challenge has already been answered."
 REMATCH_WITHIN = timedelta(days=1)
+MENU_LINES = 3  # what a used menu says when the action had no line for the player alone
 # The secret choice does not depend on what the board shows, and both players make it at the same
 # time: a menu opened before the opponent chose must still work. The engine checks the game state.
 UNVERSIONED = frozenset({"fixed", "tactical", "pause", "resume", "claim"}) | table_controls.UNVERSIONED
@@ -78,6 +80,8 @@ SIMPLE_ACTIONS: dict[str, Callable[[str, GameState], a.Action]] = {
     "claim": lambda me, state: a.ClaimTime(actor=me),
 }
 # Their presses are acknowledged before any work: reading the game may wait behind other games' writes.
+# Waits a call names without a button of its own: the turn (the board has its buttons), the side (chosen on the board).
+NO_BUTTON = frozenset({"turn", "sides"})
 ACTING = frozenset(SIMPLE_ACTIONS) | frozenset(table_controls.SIMPLE_ACTIONS) | {"undo"}
 
 
@@ -92,6 +96,7 @@ class GameDesk:
         self._accepting: set[int] = set()  # games whose board is being posted
         self.alarms = Alarms()  # every stored moment this process waits for: clocks, challenges, reminders
         self.clocks = ClockWatch(self, self.alarms)
+        self.calls = Calls(self)
         self.challenges = OpenChallenges(self, service.community)
         self.reminders = Reminders(self, service.community)
 
@@ -202,10 +207,13 @@ class GameDesk:
     async def after(self, interaction: discord.Interaction, result: ActResult, *, actor: str,
                     done: str | None = None) -> None:
         """Show what happened: private lines to the actor, public ones on the board, prompts to their player."""
-        private = [e.text for e in result.events if e.private_to == actor]
+        lines = [e.text for e in result.events if e.private_to == actor] + ([done] if done else [])
         self.note(result.game_id, result.events)
-        if private or done:
-            await interaction.followup.send("\n".join([*(private or []), *([done] if done else [])]), ephemeral=True)
+        if _used_menu(interaction):  # a private menu closes once used, saying what was chosen
+            chosen = lines or [e.text for e in result.events if e.private_to is None][:MENU_LINES] or ["Done."]
+            await interaction.edit_original_response(content=clip("\n".join(chosen), MESSAGE_LIMIT), view=None)
+        elif lines:
+            await interaction.followup.send("\n".join(lines), ephemeral=True)
         self.request_refresh(result.game_id)
         self.clocks.watch(result.game_id, result.state)
         await self._announce(interaction, result, actor)
@@ -221,17 +229,17 @@ class GameDesk:
         # Each turn and decision is announced once, when it appears, not again with every action taken while it
         # waits: what waited before this action is known from its state, so a restart repeats nothing.
         waits_of = waits if is_mission_deck(state) else table_controls.waits
+        now = waits_of(state)
+        await self.calls.close_answered(result.game_id, state, now)
         before = waits_of(result.previous) if result.previous is not None else set()
-        new = waits_of(state) - before
+        new = now - before
         for player in sorted({w[0] for w in new}):
-            verbs = sorted({verb for who, verb, *_ in new if who == player})
-            text = f"your turn (battle round {state.round})." if "turn" in verbs else ""
-            buttons = [GameButton(result.game_id, result.version, verb) for verb in verbs if verb != "turn"]
-            if buttons:
-                text = f"{text} The game needs your decision.".strip()
-            await interaction.channel.send(
-                f"<@{player}>, {text}", view=view_of(*buttons) if buttons else None,
-                allowed_mentions=await self.ping_to(result.game_id, player, actor=actor))
+            asked = sorted((w for w in new if w[0] == player), key=lambda w: (w[1] != "turn", w))  # the turn first
+            buttons = [GameButton(result.game_id, result.version, verb)
+                       for verb in dict.fromkeys(w[1] for w in asked) if verb not in NO_BUTTON]
+            await self.calls.post(interaction.channel, result.game_id, state, player, asked,
+                                  view_of(*buttons) if buttons else None,
+                                  await self.ping_to(result.game_id, player, actor=actor))
         if state.status in (Status.ENDED, Status.ABANDONED):
             card = await interaction.channel.send(**self.result_card(state, result.game_id))
             await self.service.history.set_result_message(result.game_id, card.id)
@@ -536,14 +544,11 @@ class GameDesk:
     async def open_board(self, channel: discord.abc.Messageable, record: GameRecord, *, actor: str) -> None:
         """Both players are in: the board, and a ping to the player the game passes to first."""
         await self.post_board(channel, record)
-        if is_mission_deck(record.state):  # play passes to the roll-off winner: Attacker or Defender
-            ping = (record.state.sides_rolloff.winner, "you won the roll-off: choose Attacker or Defender on the "
-                                                       "board.")
-        else:
-            ping = table_controls.opening_ping(record.state)
-        if ping is not None:
-            await channel.send(f"<@{ping[0]}>, {ping[1]}",
-                               allowed_mentions=await self.ping_to(record.id, ping[0], actor=actor))
+        waits_of = waits if is_mission_deck(record.state) else table_controls.waits
+        for player in sorted({w[0] for w in waits_of(record.state)}):  # the roll-off or Strategy Roll winner
+            asked = sorted(w for w in waits_of(record.state) if w[0] == player)
+            await self.calls.post(channel, record.id, record.state, player, asked, None,
+                                  await self.ping_to(record.id, player, actor=actor))
 
     async def _rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         """The same pack, size and options with a new secret seed, the seats the other way round; the other
@@ -577,6 +582,12 @@ def rematch_setup(setup):
     return type(setup)(**fields)
 
 
+def _used_menu(interaction: discord.Interaction) -> bool:
+    """Was this a press on a private menu (an ephemeral message of the bot's), not on the board or a call?"""
+    message = interaction.message
+    return interaction.type is discord.InteractionType.component and message is not None and message.flags.ephemeral
+
+
 THREAD_ARCHIVED = 50083  # Discord's error code: a message in an archived thread cannot be edited
 
 
@@ -593,9 +604,12 @@ async def _edit_board(bot: discord.Client, message: discord.PartialMessage, **fi
 
 
 def waits(state: GameState) -> set[tuple[str, ...]]:
-    """(player, verb, ...) for each turn and decision the game waits on: the player whose turn it is, prompts
-    to answer, the next discard, and once one player has chosen, deployed or finished scoring, the other."""
+    """(player, verb, ...) for each turn and decision the game waits on: the roll-off winner's side, the player
+    whose turn it is, prompts to answer, the next discard, and once one player has chosen, deployed or finished
+    scoring, the other."""
     waiting = {(q.player, "answer", q.kind.value, q.card) for q in state.prompts}
+    if state.status == Status.SIDES:
+        waiting.add((state.sides_rolloff.winner, "sides"))
     if state.status == Status.BATTLE and state.active is not None:
         waiting.add((state.active, "turn", str(state.round), str(state.turn)))
     if state.phase == Phase.DISCARDS and state.discard_queue:

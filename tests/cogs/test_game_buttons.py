@@ -82,7 +82,7 @@ async def test_the_first_turn_and_supply_drop_wait_for_both_players_to_deploy(ta
     assert "first turn roll-off" not in "\n".join(public_text(m).lower() for m in harness.messages())
 
     pressed = await table.press("deployed", alice)
-    notice = said(pressed, "needs your decision")  # Bob is the one the game waits for now
+    notice = said(pressed, "press Deployment done once your army is set up")  # Bob is the one the game waits for
     assert bob.mention in notice.content and "deployed" in verbs(notice.message)
     assert "Alice ✅ deployed, Bob ⏳ deploying" in (await table.board())["embeds"][0]["description"]
     refusal(await table.press("deployed", alice), "already confirmed your deployment")
@@ -269,12 +269,14 @@ async def test_keep_all_and_the_discard_notice(table: Table, harness: Harness, c
     await seeded(table, catalog, lambda s: s.active == str(bob.id) and not s.prompts, first_fixed=FIXED)
     await table.press("endcmd", bob)
     await table.press("endturn", bob)
-    waiting = said(await table.press("done", bob), "needs your decision")  # Alice still scores
+    waiting = said(await table.press("done", bob), "finish scoring, then press Done scoring")  # Alice still scores
     assert alice.mention in waiting.content and "done" in verbs(waiting.message)
     reply = await harness.press(verbs(waiting.message)["done"], user=alice, message_id=int(waiting.message["id"]))
     await table.settle()
-    notice = said(reply, "needs your decision")
+    notice = said(reply, "discard or keep your Tactical Missions")
     assert bob.mention in notice.content and not notice.ephemeral
+    closed = harness.message(waiting.message["id"])  # Alice's call is answered: one line, no button
+    assert closed["components"] == [] and closed["content"] == "✓ Alice finished scoring."
     before = (await table.state()).player(str(bob.id))
     await table.press_on(await table.press_on(reply, "discard", bob), "keep", bob)
     state = await table.state()
@@ -294,7 +296,7 @@ async def test_optional_reshuffle_yes_and_no(table: Table, harness: Harness, cat
     refusal(await table.press("answer", table.other(drawer)), "Nothing is waiting for your answer")
     # The question was announced once; the opponent acting meanwhile does not announce it again.
     def notices() -> int:
-        return len([m for m in harness.messages() if "needs your decision" in m["content"]
+        return len([m for m in harness.messages() if "was drawn: keep it or draw again?" in m["content"]
                     and verbs(m).keys() == {"answer"}])
     assert notices() == 1
     await table.slash("cp spend", table.other(drawer), amount=1)
@@ -468,7 +470,7 @@ async def test_a_board_another_process_redrew_works_here(table: Table, harness: 
 async def test_a_restart_does_not_announce_a_waiting_decision_again(table: Table, harness: Harness, catalog) -> None:
     await seeded(table, catalog, one_prompt(PromptKind.OPTIONAL_RESHUFFLE), prefix="announce")
     drawer = table.user((await table.state()).prompts[0].player)
-    announced = [m for m in harness.messages() if "needs your decision" in m["content"]]
+    announced = [m for m in harness.messages() if "was drawn: keep it or draw again?" in m["content"]]
     assert announced[-1]["content"].startswith(f"<@{drawer.id}>")
     # A new desk remembers nothing (a restart, or a game pushed out of memory): the question still
     # waits from before the opponent's action, so that action does not announce it again.
@@ -476,4 +478,4 @@ async def test_a_restart_does_not_announce_a_waiting_decision_again(table: Table
     version = await table.version()
     await table.slash("cp spend", table.other(drawer), amount=1)
     assert await table.version() == version + 1
-    assert [m for m in harness.messages() if "needs your decision" in m["content"]] == announced
+    assert [m for m in harness.messages() if "was drawn: keep it or draw again?" in m["content"]] == announced
