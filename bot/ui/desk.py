@@ -22,6 +22,7 @@ import discord
 
 from bot.engine import actions as a
 from bot.engine.errors import GameError
+from bot.engine.game import apply
 from bot.engine.events import Event
 from bot.engine.catalog import Catalog
 from bot.engine.packs import is_mission_deck
@@ -113,6 +114,7 @@ class GameDesk:
         primary = catalog.primary(state.mission.primary)
         return view_of(*board_buttons(
             record_id, state, version, adapt_or_die=adapt_or_die, ritual=primary.sets_up_objectives,
+            new_orders=new_orders_allowed(catalog, state),
             corner=primary.random_setup == "hidden_supplies" and state.mission.hidden_supplies_corner is None))
 
     def render(self, game_id: int, state, version: int) -> tuple[discord.Embed, discord.ui.View]:
@@ -651,10 +653,25 @@ class RecentEvents:
         return len(self._by_game)
 
 
+def new_orders_allowed(catalog: Catalog, state: GameState) -> bool:
+    """Would the engine take New Orders from the player whose turn it is now (Tactical, their Command phase, the
+    CP, not used yet this phase, a card to draw)? Asked of the engine itself, so the board never offers a button
+    that would only be refused."""
+    player = state.active
+    if player is None or state.phase != Phase.COMMAND or not state.player(player).hand:
+        return False
+    try:
+        apply(catalog, state, a.NewOrders(actor=player, card=state.player(player).hand[0]))
+    except GameError:
+        return False
+    return True
+
+
 def board_buttons(game_id: int, state: GameState, version: int, *, adapt_or_die: bool = False,
-                  ritual: bool = False, corner: bool = False) -> list[discord.ui.Item]:
+                  ritual: bool = False, corner: bool = False, new_orders: bool = False) -> list[discord.ui.Item]:
     """The buttons of the common moves for the current step of the game; `ritual`: The Ritual is the
-    Primary Mission; `corner`: the Hidden Supplies corner is still to be recorded."""
+    Primary Mission; `corner`: the Hidden Supplies corner is still to be recorded; `new_orders`: New Orders can
+    be used now (new_orders_allowed)."""
     verbs: list[str] = []
     if state.status == Status.SIDES:
         verbs = ["attacker", "defender", "ready"]
@@ -666,7 +683,7 @@ def board_buttons(game_id: int, state: GameState, version: int, *, adapt_or_die:
         if state.prompts:
             verbs.append("answer")
         verbs += {
-            Phase.COMMAND: ["endcmd", "score", "neworders"],
+            Phase.COMMAND: ["endcmd", "score", *(["neworders"] if new_orders else [])],
             Phase.BATTLE: ["endturn", "score"],
             Phase.END_OF_TURN: ["done", "score"],
             Phase.DISCARDS: ["discard"],

@@ -125,6 +125,7 @@ async def test_a_stranger_is_told_off_by_every_button(table: Table, harness: Har
     prompt = (await table.state()).prompts[0]
     answer = await table.press("answer", table.user(prompt.player))
     await table.pick(answer, "objective", [menu_values(answer)[0]], table.user(prompt.player))
+    await stranger_presses_everything()  # the Command phase, question answered: New Orders is offered
     await table.press("endcmd", await table.active_user())
     await stranger_presses_everything()  # movement to fight
     assert seen == {"attacker", "defender", "ready", "choose", "deployed", "undo", "answer", "endcmd", "score",
@@ -221,8 +222,8 @@ async def test_a_turn_command_phase_score_done_and_discards(table: Table, harnes
     state = await table.state()
     assert hand[0] in state.player(bob_id).discard and state.player(bob_id).cp == cp - 1
     assert not state.prompts
-    again = await table.press("neworders", bob)
-    refusal(await table.pick(again, "neworders", [state.player(bob_id).hand[0]], bob),
+    assert "neworders" not in await table.board_verbs()  # once per phase: the board no longer offers it
+    refusal(await table.slash("secondary new-orders", bob, card=state.player(bob_id).hand[0], strict=False),
             "already used this phase")
 
     await table.press("endcmd", bob)
@@ -479,3 +480,17 @@ async def test_a_restart_does_not_announce_a_waiting_decision_again(table: Table
     await table.slash("cp spend", table.other(drawer), amount=1)
     assert await table.version() == version + 1
     assert [m for m in harness.messages() if "was drawn: keep it or draw again?" in m["content"]] == announced
+
+
+async def test_new_orders_is_offered_only_when_it_can_be_used(table: Table, harness: Harness, catalog) -> None:
+    alice, bob = table.first, table.second
+    # Alice plays Fixed and goes first: her Command phase offers no New Orders, Bob's (Tactical) does until his
+    # CP are spent.
+    await seeded(table, catalog, lambda s: s.active == str(alice.id) and not s.prompts, first_fixed=FIXED)
+    assert "neworders" not in await table.board_verbs()
+    await table.end_turn_plain()
+    await table.answer_all()
+    assert (await table.state()).active == str(bob.id) and "neworders" in await table.board_verbs()
+    cp = (await table.state()).player(str(bob.id)).cp
+    await table.slash("cp spend", bob, amount=cp, reason="Command Re-roll")
+    assert "neworders" not in await table.board_verbs()
