@@ -4,7 +4,6 @@ missions, levels and special rules. Without `pack:`, the pack of the channel's g
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -16,6 +15,7 @@ from discord.ext import commands
 
 from bot.client import MissionBot
 from bot.decks import DEFAULT_PACK
+from bot.engine.names import ranked
 from bot.engine.catalog import Catalog
 from bot.engine.errors import GameError, InvalidValue
 from bot.engine.fourth_edition.catalog import MissionGenerator
@@ -146,9 +146,7 @@ class CardIndex:
         matches = self.complete(text, count)
         if matches:
             return matches
-        titles = {entry.title.lower(): entry for entry in self.entries}
-        close = difflib.get_close_matches(text.lower(), titles, n=count, cutoff=0.5)
-        return [titles[title] for title in close]
+        return [self._by_key[key] for key in ranked(text, {e.key: e.title for e in self.entries}, count)]
 
 
 def _rank(query: tuple[str, ...], entry: CardEntry) -> int | None:

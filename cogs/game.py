@@ -16,14 +16,15 @@ from bot.decks import fourth_edition
 from bot.engine import actions as a
 from bot.engine.clock import MAX_CLOCK_MINUTES
 from bot.engine.errors import GameError
-from bot.engine.packs import GT_PACK, ChapterApprovedRules, is_mission_deck
+from bot.engine.names import resolve
+from bot.engine.packs import is_mission_deck
 from bot.engine.rng import seed_hash
 from bot.engine.state import CA_PACK
 from bot.store.models import utcnow
 from bot.times import DEFAULT_ZONE, parse_when, stamp
 from bot.ui.challenge import offer_game, open_thread
 from bot.ui import history_view
-from bot.ui.game_options import MAX_SEED, GameOptions
+from bot.ui.game_options import MAX_SEED, GameOptions, mission_choices, pack_choices, read_typed
 from bot.ui.open_challenge import DEFAULT_EXPIRY
 from bot.ui.controls import GameButton, view_of
 from bot.ui.result_card import score_sheet_text
@@ -33,10 +34,10 @@ MAX_EXPIRY_HOURS = 24 * 7
 MAX_CHOICES = 25  # Discord's limit for autocomplete
 
 
-async def pack_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+async def packs_typed(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     typed = current.casefold()
-    return [app_commands.Choice(name=rules.title, value=rules.pack) for rules in interaction.client.service.packs
-            if typed in rules.title.casefold() or typed in rules.pack][:MAX_CHOICES]
+    return [app_commands.Choice(name=title, value=pack) for pack, title in pack_choices(interaction.client.service.packs)
+            if typed in title.casefold() or typed in pack][:MAX_CHOICES]
 
 
 class GameCog(commands.GroupCog, name="game", description="Play a mission pack's game here"):
@@ -74,7 +75,7 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
                            for_role="Open challenge: only members with this role may take the seat")
     @app_commands.rename(clock_expiry="clock-expiry", my_strategy="my-strategy", their_strategy="their-strategy",
                          for_role="for")
-    @app_commands.autocomplete(pack=pack_choices)
+    @app_commands.autocomplete(pack=packs_typed)
     @app_commands.choices(level=[app_commands.Choice(name=x.name, value=x.id) for x in fourth_edition().levels])
     async def new(self, interaction: discord.Interaction, opponent: discord.Member | None = None,
                   size: Literal["incursion", "strike-force", "asymmetric-war"] | None = None,
@@ -95,6 +96,7 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
             raise GameError("Strategy Ratings run from 1 to 3.")
         if clock is not None and not 1 <= clock <= MAX_CLOCK_MINUTES:
             raise GameError(f"The chess clock gives each player 1 to {MAX_CLOCK_MINUTES} minutes.")
+        pack, mission = read_typed(self.service.packs, pack, mission, size)
         options = GameOptions(pack=pack, size=size, mission=mission, level=level, my_strategy=my_strategy,
                               their_strategy=their_strategy, twist=twist, challenger=challenger, seed=seed,
                               thread=thread, clock=clock, clock_expiry=clock_expiry)
@@ -165,17 +167,9 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
         pack = interaction.namespace.pack or CA_PACK
         if pack not in self.service.packs:
             return []
-        rules = self.service.packs.rules(pack)
-        if isinstance(rules, ChapterApprovedRules):  # its Tournament Mission Pool
-            found = [(f"Mission {m.letter}", m.letter) for m in rules.catalog.pool]
-            found.append(("Random pool mission", "random"))
-        elif pack == GT_PACK:
-            size = interaction.namespace.size or "strike-force"
-            found = [(m.name, m.id) for m in rules.data.missions if m.size == size]
-        else:
-            found = [(m.name, m.id) for m in rules.data.missions]
+        found = mission_choices(self.service.packs.rules(pack), interaction.namespace.size)
         typed = current.casefold()
-        return [app_commands.Choice(name=name, value=value) for name, value in found
+        return [app_commands.Choice(name=name, value=value) for value, name in found
                 if typed in name.casefold()][:MAX_CHOICES]
 
     @commands.Cog.listener()
@@ -250,12 +244,12 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
     @app_commands.describe(player="Whose games (default: yours)", pack="Only this pack's games",
                            public="Post it for everyone (default: you alone)")
     @app_commands.guild_only()
-    @app_commands.autocomplete(pack=pack_choices)
+    @app_commands.autocomplete(pack=packs_typed)
     async def history(self, interaction: discord.Interaction, player: discord.Member | None = None,
                       pack: str | None = None, public: bool = False) -> None:
         who = str((player or interaction.user).id)
-        if pack is not None and pack not in self.service.packs:
-            raise GameError(f"There is no pack {pack!r}: pick one from the list.")
+        if pack is not None:
+            pack = resolve(pack, pack_choices(self.service.packs), "a pack of this bot")
         page = await self.service.history.history(interaction.guild_id, who, pack=pack, limit=history_view.PAGE)
         message = history_view.history_message(interaction.guild_id, who, pack, 0, page)
         await interaction.response.send_message(**message, ephemeral=not public)

@@ -9,6 +9,8 @@ from discord.ext import commands
 
 from bot.engine.errors import GameError
 from bot.engine.ladder import PROVISIONAL_GAMES
+from bot.engine.names import resolve
+from bot.ui.game_options import pack_choices
 from bot.ui.ladder_view import PAGE, standing_line, standings_message
 
 ADMINS = "Only a server admin (Manage Server) can {}."
@@ -27,16 +29,13 @@ class LadderCog(commands.GroupCog, name="ladder", description="This server's opt
         return self.bot.service.ladders
 
     @app_commands.command(name="start", description="Admins: start ranking this server's games from now on")
-    @app_commands.describe(name="The ladder's name", packs="Only these packs count, comma-separated ids (default: "
-                                                           "all)", tournaments="Count tournament games (default: yes)")
+    @app_commands.describe(name="The ladder's name", packs="Only these packs count, comma-separated (default: all)",
+                           tournaments="Count tournament games (default: yes)")
     async def start(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100] = "Ladder",
                     packs: str = "", tournaments: bool = True) -> None:
         _require_admin(interaction, "start a ladder")
-        chosen = tuple(p.strip() for p in packs.split(",") if p.strip())
-        unknown = [p for p in chosen if p not in self.bot.service.packs]
-        if unknown:
-            known = ", ".join(rules.pack for rules in self.bot.service.packs)
-            raise GameError(f"There is no pack {unknown[0]!r}: use ids from {known}.")
+        installed = pack_choices(self.bot.service.packs)
+        chosen = tuple(resolve(p, installed, "a pack of this bot") for p in packs.split(",") if p.strip())
         ladder = await self.ladders.start(interaction.guild_id, name[:100], chosen, tournaments,
                                           str(interaction.user.id))
         which = ", ".join(chosen) if chosen else "every pack"

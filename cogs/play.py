@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.engine import actions as a
 from bot.engine.errors import GameError
+from bot.engine.names import resolve
 from bot.engine.packs import is_mission_deck
 from bot.engine.state import Source
 from bot.engine.table import actions as t
@@ -48,9 +49,32 @@ async def own_objectives(interaction: discord.Interaction, current: str) -> list
             if current.lower() in o.name.lower()][:MAX_AUTOCOMPLETE]
 
 
+async def typed_cards(interaction: discord.Interaction, *typed: str | None) -> tuple[str, ...]:
+    """The caller's active Secondary Missions that they named, as autocomplete sends them (ids) or as they type
+    them (names, any case, with or without punctuation); a typo is refused with the closest of their cards."""
+    record = await interaction.client.service.get_state(channel_id=interaction.channel_id)
+    me = str(interaction.user.id)
+    if not is_mission_deck(record.state) or me not in record.setup.players:
+        return tuple(t for t in typed if t)  # refused further on, with the reason that applies
+    catalog = interaction.client.desk.catalog_of(record.state)
+    hand = [(card, catalog.secondary(card).name) for card in record.state.player(me).hand]
+    return tuple(resolve(t, hand, "one of your active Secondary Missions") for t in typed if t)
+
+
 async def _mission_deck(interaction: discord.Interaction) -> bool:
     """Is this channel's game a Chapter Approved one (its rules refuse what does not belong to it)?"""
     return is_mission_deck((await interaction.client.service.get_state(channel_id=interaction.channel_id)).state)
+
+
+async def typed_objective(interaction: discord.Interaction, typed: str) -> str:
+    """The caller's objective (older packs) they named, by id or as they type its name."""
+    service = interaction.client.service
+    record = await service.get_state(channel_id=interaction.channel_id)
+    me = str(interaction.user.id)
+    if me not in record.setup.players:
+        return typed  # refused further on
+    objectives = service.packs.rules(record.pack).objectives(record.state, me)
+    return resolve(typed, [(o.id, o.name) for o in objectives], "one of your objectives")
 
 
 def _me(interaction: discord.Interaction) -> str:
@@ -73,6 +97,7 @@ class SecondaryCog(commands.GroupCog, name="secondary", description="Your Second
     @app_commands.command(name="new-orders", description="New Orders (1CP): discard an active card, draw one")
     @app_commands.autocomplete(card=own_cards)
     async def new_orders(self, interaction: discord.Interaction, card: str) -> None:
+        (card,) = await typed_cards(interaction, card)
         await self.bot.desk.perform(interaction, a.NewOrders(actor=_me(interaction), card=card), done="Done.")
 
     @app_commands.command(name="discard", description="End of turn: discard active cards (none to keep them)")
@@ -80,7 +105,7 @@ class SecondaryCog(commands.GroupCog, name="secondary", description="Your Second
     @app_commands.rename(second_card="second-card")
     async def discard(self, interaction: discord.Interaction, card: str | None = None,
                       second_card: str | None = None) -> None:
-        cards = tuple(c for c in (card, second_card) if c)
+        cards = await typed_cards(interaction, card, second_card)
         await self.bot.desk.perform(interaction, a.Discard(actor=_me(interaction), cards=cards), done="Done.")
 
 
@@ -98,6 +123,8 @@ class ScoreCog(commands.GroupCog, name="score", description="Victory points"):
                   vp: app_commands.Range[int, 1, 50], card: str | None = None) -> None:
         if not await _mission_deck(interaction):
             raise GameError("In this game, record VP by objective: `/score objective` or the board's Score button.")
+        if card is not None:
+            (card,) = await typed_cards(interaction, card)
         action = a.Score(actor=_me(interaction), source=Source(source), card=card, vp=vp)
         await self.bot.desk.perform(interaction, action, done="Recorded.")
 
@@ -109,6 +136,7 @@ class ScoreCog(commands.GroupCog, name="score", description="Victory points"):
                         vp: app_commands.Range[int, 1, t.MAX_VP]) -> None:
         if await _mission_deck(interaction):
             raise GameError("Chapter Approved VP come from cards: use the board's Score button or `/score add`.")
+        objective = await typed_objective(interaction, objective)
         action = t.ScoreObjective(actor=_me(interaction), objective=objective, vp=vp)
         await self.bot.desk.perform(interaction, action, done="Recorded.")
 

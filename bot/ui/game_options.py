@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from bot.engine.errors import GameError
+from bot.engine.names import resolve
 from bot.engine.packs import GT_PACK, ChapterApprovedRules, Packs
 from bot.engine.rng import new_seed
 from bot.engine.state import CA_PACK, GameSetup
@@ -84,6 +85,29 @@ class GameOptions(BaseModel):
             found.append(f"**Replay:** the seed `` {self.seed} `` is fixed, so every shuffle and roll can be known "
                          "in advance. Take it only for a replay or practice game.")
         return found
+
+
+def pack_choices(packs: Packs) -> list[tuple[str, str]]:
+    """(id, title) of every installed pack."""
+    return [(rules.pack, rules.title) for rules in packs]
+
+
+def mission_choices(rules: Any, size: str | None) -> list[tuple[str, str]]:
+    """(value, name) of the missions a game of the pack (and size) may agree on: the Tournament Mission Pool's
+    letters for Chapter Approved, the Grand Tournament's missions of the battle size, the 4th edition's."""
+    if isinstance(rules, ChapterApprovedRules):
+        return [(m.letter, f"Mission {m.letter}") for m in rules.catalog.pool] + [("random", "Random pool mission")]
+    if rules.pack == GT_PACK:
+        return [(m.id, m.name) for m in rules.data.missions if m.size == (size or "strike-force")]
+    return [(m.id, m.name) for m in rules.data.missions]
+
+
+def read_typed(packs: Packs, pack: str, mission: str | None, size: str | None) -> tuple[str, str | None]:
+    """The pack and mission as their ids, from what a person typed or autocomplete sent."""
+    pack = resolve(pack, pack_choices(packs), "a pack of this bot")
+    if mission is not None:
+        mission = resolve(mission, mission_choices(packs.rules(pack), size), "a mission of this pack")
+    return pack, mission
 
 
 def _mission_text(rules: Any, mission: str | None) -> str:

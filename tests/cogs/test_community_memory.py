@@ -69,7 +69,7 @@ async def test_history_refuses_a_player_with_no_games_privately(harness: Harness
     reply = await harness.slash("game history", user=alice, player=bob)
     assert reply.ephemeral and "no finished games" in reply.content
     reply = await harness.slash("game history", user=alice, pack="no-such-pack")
-    assert reply.ephemeral and "no pack" in reply.content
+    assert reply.ephemeral and "is not a pack" in reply.content
 
 
 async def test_stats_are_pictures_with_a_summary_and_rows_as_csv(harness: Harness, alice, bob, carol) -> None:
@@ -155,7 +155,7 @@ async def test_a_ladder_of_some_packs(harness: Harness, alice, bob, packs: str) 
     admin = harness.user("admin", permissions=ADMIN)
     reply = await harness.slash("ladder start", user=admin, packs=packs)
     if packs == "nope":
-        assert reply.ephemeral and "no pack" in reply.content
+        assert reply.ephemeral and "is not a pack" in reply.content
         return
     await play(harness, alice, bob, winner=alice)  # a Chapter Approved game: not in this ladder's packs
     ladder = await harness.bot.service.ladders.ladder(harness.guild.id)

@@ -163,7 +163,7 @@ async def test_options_of_another_pack_are_refused(table: Table, alice, bob) -> 
                              ({"pack": "gt-2020", "twist": True}, "Chapter Approved"),
                              ({"pack": "4th-edition", "size": "incursion"}, "Battle sizes"),
                              ({"pack": "ca-2025-26", "level": "gamma"}, "4th edition"),
-                             ({"pack": "no-such-pack"}, "no pack")):
+                             ({"pack": "no-such-pack"}, "is not a pack")):
         reply = await table.h.slash("game new", user=alice, opponent=bob, strict=False, seed="x", **options)
         assert reply.main.ephemeral and message in reply.main.content, options
     assert await table.h.bot.service.repo.get_active_game(table.h.default_channel.id) is None
