@@ -12,7 +12,6 @@ from discord.ext import commands
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.engine.catalog import Catalog
-from bot.engine.errors import GameError
 from bot.settings import Settings
 from bot.service import GameService
 from bot.store.db import make_engine, make_sessionmaker, upgrade_database
@@ -20,7 +19,7 @@ from bot.store.picks import SecretPicks
 from bot.tournament_service import TournamentService
 from bot.ui.controls import GameButton, GameSelect
 from bot.ui.desk import GameDesk
-from bot.ui.errors import APOLOGY, send_error
+from bot.ui.errors import answer_failure, send_error
 from bot.ui.fourth_edition import ArmiesDeployed, PickMission
 from bot.ui.gt2020 import PickSecondaries, SelectSecondaries
 from bot.ui.help import HelpMenu
@@ -55,16 +54,13 @@ class MissionTree(app_commands.CommandTree):
         command = interaction.command.qualified_name if interaction.command else "?"
         if interaction.type is discord.InteractionType.autocomplete:
             _log.warning("Autocomplete for /%s failed: %s", command, error)
-        elif isinstance(original, GameError):
-            await send_error(interaction, original.message)
         elif isinstance(error, (app_commands.CheckFailure, app_commands.TransformerError)):
             await send_error(interaction, str(error))
         elif isinstance(error, (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)):
             _log.warning("Interaction for an out-of-date command: %s", error)
             await send_error(interaction, "This command has changed since Discord last loaded it; try again in a minute.")
         else:
-            _log.error("/%s failed for user %s", command, interaction.user.id, exc_info=original)
-            await send_error(interaction, APOLOGY)
+            await answer_failure(interaction, original, f"/{command} for user {interaction.user.id}")
 
 
 class MissionBot(commands.Bot):

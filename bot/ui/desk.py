@@ -41,7 +41,7 @@ from bot.ui.clock_watch import ClockWatch
 from bot.ui.open_challenge import OpenChallenges
 from bot.ui.reminders import Reminders
 from bot.ui.controls import GameButton, GameSelect, view_of
-from bot.ui.errors import APOLOGY, MESSAGE_LIMIT, send_error
+from bot.ui.errors import MESSAGE_LIMIT, answer_failure, send_error
 from bot.ui.permissions import missing_permission_text
 from bot.ui.result_card import result_embed, sheet_file
 from bot.ui.table_sheet import table_sheet_file
@@ -283,21 +283,15 @@ class GameDesk:
     async def on_button(self, interaction: discord.Interaction, game_id: int, version: int, verb: str) -> None:
         try:
             await self._on_button(interaction, game_id, version, verb)
-        except GameError as exc:
-            await send_error(interaction, exc.message)
-        except Exception:
-            _log.exception("Button %s failed for game %s", verb, game_id)
-            await send_error(interaction, APOLOGY)
+        except Exception as exc:
+            await answer_failure(interaction, exc, f"Button {verb} of game {game_id}")
 
     async def on_select(self, interaction: discord.Interaction, game_id: int, version: int, verb: str,
                         values: list[str]) -> None:
         try:
             await self._on_select(interaction, game_id, version, verb, values)
-        except GameError as exc:
-            await send_error(interaction, exc.message)
-        except Exception:
-            _log.exception("Menu %s failed for game %s", verb, game_id)
-            await send_error(interaction, APOLOGY)
+        except Exception as exc:
+            await answer_failure(interaction, exc, f"Menu {verb} of game {game_id}")
 
     async def _current(self, interaction: discord.Interaction, game_id: int, version: int | None) -> GameRecord:
         """The game as it is now, refusing strangers and presses on an outdated board."""

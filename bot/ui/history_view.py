@@ -8,7 +8,7 @@ import discord
 from bot.engine.errors import GameError
 from bot.store.community_models import GameSummary
 from bot.store.history import Page
-from bot.ui.errors import send_error
+from bot.ui.errors import answer_failure
 from bot.ui.text import clip
 
 PAGE = 10
@@ -32,8 +32,8 @@ class HistoryPage(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
                 interaction.guild_id, self.player, pack=self.pack, offset=self.offset, limit=PAGE)
             await interaction.response.edit_message(**history_message(interaction.guild_id, self.player, self.pack,
                                                                       self.offset, page))
-        except GameError as exc:
-            await send_error(interaction, exc.message)
+        except Exception as exc:
+            await answer_failure(interaction, exc, f"Page {self.custom_id}")
 
 
 def history_message(guild_id: int, player: str, pack: str | None, offset: int, page: Page) -> dict:

@@ -7,7 +7,7 @@ import discord
 from bot.engine.errors import GameError
 from bot.engine.ladder import PROVISIONAL_GAMES, Standing
 from bot.store.community_models import Ladder
-from bot.ui.errors import send_error
+from bot.ui.errors import answer_failure
 from bot.ui.text import clip
 
 PAGE = 20
@@ -32,8 +32,8 @@ class StandingsPage(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE
                 raise GameError("That ladder no longer exists.")
             rows, total = await ladders.repo.page(ladder.id, self.offset, PAGE)
             await interaction.response.edit_message(**standings_message(ladder, rows, total, self.offset))
-        except GameError as exc:
-            await send_error(interaction, exc.message)
+        except Exception as exc:
+            await answer_failure(interaction, exc, f"Page {self.custom_id}")
 
 
 def standings_message(ladder: Ladder, rows: list[Standing], total: int, offset: int) -> dict:

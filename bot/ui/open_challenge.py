@@ -20,7 +20,7 @@ from bot.store.models import utcnow
 from bot.times import relative, stamp
 from bot.ui.challenge import open_thread, start_game
 from bot.ui.controls import view_of
-from bot.ui.errors import send_error
+from bot.ui.errors import answer_failure
 from bot.ui.game_options import GameOptions
 
 if TYPE_CHECKING:
@@ -48,8 +48,8 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLA
         challenges: OpenChallenges = interaction.client.desk.challenges  # type: ignore[attr-defined]
         try:
             await challenges.on_press(interaction, self.challenge, self.verb)
-        except GameError as exc:
-            await send_error(interaction, exc.message)
+        except Exception as exc:
+            await answer_failure(interaction, exc, f"Open challenge {self.challenge} ({self.verb})")
 
 
 class OpenChallenges:
