@@ -18,7 +18,7 @@ from bot.engine.errors import GameError, InvalidValue, NotAPlayer, NotYourTurn, 
 from bot.engine.geometry import OPPOSITE_CORNER, corner_areas
 from bot.engine.objectives import objective_name, removable_objectives, table_objectives
 from bot.engine.rng import roll_off, seed_hash, shuffled, stream
-from bot.engine.scoring import award, check_repeat, option_vp, scoring_closed, window_refusal
+from bot.engine.scoring import award, check_repeat, hand_refusal, option_vp, scoring_closed, window_refusal
 from bot.engine.state import (
     GameSetup, GameState, Mission, Phase, PlayerState, Prompt, PromptKind, Result, RitualMarker, SecondaryChoice,
     Source, Status, Targets, VpEntry,
@@ -911,6 +911,12 @@ class _Game:
         if option is None:
             if action.vp is None or not 1 <= action.vp <= MAX_MANUAL_VP:
                 raise InvalidValue(f"Give the VP to record, from 1 to {MAX_MANUAL_VP}, or pick a scoring option.")
+            # A card's VP by hand must be a total its options can give (version 2's logs replay as entered); the
+            # Primary's stay free, as mission rules and tables add to them in ways no option lists.
+            checked = source != Source.PRIMARY and self.state.setup.version >= 3
+            refusal = hand_refusal(options, action.vp, self._scored_name(source, card)) if checked else None
+            if refusal:
+                raise InvalidValue(refusal)
             claimed = action.vp
         else:
             refusal = window_refusal(self.state, option, scorer, self.rules.battle_rounds)
@@ -925,6 +931,11 @@ class _Game:
         if removed is not None:
             self.update(removed_objectives=self.state.removed_objectives + (removed,))
             self.say(f"{self._objective_name(removed)} is removed from the battlefield.", scorer)
+
+    def _scored_name(self, source: Source, card: str) -> str:
+        if source == Source.SECONDARY:
+            return self.catalog.secondary(card).name
+        return self.catalog.challenger(card).mission.name
 
     def _removed_by(self, scorer: str, option: ScoringOption | None, objective: str | None) -> str | None:
         """The objective marker a burn or deny option removes: named, on the table, in the option's area."""

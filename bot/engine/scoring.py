@@ -55,6 +55,31 @@ def window_refusal(state: GameState, option: ScoringOption, scorer: str, last_ro
     return "This cannot be scored now."
 
 
+MAX_COUNTED = 10  # items a counted option ("per objective marker") can score in one entry, when it has no limit
+
+
+def hand_totals(options: tuple[ScoringOption, ...]) -> set[int]:
+    """Every VP total one entry typed by hand can claim from these options: each option at one of its values, once,
+    or as many times as it scores ('each time', or per item counted), up to its limit."""
+    totals = {0}
+    for option in options:
+        repeats = option.per or option.by_round or option.window in (Window.WHILE_ACTIVE, Window.ANY_TIME)
+        values = {option.vp} if not repeats else {
+            v * n for v in (option.by_round or {0: option.vp}).values() for n in range(1, MAX_COUNTED + 1)
+            if option.max_per_turn is None or v * n <= option.max_per_turn}
+        totals |= {t + v for t in totals for v in values}
+    return totals - {0}
+
+
+def hand_refusal(options: tuple[ScoringOption, ...], vp: int, name: str) -> str | None:
+    """Why `vp` typed by hand is no total of `name`'s options (None: it is one)."""
+    if not options or vp in hand_totals(options):
+        return None
+    listed = "; ".join(f"{o.label}: {o.vp}VP" + (f" per {o.per}" if o.per else "") for o in options)
+    return (f"{name} cannot give {vp}VP in one entry: its options are {listed}. Pick one with the board's Score "
+            "button, or enter a total they add up to.")
+
+
 def scoring_closed(state: GameState, scorer: str) -> str | None:
     """Why `scorer` can score nothing now (version 2): they pressed Done scoring, or the end of the turn
     has moved on to the discards (where an Adapt or Die swap happens, so a new card never scores there)."""

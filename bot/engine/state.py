@@ -16,7 +16,7 @@ from bot.engine.catalog import GameSize
 
 SCHEMA_VERSION = 4  # of the snapshot (4: a chess clock); bot/store/codec.py upgrades older ones
 CA_PACK = "ca-2025-26"  # the pack these models belong to (bot/engine/packs.py)
-SETUP_VERSION = 2  # of the setup: how its random streams are made and which rules timing it follows
+SETUP_VERSION = 3  # of the setup: how its random streams are made and which rules it is played by
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -115,7 +115,8 @@ class GameSetup(Frozen):
     version: int = Field(SETUP_VERSION, description=(
         "1: games stored before version 2 (Mersenne Twister streams, roll-offs and Supply Drop drawn at "
         "creation, one Done scoring closes the end of a turn); 2: SHA-256 streams (README, 'Verify a game') "
-        "and the battle sequence's timing"))
+        "and the battle sequence's timing; 3: VP entered by hand are checked against the card's own options "
+        "(games of version 2 replay without that check)"))
 
     @property
     def legacy(self) -> bool:

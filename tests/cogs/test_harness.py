@@ -13,7 +13,8 @@ import pytest_asyncio
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import APOLOGY, MissionBot
+from bot.client import MissionBot
+from bot.ui.errors import APOLOGY
 from bot.engine.catalog import Catalog
 from bot.engine.errors import NotYourTurn
 from tests.cogs.conftest import harness_settings

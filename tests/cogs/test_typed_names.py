@@ -30,6 +30,8 @@ async def test_card_options_read_the_name_as_typed(table: Table, harness: Harnes
     version = await table.version()
     typo = name[:2] + name[3:]
     refusal(await table.slash("secondary new-orders", bob, card=typo, strict=False), f"Did you mean {name}")
+    refusal(await table.slash("score add", bob, source="secondary", vp=50, card=name.lower(), strict=False),
+            f"{name} cannot give 50VP in one entry: its options are")  # the card's own options are listed
     assert await table.version() == version  # nothing changed
     await table.slash("secondary new-orders", bob, card=name.upper().replace("’", "'"))
     assert card in (await table.state()).player(str(bob.id)).discard
