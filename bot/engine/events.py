@@ -29,5 +29,5 @@ def result_text(result: Any, name: Callable[[str], str]) -> str:
         return f"The game was abandoned. {score}."
     if result.winner is None:
         return f"The battle ends in a draw: {score}."
-    how = {"concession": "concession", "time": "on time"}.get(result.reason, "the battle")
-    return f"{name(result.winner)} wins ({how}): {score}."
+    how = {"concession": " (concession)", "time": " (on time)"}.get(result.reason, "")
+    return f"{name(result.winner)} wins{how}: {score}."

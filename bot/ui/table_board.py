@@ -121,9 +121,9 @@ def board_embed(rules: TableRules, state: TableState, *, game_id: int, version: 
     if state.clock is not None:
         embed.add_field(name="Clock", value=clock_text(state), inline=False)
     if recent:
-        embed.add_field(name="Recent", value=field_value("\n".join(recent)), inline=False)
-    embed.set_footer(text=f"Game {game_id} · board version {version} · seed SHA-256 "
-                          f"{seed_hash(state.setup.seed)[:16]}…")
+        embed.add_field(name="Latest", value=field_value("\n".join(recent)), inline=False)
+    # The same words as every pack's board (bot/ui/board.py).
+    embed.set_footer(text=f"Game {game_id} · move {version} · seed hash {seed_hash(state.setup.seed)[:16]}")
     return embed
 
 

@@ -25,7 +25,7 @@ def test_a_finished_game_shows_every_source_the_winner_and_how_to_verify() -> No
     table.to_battle(first="fixed", first_cards=("cleanse", "assassination"), attacker=Table.P1)
     table.score("primary", table.first, vp=5)
     table.score("secondary", table.first, card="assassination", vp=4)
-    table.score("secondary", table.first, card="cleanse", vp=3)
+    table.score("secondary", table.first, card="cleanse", vp=2)
     table.act("concede", table.second)
     state = table.state
     content = score_sheet_content(CATALOG, state, GAME)
@@ -36,11 +36,11 @@ def test_a_finished_game_shows_every_source_the_winner_and_how_to_verify() -> No
     assert [(line.label, line.per_round, line.total) for line in first.lines] == [
         ("Primary", (5, 0, 0, 0, 0), 5),
         ("Secondary: Assassination", (4, 0, 0, 0, 0), 4),
-        ("Secondary: Cleanse", (3, 0, 0, 0, 0), 3),
+        ("Secondary: Cleanse", (2, 0, 0, 0, 0), 2),
         ("Challenger", (0, 0, 0, 0, 0), 0),
         ("Battle Ready", (None,) * 5, 0),
         ("Lost to caps", (0, 0, 0, 0, 0), 0),
-        ("Total", (12, 0, 0, 0, 0), 12),
+        ("Total", (11, 0, 0, 0, 0), 11),
     ]
     assert f"Winner: {table.name(table.first)} (concession)" in content.outcome
     assert "Seed: sheet" in text and seed_hash("sheet") in text
