@@ -25,6 +25,7 @@ from PIL import Image, ImageDraw
 from bot.engine.rng import seed_hash
 from bot.engine.table.state import END_GAME, Seat, Step, TableState, Tally
 from bot.game_log import seed_is_public
+from bot.ui.result_card import sheet_filename
 from bot.ui.sheet_image import (
     ATTACKER, DEFENDER, HEADER, INK, MARGIN, MUTED, PAPER, PLAIN, RULE, STRIPE, WIDTH, draw_centred, fit_text,
     load_font,
@@ -555,11 +556,7 @@ def _wrap(draw: ImageDraw.ImageDraw, text: str, font, width: float, lines: int =
     return out
 
 
-def table_sheet_filename(game_id: int) -> str:
-    return f"game-{game_id}-sheet.png"
-
-
 def table_sheet_file(rules: Any, state: TableState, game_id: int) -> discord.File:
     """The sheet picture: public information only, so it may be posted at any time."""
     png = render_table_sheet(table_sheet_content(rules, state, game_id))
-    return discord.File(io.BytesIO(png), filename=table_sheet_filename(game_id))
+    return discord.File(io.BytesIO(png), filename=sheet_filename(game_id))  # one name for every pack's sheet

@@ -275,5 +275,5 @@ def test_the_picture_is_a_readable_png_and_the_file_is_named_after_the_game() ->
     early = png(table_sheet_content(GT, gt_game().state))
     assert early.width == WIDTH and early.height < image.height  # no lost VP: no taller rows
     file = table_sheet_file(GT, game.state, 7)
-    assert file.filename == "game-7-sheet.png"
+    assert file.filename == "score-sheet-7.png"  # as the README names it, for every pack
     assert Image.open(file.fp).size == image.size
