@@ -3,12 +3,11 @@ season needs. Nothing is ranked on a server before an admin starts a ladder ther
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from weakref import WeakValueDictionary
 
 from bot.engine.errors import GameError
 from bot.engine.ladder import CountedGame, Standing, rated, recompute
+from bot.locks import KeyedLocks
 from bot.store.community_models import GameSummary, Ladder
 from bot.store.history import HistoryRepository
 from bot.store.ladders import LadderRepository
@@ -23,14 +22,7 @@ class Ladders:
     def __init__(self, history: HistoryRepository, repo: LadderRepository) -> None:
         self.history = history
         self.repo = repo
-        # One writer per ladder at a time, so two games ending at once never lose an update.
-        self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
-
-    def _lock(self, ladder_id: int) -> asyncio.Lock:
-        lock = self._locks.get(ladder_id)
-        if lock is None:
-            lock = self._locks[ladder_id] = asyncio.Lock()
-        return lock
+        self._lock = KeyedLocks()  # one writer per ladder: two games ending at once never lose an update
 
     async def ladder(self, guild_id: int) -> Ladder:
         ladder = await self.repo.open_ladder(guild_id)

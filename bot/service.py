@@ -14,14 +14,12 @@ action nor refuses one wrongly.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
-from weakref import WeakValueDictionary
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -35,6 +33,7 @@ from bot.engine.packs import Packs, is_mission_deck
 from bot.engine.rng import seed_hash
 from bot.game_log import export_game
 from bot.ladders import Ladders
+from bot.locks import KeyedLocks
 from bot.summaries import summary_row
 from bot.table_log import export_table_game
 from bot.store.codec import game_status
@@ -81,14 +80,7 @@ class GameService:
         self.ladders = Ladders(self.history, LadderRepository(sessionmaker))
         self._games = _ActiveGames(CACHED_GAMES)
         self.now_ms: Callable[[], int] = lambda: time.time_ns() // 1_000_000  # stamps clocked games' actions
-        # A channel's lock lives while someone holds or awaits it, so the map does not grow forever.
-        self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
-
-    def _lock(self, channel_id: int) -> asyncio.Lock:
-        lock = self._locks.get(channel_id)
-        if lock is None:
-            lock = self._locks[channel_id] = asyncio.Lock()
-        return lock
+        self._lock = KeyedLocks()  # one per channel
 
     async def start_game(self, guild_id: int | None, channel_id: int, setup: Any) -> ActResult:
         """A new game of the pack `setup` names."""

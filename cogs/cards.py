@@ -15,11 +15,11 @@ from discord.ext import commands
 
 from bot.client import MissionBot
 from bot.decks import DEFAULT_PACK
-from bot.engine.names import ranked
 from bot.engine.catalog import Catalog
 from bot.engine.errors import GameError, InvalidValue
 from bot.engine.fourth_edition.catalog import MissionGenerator
 from bot.engine.gt2020.catalog import GrandTournament, Mission
+from bot.engine.names import ranked
 from bot.engine.packs import FOURTH_PACK, GT_PACK, ChapterApprovedRules
 from bot.ui import fourth_edition as fourth_ui
 from bot.ui import gt2020 as gt_ui

@@ -36,7 +36,8 @@ MAX_CHOICES = 25  # Discord's limit for autocomplete
 
 async def packs_typed(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     typed = current.casefold()
-    return [app_commands.Choice(name=title, value=pack) for pack, title in pack_choices(interaction.client.service.packs)
+    installed = pack_choices(interaction.client.service.packs)
+    return [app_commands.Choice(name=title, value=pack) for pack, title in installed
             if typed in title.casefold() or typed in pack][:MAX_CHOICES]
 
 

@@ -82,7 +82,8 @@ class FakeUser:
 
     def member_payload(self, *, with_user: bool = True) -> dict[str, Any]:
         member: dict[str, Any] = {
-            "roles": [str(role) for role in self.roles], "joined_at": _NOW, "deaf": False, "mute": False, "flags": 0, "pending": False,
+            "roles": [str(role) for role in self.roles], "joined_at": _NOW, "deaf": False, "mute": False, "flags": 0,
+            "pending": False,
             "nick": None, "avatar": None, "premium_since": None, "communication_disabled_until": None,
             "permissions": str(self.permissions),
         }

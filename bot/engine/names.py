@@ -57,8 +57,8 @@ def normalised(text: str) -> str:
 
 def resolve(typed: str, candidates: Iterable[tuple[str, str]], what: str) -> str:
     """The id of the candidate (id, name) that `typed` names: its id as autocomplete sends it, or its name (or
-    words of it that name it alone) as a person types it. Otherwise an UnknownName: "'x' is not {what}. Did you mean A or B?" with the closest
-    names by rapidfuzz, or the names there are when few. `what` completes "'x' is not …": "one of your active
+    words of it that name it alone) as a person types it. Otherwise an UnknownName: "'x' is not {what}. Did you
+    mean A or B?" with the closest names by rapidfuzz, or the names there are when few. `what` completes "'x' is not …": "one of your active
     Secondary Missions", "a pack"."""
     offered = list(candidates)
     key = normalised(typed)

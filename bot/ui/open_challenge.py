@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 _log = logging.getLogger(__name__)
 
 TEMPLATE = r"mdo:(?P<challenge>[0-9]+):(?P<verb>take|withdraw)"
-LABELS = {"take": ("Take the seat", discord.ButtonStyle.success), "withdraw": ("Withdraw", discord.ButtonStyle.secondary)}
+LABELS = {"take": ("Take the seat", discord.ButtonStyle.success),
+          "withdraw": ("Withdraw", discord.ButtonStyle.secondary)}
 DEFAULT_EXPIRY = timedelta(hours=24)
 LONGEST_EXPIRY = timedelta(days=7)
 

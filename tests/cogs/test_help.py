@@ -10,9 +10,9 @@ import discord
 import pytest
 
 from bot.ui.controls import BUTTONS
-from bot.ui.open_challenge import LABELS as CHALLENGE_LABELS
 from bot.ui.help import available, help_embed, registered
 from bot.ui.help_text import FIRST_GAME, SECTIONS
+from bot.ui.open_challenge import LABELS as CHALLENGE_LABELS
 from bot.ui.permissions import NEEDED, missing_permission_text
 from tests.cogs.harness import Harness
 from tests.discord_model import BOT_PERMISSIONS, MEMBER_PERMISSIONS, UPDATE_MESSAGE, FakeUser, embed_problems

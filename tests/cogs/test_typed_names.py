@@ -22,7 +22,7 @@ async def test_new_game_reads_missions_and_packs_as_typed(table: Table, harness:
 
 
 async def test_card_options_read_the_name_as_typed(table: Table, harness: Harness, catalog) -> None:
-    alice, bob = table.first, table.second
+    bob = table.second
     await seeded(table, catalog, lambda s: s.active == str(bob.id) and not s.prompts, first_fixed=FIXED)
     state = await table.state()
     card = state.player(str(bob.id)).hand[0]

@@ -1,5 +1,6 @@
 """Community memory: a summary row per finished game (history, stats) with its indexes, a server's running
-tallies, and opt-in ladders with their voids and ratings. Games that ended before are summarised at start-up (bot/store/history.py).
+tallies, and opt-in ladders with their voids and ratings. Games that ended before are summarised at start-up
+(bot/store/history.py).
 
 Revision ID: 0007
 Revises: 0006
