@@ -252,7 +252,8 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
         if pack is not None:
             pack = resolve(pack, pack_choices(self.service.packs), "a pack of this bot")
         page = await self.service.history.history(interaction.guild_id, who, pack=pack, limit=history_view.PAGE)
-        message = history_view.history_message(interaction.guild_id, who, pack, 0, page)
+        message = history_view.history_message(interaction.guild_id, who, pack, 0, page,
+                                               history_view.pack_titles(self.service.packs))
         await interaction.response.send_message(**message, ephemeral=not public)
 
     @app_commands.command(name="sheet", description="The score sheet picture of this channel's latest game")

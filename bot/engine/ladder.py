@@ -29,7 +29,7 @@ class Standing(NamedTuple):  # a tuple: a recompute builds two for every game of
     wins: int = 0
     losses: int = 0
     draws: int = 0
-    recent: tuple[tuple[int, float], ...] = ()  # (game id, change of the shown rating)
+    recent: tuple[tuple[int, float], ...] = ()  # (game id, change of the shown rating), the last RECENT
 
     @property
     def rating(self) -> float:
@@ -54,17 +54,16 @@ def rated(table: dict[str, Standing], game: CountedGame) -> dict[str, Standing]:
     one, two = table.get(a) or Standing(a, name_a), table.get(b) or Standing(b, name_b)
     score = 0.5 if game.winner is None else 1.0 if game.winner == a else 0.0  # the first player's result
     new_one, new_two = _rate_two(one.mu, one.sigma, two.mu, two.sigma, score)
-    return {a: _after(one, name_a, new_one, score, game.game_id), b: _after(two, name_b, new_two, 1 - score,
-                                                                            game.game_id)}
+    return {a: _after(one, name_a, new_one, score, game.game_id),
+            b: _after(two, name_b, new_two, 1 - score, game.game_id)}
 
 
 def _after(before: Standing, name: str, rating: tuple[float, float], score: float, game_id: int) -> Standing:
     """A player's standing after a game they won (1), drew (0.5) or lost (0), with the new (mu, sigma)."""
     mu, sigma = rating
-    change = round(mu - 3 * sigma - before.rating, 2)
+    recent = before.recent[1 - RECENT:] + ((game_id, mu - 3 * sigma - before.mu + 3 * before.sigma),)
     return Standing(before.player, name, mu, sigma, before.games + 1, before.wins + (score == 1),
-                    before.losses + (score == 0), before.draws + (score == 0.5),
-                    (*before.recent, (game_id, change))[-RECENT:])
+                    before.losses + (score == 0), before.draws + (score == 0.5), recent)
 
 
 def _rate_two(mu_a: float, sigma_a: float, mu_b: float, sigma_b: float,

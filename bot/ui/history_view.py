@@ -9,7 +9,7 @@ from bot.engine.errors import GameError
 from bot.store.community_models import GameSummary
 from bot.store.history import Page
 from bot.ui.errors import answer_failure
-from bot.ui.text import clip
+from bot.ui.text import clip, size_name
 
 PAGE = 10
 TEMPLATE = r"mdh:(?P<player>[0-9]+):(?P<pack>[a-z0-9-]*):(?P<offset>[0-9]+)"
@@ -30,18 +30,25 @@ class HistoryPage(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
         try:
             page = await interaction.client.service.history.history(  # type: ignore[attr-defined]
                 interaction.guild_id, self.player, pack=self.pack, offset=self.offset, limit=PAGE)
+            titles = pack_titles(interaction.client.service.packs)  # type: ignore[attr-defined]
             await interaction.response.edit_message(**history_message(interaction.guild_id, self.player, self.pack,
-                                                                      self.offset, page))
+                                                                      self.offset, page, titles))
         except Exception as exc:
             await answer_failure(interaction, exc, f"Page {self.custom_id}")
 
 
-def history_message(guild_id: int, player: str, pack: str | None, offset: int, page: Page) -> dict:
+def pack_titles(packs) -> dict[str, str]:
+    return {rules.pack: rules.title for rules in packs}
+
+
+def history_message(guild_id: int, player: str, pack: str | None, offset: int, page: Page,
+                    titles: dict[str, str]) -> dict:
     if not page.total:
-        raise GameError(f"<@{player}> has no finished games on this server" + (f" in {pack}." if pack else "."))
+        raise GameError(f"<@{player}> has no finished games on this server"
+                        + (f" in {titles.get(pack, pack)}." if pack else "."))
     name = next((r.name_a if r.player_a == player else r.name_b) for r in page.rows) if page.rows else "?"
-    lines = [_line(guild_id, player, row) for row in page.rows]
-    embed = discord.Embed(title=clip(f"{name}'s games" + (f" ({pack})" if pack else ""), 256),
+    lines = [_line(guild_id, player, row, titles) for row in page.rows]
+    embed = discord.Embed(title=clip(f"{name}'s games" + (f" ({titles.get(pack, pack)})" if pack else ""), 256),
                           description=clip("\n".join(lines), 4096), colour=discord.Colour.blurple())
     embed.set_footer(text=f"Games {offset + 1}–{offset + len(page.rows)} of {page.total}, newest first")
     view = discord.ui.View(timeout=None)
@@ -50,7 +57,7 @@ def history_message(guild_id: int, player: str, pack: str | None, offset: int, p
     return dict(embed=embed, view=view)
 
 
-def _line(guild_id: int, player: str, row: GameSummary) -> str:
+def _line(guild_id: int, player: str, row: GameSummary, titles: dict[str, str]) -> str:
     seat_a = row.player_a == player
     mine, theirs = (row.vp_a, row.vp_b) if seat_a else (row.vp_b, row.vp_a)
     opponent = row.name_b if seat_a else row.name_a
@@ -59,8 +66,8 @@ def _line(guild_id: int, player: str, row: GameSummary) -> str:
     else:
         result = "draw" if row.winner is None else "win" if row.winner == player else "loss"
         result = f"**{result}** ({HOW[row.reason]})"
-    where = " · ".join(x for x in (row.size.replace("-", " ").title() if row.size else None, row.mission,
-                                   row.deployment) if x)
+    where = " · ".join(x for x in (titles.get(row.pack, row.pack), size_name(row.size) if row.size else None,
+                                   row.mission, row.deployment) if x)
     link = (f" · [result](https://discord.com/channels/{guild_id}/{row.channel_id}/{row.result_message_id})"
             if row.result_message_id else "")
     return f"<t:{int(row.ended_at.timestamp())}:d> vs **{opponent}** · {where} · {mine}–{theirs} · {result}{link}"

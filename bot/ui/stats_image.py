@@ -60,7 +60,8 @@ class PlayerStats:
             return f"{self.name} has no finished games here yet ({self.abandoned} abandoned)."
         lines = [f"**{self.name}**: {games} games, {self.record} (wins-losses-draws), average "
                  f"{self.vp_for / games:.1f}VP for and {self.vp_against / games:.1f}VP against."]
-        for label, table in (("Going first / second", self.by_turn), ("Fixed / Tactical", self.by_mode)):
+        for label, table in (("By pack", self.by_pack), ("Going first / second", self.by_turn),
+                             ("Fixed / Tactical", self.by_mode)):
             if table:
                 lines.append(f"{label}: " + ", ".join(f"{k} {v}" for k, v in table.items()))
         if self.abandoned:

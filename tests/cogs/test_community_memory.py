@@ -55,6 +55,7 @@ async def test_history_pages_newest_first_with_how_each_game_ended(harness: Harn
     lines = reply.embed["description"].splitlines()
     assert len(lines) == 2 and "abandoned" in lines[0] and "Carol" in lines[0]
     assert "**loss** (concession)" in lines[1] and "Incursion" in lines[1] and "/channels/" in lines[1]
+    assert "Chapter Approved 2025-26 · Incursion" in lines[1]  # the pack, as its title
     assert "of 3" in reply.embed["footer"]["text"]
     older = next(c["custom_id"] for c in reply.components[0]["components"] if c["label"] == "Older")
     page = await harness.press(older, user=alice)
