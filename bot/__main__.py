@@ -1,7 +1,7 @@
 """`python -m bot` (or `mission-deck-bot`): check the settings and the decks, then run the bot.
 
 `python -m bot verify FILE` checks a finished game's `/game log` export against its seed instead. Two
-commands work on the database named by DATABASE_URL (README, "Back-ups and moving to PostgreSQL"):
+commands work on the database named by DATABASE_URL (docs/admins/backups.md):
 `python -m bot backup FILE` and `python -m bot migrate-to URL [--replace]`.
 
 Every start-up problem a user can fix ends with one clear line on stderr and exit code 2.

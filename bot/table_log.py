@@ -1,5 +1,5 @@
 """The `/game log` export of a table game (Grand Tournament 2020, 4th edition), which `python -m bot verify`
-re-derives as it does a Chapter Approved game's (bot/game_log.py, README "Verify a game").
+re-derives as it does a Chapter Approved game's (bot/game_log.py, docs/verify.md).
 
 The same top-level shape and format as the Chapter Approved export, plus `pack`: the setup, the start, every
 action with the public facts it made (the rolls, each player's CP and VP after it, the step, battle round and

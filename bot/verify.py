@@ -3,7 +3,7 @@
 The seed must hash to the SHA-256 shown at the start; the action log, replayed from the setup with
 that seed (by the setup's own derivation version), must re-derive the mission, every roll-off, shuffle
 and draw the export records, and its result and score sheet. One line per check, `ok` or the first
-mismatch; exit 0 only when every check passes (README, "Verify a game").
+mismatch; exit 0 only when every check passes (docs/verify.md).
 
 An export names its pack (`pack`; none: Chapter Approved 2025-26, as every export made before the older packs
 were playable). A table game of an older pack (Grand Tournament 2020, 4th edition: bot/table_log.py) is checked

@@ -14,7 +14,7 @@ import copy
 import itertools
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -709,7 +709,7 @@ class DiscordModel:
             "components": copy.deepcopy(body.get("components") or []),
             "flags": body.get("flags") or 0, "attachments": self._attachments(body, files, keep=[]),
             "pinned": False, "tts": bool(body.get("tts")), "mention_everyone": False, "mentions": [],
-            "mention_roles": [], "timestamp": datetime.now(timezone.utc).isoformat(), "edited_timestamp": None,
+            "mention_roles": [], "timestamp": datetime.now(UTC).isoformat(), "edited_timestamp": None,
         }
         if webhook or message_type == 20:
             message["webhook_id"] = str(self.app_id)
@@ -730,7 +730,7 @@ class DiscordModel:
             keep = [int(a["id"]) for a in body.get("attachments", []) if "id" in a and str(a["id"]).isdigit()]
             message["attachments"] = self._attachments(body, files, keep=keep, old=message["attachments"])
         message["flags"] = message["flags"] & ~LOADING
-        message["edited_timestamp"] = datetime.now(timezone.utc).isoformat()
+        message["edited_timestamp"] = datetime.now(UTC).isoformat()
         return message
 
     def _attachments(self, body, files, *, keep: list[int], old: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:

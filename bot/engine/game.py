@@ -7,7 +7,7 @@ and either returns the next state or raises a GameError that leaves the state un
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from bot.engine import actions as a
 from bot.engine import clock as clocks

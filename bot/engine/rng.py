@@ -7,7 +7,7 @@ player fixed it); its SHA-256 is shown from the start so players can check after
 revealed at the end is the one that was used.
 
 How a stream is made depends on the setup's version, so games stored earlier replay unchanged:
-- version 2 (`Stream`, documented step by step in the README): SHA-256 in counter mode, unbiased
+- version 2 (`Stream`, documented step by step in docs/verify.md): SHA-256 in counter mode, unbiased
   integers by rejection, Fisher-Yates shuffles; easy to re-implement in any language.
 - version 1: Python's Mersenne Twister seeded with SHA-256(seed/label), as the first games used.
 """
@@ -17,7 +17,8 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
-from typing import Protocol, Sequence, TypeVar
+from typing import Protocol, TypeVar
+from collections.abc import Sequence
 
 from bot.engine.state import SETUP_VERSION, GameSetup, RollOff
 

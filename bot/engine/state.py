@@ -114,7 +114,7 @@ class GameSetup(Frozen):
     clock_expiry: Expiry = "play-on"
     version: int = Field(SETUP_VERSION, description=(
         "1: games stored before version 2 (Mersenne Twister streams, roll-offs and Supply Drop drawn at "
-        "creation, one Done scoring closes the end of a turn); 2: SHA-256 streams (README, 'Verify a game') "
+        "creation, one Done scoring closes the end of a turn); 2: SHA-256 streams (docs/verify.md) "
         "and the battle sequence's timing; 3: VP entered by hand are checked against the card's own options "
         "(games of version 2 replay without that check)"))
 

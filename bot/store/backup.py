@@ -5,7 +5,7 @@ as it stood at one instant, every game with its action log, even while the bot k
 readers never block the writer, nor the writer them). Copying the file with `cp` could catch a write
 half-way or miss what is still in the -wal file.
 
-PostgreSQL has its own tool for the same job, pg_dump (README, "Back-ups").
+PostgreSQL has its own tool for the same job, pg_dump (docs/admins/backups.md).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ PG_DUMP_HINT = (
     "DATABASE_URL points at PostgreSQL: back it up with PostgreSQL's own tool, for example "
     "`pg_dump --format=custom --file=missiondeck.dump postgresql://USER@HOST:5432/DBNAME`, "
     "and restore with `pg_restore --clean --if-exists --dbname=postgresql://USER@HOST:5432/DBNAME "
-    "missiondeck.dump` (README, 'Back-ups')."
+    "missiondeck.dump` (docs/admins/backups.md)."
 )
 
 

@@ -235,9 +235,9 @@ async def test_a_turn_command_phase_score_done_and_discards(table: Table, harnes
     menu = await table.press("score", bob)
     labels = [o["label"] for c in menu.main.components for o in c["components"][0]["options"]]
     cards = [title_case(catalog.secondary(c).name) for c in state.player(bob_id).hand]
-    assert labels and all(l.startswith(("Primary", *cards)) for l in labels)
+    assert labels and all(label.startswith(("Primary", *cards)) for label in labels)
     alices = [c for c in FIXED if c not in state.player(bob_id).hand]  # each player has a deck: both may hold one
-    assert not any(title_case(catalog.secondary(c).name) in l for l in labels for c in alices)
+    assert not any(title_case(catalog.secondary(c).name) in label for label in labels for c in alices)
     card_option = next(o for c in menu.main.components for o in c["components"][0]["options"]
                        if o["value"].startswith("secondary|"))
     await table.pick(menu, "score", [card_option["value"]], bob)

@@ -1,6 +1,6 @@
-"""The seeded streams: the README's published derivation and test vector, and its invariants.
+"""The seeded streams: the published derivation and test vector (docs/verify.md), and its invariants.
 
-The test vector is read from README.md ("Test vector"), so the documentation cannot drift from the code.
+The test vector is read from docs/verify.md ("Test vector"), so the documentation cannot drift from the code.
 """
 
 from __future__ import annotations
@@ -17,16 +17,16 @@ from hypothesis import strategies as st
 from bot.engine.rng import Stream, roll_off, seed_hash, shuffled, stream
 from bot.engine.state import GameSetup
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+VERIFY_PAGE = Path(__file__).resolve().parents[2] / "docs" / "verify.md"
 SPAN = 1 << 32
 
 
-def readme_vector() -> list[tuple[str, str]]:
-    """The (name, value) lines of the README's test vector block, in order."""
-    text = README.read_text(encoding="utf-8")
-    section = text.split("### Test vector", 1)[1]
+def published_vector() -> list[tuple[str, str]]:
+    """The (name, value) lines of the page's test vector block, in order."""
+    text = VERIFY_PAGE.read_text(encoding="utf-8")
+    section = text.split("## Test vector", 1)[1]
     block = re.search(r"```text\n(.*?)```", section, re.S)
-    assert block, "the README's Test vector section has no ```text block"
+    assert block, "docs/verify.md's Test vector section has no ```text block"
     return [(line[:17].strip(), line[17:].strip()) for line in block[1].splitlines() if line.strip()]
 
 
@@ -35,10 +35,10 @@ def setup_of(seed: str, version: int = 2) -> GameSetup:
                      version=version)
 
 
-def test_the_readme_test_vector_matches_the_code() -> None:
+def test_the_published_test_vector_matches_the_code() -> None:
     checked = set()
     seed = label = items = None
-    for name, value in readme_vector():
+    for name, value in published_vector():
         words = value.split()
         match name:
             case "seed":
@@ -77,20 +77,20 @@ def test_the_readme_test_vector_matches_the_code() -> None:
             case _:
                 raise AssertionError(f"the test vector has a line this test does not know: {name!r}")
         checked.add(name)
-    # Every kind of step the README documents is in the vector, a tied roll-off included.
+    # Every kind of step the page documents is in the vector, a tied roll-off included.
     assert checked >= {"SHA-256(seed)", "block 0", "first words", "j for i = 9..1", "shuffled", "ten D6", "chosen",
                        "sampled", "roll-off"}
-    assert any(name == "roll-off" and value.count("-") > 1 for name, value in readme_vector())
+    assert any(name == "roll-off" and value.count("-") > 1 for name, value in published_vector())
 
 
-def test_the_readme_lists_every_label_the_engine_uses() -> None:
+def test_the_verify_page_lists_every_label_the_engine_uses() -> None:
     engine = (Path(__file__).resolve().parents[2] / "bot" / "engine" / "game.py").read_text(encoding="utf-8")
     used = set(re.findall(r'(?:stream|shuffled|roll_off)\([^"]*"([a-z-]+)"', engine))
     used |= {m.split(":")[0] + ":" for m in re.findall(r'f"([a-z-]+:)\{', engine)}
     assert used >= {"sides", "first-turn", "deployment", "primary", "deck:", "reshuffle:"}
-    readme = README.read_text(encoding="utf-8")
+    page = VERIFY_PAGE.read_text(encoding="utf-8")
     for label in used:
-        assert f"| `{label}" in readme, f"the README's label table misses {label!r}"
+        assert f"| `{label}" in page, f"docs/verify.md's label table misses {label!r}"
 
 
 @given(seed=st.text(max_size=20), label=st.text(max_size=20), size=st.integers(0, 60))

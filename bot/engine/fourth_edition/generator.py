@@ -1,6 +1,6 @@
 """Rolling a 4th edition Standard Mission: the mission (D6), its level (D3) and every roll its set-up needs.
 
-Each roll comes from its own labelled stream of a seed (bot/engine/rng.py, README "Verify a game"), so the
+Each roll comes from its own labelled stream of a seed (bot/engine/rng.py, docs/verify.md), so the
 seed, shown with the result, lets anyone re-derive all of it. A mission or level the players agreed on is
 given instead of rolled. The rolls made once the armies are deployed (the first turn, Dusk & Dawn, who sets
 up Infiltrators first) take a second seed made only then: nobody can know them while deploying.
