@@ -22,12 +22,13 @@ class Outcome:
     events: tuple[Event, ...]
 
 
-def result_text(result: Any, name: Callable[[str], str]) -> str:
-    """How a game ended, for everyone: `result` is the state's Result, `name` gives a player's name."""
-    score = " – ".join(f"{name(pid)} {points}VP" for pid, points in result.vp.items())
+def result_text(result: Any, name: Callable[[str], str], *, vp: bool = True) -> str:
+    """How a game ended, for everyone: `result` is the state's Result, `name` gives a player's name; `vp` False
+    for a game VP do not decide."""
+    score = " – ".join(f"{name(pid)} {points}VP" for pid, points in result.vp.items()) if vp else ""
     if result.reason == "abandoned":
-        return f"The game was abandoned. {score}."
+        return "The game was abandoned." + (f" {score}." if vp else "")
     if result.winner is None:
-        return f"The battle ends in a draw: {score}."
+        return "The battle ends in a draw" + (f": {score}." if vp else ".")
     how = {"concession": " (concession)", "time": " (on time)"}.get(result.reason, "")
-    return f"{name(result.winner)} wins{how}: {score}."
+    return f"{name(result.winner)} wins{how}" + (f": {score}." if vp else ".")

@@ -31,6 +31,8 @@ ASKS: dict[str, tuple[str, str]] = {
     "select": ("select your secondary objectives.", "{name} selected their secondary objectives."),
     "deployed": ("press Deployment done once your army is set up.", "{name} deployed."),
     "done": ("finish scoring, then press Done scoring.", "{name} finished scoring."),
+    "rounddone": ("battle round {round} is over: score what scores at the end of the battle round, then press Done "
+                  "scoring.", "{name} finished scoring battle round {round}."),
     "discard": ("discard or keep your Tactical Missions.", "{name} decided their discards."),
     "resume": ("your opponent asks to resume the clock.", "{name} answered about the clock."),
     "attacker": ("you won the roll-off: choose Attacker or Defender.", "{name} chose a side."),
@@ -98,7 +100,7 @@ class Calls:
 
 
 def _round(wait: Wait, state: Any) -> str:
-    return wait[2] if wait[1] == "turn" else str(getattr(state, "round", ""))
+    return wait[2] if wait[1] in ("turn", "rounddone") else str(getattr(state, "round", ""))
 
 
 def _sentence(text: str) -> str:

@@ -83,7 +83,7 @@ SIMPLE_ACTIONS: dict[str, Callable[[str, GameState], a.Action]] = {
 # Their presses are acknowledged before any work: reading the game may wait behind other games' writes.
 # Waits a call names without a button of its own: the turn (the board has its buttons), the side (chosen on the board).
 NO_BUTTON = frozenset({"turn", "sides"})
-ACTING = frozenset(SIMPLE_ACTIONS) | frozenset(table_controls.SIMPLE_ACTIONS) | {"undo"}
+ACTING = frozenset(SIMPLE_ACTIONS) | frozenset(table_controls.SIMPLE_ACTIONS) | table_controls.DEPLOYING | {"undo"}
 
 
 class GameDesk:
@@ -220,6 +220,12 @@ class GameDesk:
         self.clocks.watch(result.game_id, result.state)
         await self._announce(interaction, result, actor)
 
+    def waits(self, state) -> set[tuple[str, ...]]:
+        """What the game waits on, as (player, verb, ...): each pack says."""
+        if is_mission_deck(state):
+            return waits(state)
+        return table_controls.waits(self.service.packs.rules(state.pack), state)
+
     def note(self, game_id: int, events: tuple[Event, ...]) -> None:
         self.recent.add(game_id, [event.text for event in events if event.private_to is None])
 
@@ -230,10 +236,11 @@ class GameDesk:
             return
         # Each turn and decision is announced once, when it appears, not again with every action taken while it
         # waits: what waited before this action is known from its state, so a restart repeats nothing.
-        waits_of = waits if is_mission_deck(state) else table_controls.waits
-        now = waits_of(state)
+        now = self.waits(state)
         await self.calls.close_answered(result.game_id, state, now)
-        before = waits_of(result.previous) if result.previous is not None else set()
+        if not is_mission_deck(state):
+            await self._reveal(interaction.channel, result)
+        before = self.waits(result.previous) if result.previous is not None else set()
         new = now - before
         for player in sorted({w[0] for w in new}):
             asked = sorted((w for w in new if w[0] == player), key=lambda w: (w[1] != "turn", w))  # the turn first
@@ -256,20 +263,36 @@ class GameDesk:
                 except Exception:  # the ladder's recompute (/ladder void, a new season) counts it again
                     _log.exception("Could not count game %s on its server's ladder", result.game_id)
 
+    async def _reveal(self, channel: discord.abc.Messageable, result: ActResult) -> None:
+        """Secret selections revealed by this action are told to both players in one message."""
+        text = table_board.reveal_text(self.service.packs.rules(result.state.pack), result.previous, result.state)
+        if text is None:
+            return
+        quiet = await self.service.repo.quiet_players(result.game_id)
+        users = [discord.Object(int(p)) for p in result.state.setup.players if p not in quiet]
+        await channel.send(text, allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=users))
+
     def result_card(self, state, game_id: int) -> dict:
-        """The result embed with its score sheet picture, for any pack."""
-        sheet = self.sheet_file(state, game_id)
+        """The result embed with its score sheet picture, for any pack (none for a game VP do not decide)."""
         rematch = view_of(GameButton(game_id, 0, "rematch"))  # any version: it reads the finished game
         if is_mission_deck(state):
+            sheet = self.sheet_file(state, game_id)
             return dict(embed=result_embed(self.catalog_of(state), state, game_id), file=sheet, view=rematch)
         rules = self.service.packs.rules(state.pack)
+        if not rules.scores_vp(state):
+            return dict(embed=table_board.result_embed(rules, state, game_id, None), view=rematch)
+        sheet = self.sheet_file(state, game_id)
         return dict(embed=table_board.result_embed(rules, state, game_id, sheet.filename), file=sheet, view=rematch)
 
     def sheet_file(self, state, game_id: int) -> discord.File:
         """The score sheet picture (public information only) of any pack's game."""
         if is_mission_deck(state):
             return sheet_file(self.catalog_of(state), state, game_id)
-        return table_sheet_file(self.service.packs.rules(state.pack), state, game_id)
+        rules = self.service.packs.rules(state.pack)
+        if not rules.scores_vp(state):
+            raise GameError(f"A {rules.data.level(state.level).name} mission scores no VP, so it has no score "
+                            "sheet: its result card says who achieved the mission's objective.")
+        return table_sheet_file(rules, state, game_id)
 
     async def ping_to(self, game_id: int, player: str, *, actor: str | None) -> discord.AllowedMentions:
         """Mentions that notify `player` alone; none when they just acted themselves or turned pings off."""
@@ -322,7 +345,9 @@ class GameDesk:
         state = record.state
         table = not is_mission_deck(state)
         simple = table_controls.SIMPLE_ACTIONS if table else SIMPLE_ACTIONS
-        if verb in simple:
+        if table and verb in table_controls.DEPLOYING:
+            await table_controls.deploy(self, interaction, record, verb, version)
+        elif verb in simple:
             await self.perform(interaction, simple[verb](me, state), game_id=game_id, version=version)
         elif verb == "undo":
             await self._undo(interaction, record, me)
@@ -540,9 +565,8 @@ class GameDesk:
     async def open_board(self, channel: discord.abc.Messageable, record: GameRecord, *, actor: str) -> None:
         """Both players are in: the board, and a ping to the player the game passes to first."""
         await self.post_board(channel, record)
-        waits_of = waits if is_mission_deck(record.state) else table_controls.waits
-        for player in sorted({w[0] for w in waits_of(record.state)}):  # the roll-off or Strategy Roll winner
-            asked = sorted(w for w in waits_of(record.state) if w[0] == player)
+        for player in sorted({w[0] for w in self.waits(record.state)}):  # the roll-off or Strategy Roll winner
+            asked = sorted(w for w in self.waits(record.state) if w[0] == player)
             await self.calls.post(channel, record.id, record.state, player, asked, None,
                                   await self.ping_to(record.id, player, actor=actor))
 

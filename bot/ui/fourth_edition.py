@@ -41,7 +41,7 @@ def mission_embed(generator: MissionGenerator, rolled: RolledMission) -> discord
         winner = _who(rolled.strategy_roll.winner)
         ratings = " and ".join(f"{_who(p)} {r}D6" for p, r in zip(rolled.players, rolled.strategy_ratings))
         picked = f"{winner} chose **{mission.name}**." if mission else f"{winner} chooses the mission below."
-        lines.append(f"Mission: D6 = **6**, chosen by the Strategy Roll winner. Strategy Roll ({ratings}, highest "
+        lines.append(f"Mission: D6 = **6** → chosen by the Strategy Roll winner. Strategy Roll ({ratings}, highest "
                      f"die): {rolled.strategy_roll.text}: {picked}")
     else:
         lines.append(f"Mission: D6 = **{rolled.mission_roll}** → **{mission.name}**.")
@@ -65,7 +65,7 @@ def mission_embed(generator: MissionGenerator, rolled: RolledMission) -> discord
     for rule in rules:
         embed.add_field(name=rule.name, value=field_value(rule.text), inline=False)
     embed.set_footer(text=clip(f"Seed {rolled.seed}: every roll above follows from it (SHA-256 streams "
-                               f"labelled {LABELS}; README, Verify a game).", 2048))
+                               f"labelled {LABELS}; 'Verify a game' in the docs).", 2048))
     return embed
 
 

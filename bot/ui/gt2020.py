@@ -59,7 +59,7 @@ def gt_mission_embed(pack: GrandTournament, rolled: RolledGtMission) -> discord.
     ))), inline=False)
     for note in mission.notes:
         embed.add_field(name="Designer's note", value=field_value(note.split(":", 1)[-1].strip()), inline=False)
-    embed.set_footer(text=clip(f"Seed {rolled.seed}: the D33 is the stream labelled gt:d33 (README, Verify a game).",
+    embed.set_footer(text=clip(f"Seed {rolled.seed}: the D33 is the stream labelled gt:d33 ('Verify a game' in the docs).",
                                2048))
     return embed
 

@@ -35,7 +35,7 @@ def verify_text(state: GameState, game_id: int) -> str:
     seed = state.setup.seed
     return (f"Seed `` {seed} `` — SHA-256 `{seed_hash(seed)}` (the hash shown since the start). Anyone can "
             f"re-derive every shuffle, draw and roll: `/game log`, then `python -m bot verify game-{game_id}.json` "
-            "(README, \"Verify a game\").")
+            "('Verify a game' in the docs).")
 
 
 def sheet_filename(game_id: int) -> str:

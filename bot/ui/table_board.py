@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import discord
 
-from bot.engine.events import Event, result_text
-from bot.engine.gt2020.game import GrandTournamentRules
+from bot.engine.events import Event
+from bot.engine.gt2020.game import BATTLE_READY, GrandTournamentRules
 from bot.engine.rng import seed_hash
 from bot.engine.table.rules import TableRules
 from bot.engine.table.state import END_GAME, Seat, Step, TableState
@@ -72,11 +72,17 @@ def status_line(rules: TableRules, state: TableState) -> str:
             roll = state.first_turn_rolloff
             return f"First turn roll-off {roll.text}: **{name(roll.winner)}** chooses to go first or second."
         case Step.BATTLE:
-            return f"Battle round {state.round} of {state.battle_rounds} · **{name(state.active)}**'s turn."
+            phase = " · Command phase" if state.command_phase and state.setup.version >= 3 else ""
+            return f"Battle round {state.round} of {state.battle_rounds} · **{name(state.active)}**'s turn{phase}."
+        case Step.ROUND_END:
+            scorers = [p for p in state.players if p.id in rules.round_scorers(state)]
+            marks = ", ".join(f"{p.name} {'✅' if p.id in state.scoring_done else '⏳'}" for p in scorers)
+            return (f"Battle round {state.round} is over: score what scores at the end of the battle round, then "
+                    f"Done scoring ({marks}).")
         case Step.END_GAME:
             return (f"The battle is over: score End Game objectives, then Done scoring "
                     f"({_marks(state, state.scoring_done)}).")
-    return result_text(state.result, name)
+    return rules.result_line(state)
 
 
 def _marks(state: TableState, confirmed: tuple[str, ...]) -> str:
@@ -100,8 +106,8 @@ def player_field(rules: TableRules, state: TableState, seat: Seat) -> tuple[str,
     side = ""
     if state.attacker is not None:
         side = " (Attacker)" if seat.id == state.attacker else " (Defender)"
-    lines = [f"**{state.total_vp(seat.id)}VP**" + (f" · {seat.cp}CP" if rules.has_cp else "")
-             + (" · Battle Ready" if seat.battle_ready else "")]
+    vp = f"**{state.total_vp(seat.id)}VP**" if rules.scores_vp(state) else "The mission's objective decides"
+    lines = [vp + (f" · {seat.cp}CP" if rules.has_cp else "") + (" · Battle Ready" if seat.battle_ready else "")]
     for objective in rules.objectives(state, seat.id):
         scored = sum(t.awarded for t in state.vp if t.player == seat.id and t.objective == objective.id)
         lines.append(f"{objective.name}: {scored}VP ({KINDS[objective.kind]})")
@@ -128,26 +134,46 @@ def board_embed(rules: TableRules, state: TableState, *, game_id: int, version: 
 
 
 def rounds_text(rules: TableRules, state: TableState) -> str:
-    """Each player's VP by battle round (for the result card)."""
+    """Each player's VP by battle round (for the result card), the Battle Ready bonus apart from End Game scores."""
     lines = []
     for seat in state.players:
         cells = []
         for rnd in [*range(1, state.battle_rounds + 1), END_GAME]:
-            vp = sum(t.awarded for t in state.vp if t.player == seat.id and t.round == rnd)
+            vp = sum(t.awarded for t in state.vp if t.player == seat.id and t.round == rnd
+                     and t.objective != BATTLE_READY)
             cells.append(f"{'End' if rnd == END_GAME else rnd}: {vp}")
+        ready = [t for t in state.vp if t.player == seat.id and t.objective == BATTLE_READY]
+        if ready:
+            cells.append(f"Battle Ready: {sum(t.awarded for t in ready)}")
         lines.append(f"**{seat.name}**: " + " · ".join(cells) + f" → {state.total_vp(seat.id)}VP")
     return "\n".join(lines)
 
 
-def result_embed(rules: TableRules, state: TableState, game_id: int, sheet_name: str) -> discord.Embed:
+def result_embed(rules: TableRules, state: TableState, game_id: int, sheet_name: str | None) -> discord.Embed:
+    """The result card; a game VP do not decide (4th edition Alpha) has no VP table and no score sheet."""
     embed = discord.Embed(title=clip(f"Result — {mission_title(rules, state)}", 256),
                           description=status_line(rules, state) + replay_mark(state), colour=discord.Colour.dark_gold())
-    embed.add_field(name="VP by battle round", value=field_value(rounds_text(rules, state)), inline=False)
+    if rules.scores_vp(state):
+        embed.add_field(name="VP by battle round", value=field_value(rounds_text(rules, state)), inline=False)
     seed = state.setup.seed
     embed.add_field(name="Verify the game", value=field_value(
         f"Seed `` {seed} `` — SHA-256 `{seed_hash(seed)}` (the hash shown since the start). `/game log`, then "
-        f"`python -m bot verify game-{game_id}.json` re-derives every roll (README, \"Verify a game\")."),
+        f"`python -m bot verify game-{game_id}.json` re-derives every roll ('Verify a game' in the docs)."),
         inline=False)
+    if sheet_name is None:
+        embed.set_footer(text=f"Game {game_id} · /game log for the full log")
+        return embed
     embed.set_image(url=f"attachment://{sheet_name}")
     embed.set_footer(text=f"Game {game_id} · /game log for the full log · /game sheet for this picture")
     return embed
+
+
+def reveal_text(rules: TableRules, before: TableState | None, after: TableState) -> str | None:
+    """The secret selections, revealed together in one message to both players (None: not revealed now)."""
+    if before is None or before.status != Step.SECONDARIES or after.status == Step.SECONDARIES:
+        return None
+    if any(not seat.objectives for seat in after.players):
+        return None
+    lines = [f"<@{seat.id}>: " + ", ".join(rules.objective_name(after, seat.id, o) for o in seat.objectives)
+             for seat in after.players]
+    return "🎯 Secondary objectives revealed:\n" + "\n".join(lines)

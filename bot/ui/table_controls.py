@@ -14,7 +14,7 @@ from bot.engine.errors import GameError
 from bot.engine.gt2020.game import GrandTournamentRules
 from bot.engine.gt2020.selection import CODEX, MAX_CODEX_NAME, options as secondary_options
 from bot.engine.table import actions as t
-from bot.engine.table.rules import TableRules
+from bot.engine.table.rules import SCORING, TableRules
 from bot.engine.table.state import Step, TableState
 from bot.ui.controls import GameButton, GameSelect, view_of
 
@@ -28,17 +28,21 @@ SIMPLE_ACTIONS: dict[str, Callable[[str, TableState], object]] = {
     "attacker": lambda me, state: a.ChooseSide(actor=me, side="attacker"),
     "defender": lambda me, state: a.ChooseSide(actor=me, side="defender"),
     "ready": lambda me, state: a.DeclareBattleReady(actor=me, ready=not state.player(me).battle_ready),
-    "deployed": lambda me, state: a.DeploymentDone(actor=me),
     "gofirst": lambda me, state: t.ChooseTurn(actor=me, first=True),
     "gosecond": lambda me, state: t.ChooseTurn(actor=me, first=False),
+    "endcmd": lambda me, state: a.EndCommandPhase(actor=me),
     "endturn": lambda me, state: a.EndTurn(actor=me),
     "done": lambda me, state: a.DoneScoring(actor=me),
+    "rounddone": lambda me, state: a.DoneScoring(actor=me),
     "pause": lambda me, state: a.PauseClock(actor=me),
     "resume": lambda me, state: a.ResumeClock(actor=me),
     "claim": lambda me, state: a.ClaimTime(actor=me),
 }
-# A secret selection does not depend on the board, and both players make it at the same time.
-UNVERSIONED = frozenset({"select", "picks", "pause", "resume", "claim"})
+# Deployment done, and the question asked first of a player who has not said whether their army is Battle Ready.
+DEPLOYING = frozenset({"deployed", "readydeploy", "notreadydeploy"})
+# A secret selection does not depend on the board, and both players make it at the same time; nor does an answer
+# about Battle Ready.
+UNVERSIONED = frozenset({"select", "picks", "pause", "resume", "claim", "readydeploy", "notreadydeploy"})
 
 
 def board_buttons(rules: TableRules, game_id: int, state: TableState, version: int) -> list[discord.ui.Item]:
@@ -49,28 +53,36 @@ def board_buttons(rules: TableRules, game_id: int, state: TableState, version: i
         Step.SIDES: ["attacker", "defender", "ready", "undo"],
         Step.DEPLOYMENT: ["deployed", "ready", "undo"],
         Step.FIRST_TURN: ["gofirst", "gosecond", "undo"],
-        Step.BATTLE: ["score", "endturn", "undo"],
+        Step.BATTLE: ["endcmd", "score", "endturn", "undo"],
+        Step.ROUND_END: ["score", "rounddone", "undo"],
         Step.END_GAME: ["score", "done", "undo"],
     }.get(state.status, [])
-    if state.status == Step.END_GAME and not rules.objectives(state, state.players[0].id):
-        verbs = ["outcome", "done", "undo"]  # 4th edition Alpha: the mission's objective decides
+    if not rules.objectives(state, state.players[0].id):  # 4th edition Alpha: the mission's objective decides
+        verbs = [v for v in verbs if v != "score"]
+        if state.status == Step.END_GAME:
+            verbs.insert(0, "outcome")
     if not rules.has_battle_ready and "ready" in verbs:
         verbs.remove("ready")
+    if "endcmd" in verbs and not (state.command_phase and state.setup.version >= 3):
+        verbs.remove("endcmd")
     clock = state.clock
-    if clock is not None and state.status in (Step.BATTLE, Step.END_GAME):
+    if clock is not None and state.status in SCORING:
         verbs.append("resume" if clock.paused_by else "pause")
         if clock.expiry == "claim" and clock.out:
             verbs.append("claim")
     return [GameButton(game_id, version, verb) for verb in verbs]
 
 
-def waits(state: TableState) -> set[tuple[str, ...]]:
+def waits(rules: TableRules, state: TableState) -> set[tuple[str, ...]]:
     """(player, verb, ...) for each turn and decision the game waits on, as the desk announces them."""
     waiting: set[tuple[str, ...]] = set()
     if state.status == Step.BATTLE:
         waiting.add((state.active, "turn", str(state.round), str(state.turn)))
     if state.status == Step.MISSION:
         waiting.add((state.strategy_roll.winner, "pickmission"))
+    if state.status == Step.ROUND_END:
+        waiting |= {(p, "rounddone", str(state.round)) for p in rules.round_scorers(state)
+                    if p not in state.scoring_done}
     if state.status == Step.SIDES:  # a choice of two: the ping carries both buttons
         waiting |= {(state.sides_rolloff.winner, verb) for verb in ("attacker", "defender")}
     if state.status == Step.FIRST_TURN:
@@ -91,6 +103,26 @@ def opening_ping(state: TableState) -> tuple[str, str] | None:
     if state.status == Step.MISSION:
         return state.strategy_roll.winner, "you won the Strategy Roll: choose the mission on the board."
     return None
+
+
+async def deploy(desk: GameDesk, interaction: discord.Interaction, record: GameRecord, verb: str,
+                 version: int | None) -> None:
+    """Deployment done. The first-turn roll-off ends the time to declare Battle Ready, so a player who has not
+    said either way is asked once, privately, and answers with their deployment."""
+    me, state = str(interaction.user.id), record.state
+    rules = desk.service.packs.rules(record.pack)
+    undeclared = rules.has_battle_ready and not state.player(me).ready_declared
+    if verb == "deployed" and undeclared and state.status == Step.DEPLOYMENT and me not in state.deployed:
+        await interaction.followup.send(
+            "Before the first-turn roll-off: is your army Battle Ready (+10VP at the end of the battle)?",
+            view=view_of(GameButton(record.id, record.version, "readydeploy"),
+                         GameButton(record.id, record.version, "notreadydeploy")), ephemeral=True)
+        return
+    if verb != "deployed":
+        ready = a.DeclareBattleReady(actor=me, ready=verb == "readydeploy")
+        if await desk.perform(interaction, ready, game_id=record.id) is None:
+            return
+    await desk.perform(interaction, a.DeploymentDone(actor=me), game_id=record.id, version=version)
 
 
 async def open_menu(desk: GameDesk, interaction: discord.Interaction, record: GameRecord, verb: str) -> None:

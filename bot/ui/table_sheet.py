@@ -22,6 +22,7 @@ from typing import Any
 import discord
 from PIL import Image, ImageDraw
 
+from bot.engine.fourth_edition.game import mission_roll
 from bot.engine.rng import seed_hash
 from bot.engine.table.state import END_GAME, Seat, Step, TableState, Tally
 from bot.game_log import seed_is_public
@@ -148,7 +149,7 @@ def _score(state: TableState) -> str:
 
 
 def _progress(state: TableState, score: bool = True) -> str:
-    if state.status == Step.BATTLE:
+    if state.status in (Step.BATTLE, Step.ROUND_END):
         where = f"battle round {state.round}"
     elif state.status == Step.END_GAME:
         where = "End Game scoring"
@@ -283,10 +284,10 @@ def _fourth_sheet(rules: Any, state: TableState, game_id: int | None) -> TableSh
     data = rules.data
     level = data.level(state.level)
     if state.mission is not None:
-        how = f"D6 roll {state.mission_roll}" if state.mission_roll else "agreed"
-        mission = f"Mission: {data.mission(state.mission).name} ({how})"
+        mission = f"{mission_roll(state.mission_roll)}: {data.mission(state.mission).name}"
     elif state.strategy_roll is not None:
-        mission = f"Mission: {state.player(state.strategy_roll.winner).name} chooses (won the Strategy Roll)"
+        mission = (f"{mission_roll(state.mission_roll)}: {state.player(state.strategy_roll.winner).name} chooses "
+                   "(won the Strategy Roll)")
     else:
         mission = "Mission: not chosen yet"
     rounds = f"{state.battle_rounds} battle rounds"

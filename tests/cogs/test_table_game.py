@@ -47,26 +47,42 @@ async def score(table: Table, user: FakeUser, objective: str, vp: str):
     return reply
 
 
+async def deployed(table: Table, user: FakeUser) -> None:
+    """Deployment done; asked whether their army is Battle Ready (GT 2020, not said yet), the player says no."""
+    reply = await table.press("deployed", user)
+    if any(sent.message is not None and "notreadydeploy" in verbs(sent.message) for sent in reply):
+        await table.press_on(reply, "notreadydeploy", user)
+
+
 async def to_battle(table: Table) -> None:
     """Attacker and Defender (GT 2020), both deployed, the roll-off winner goes first."""
     state = await state_of(table)
     if state.status == Step.SIDES:
         await table.press("attacker", table.user(state.sides_rolloff.winner))
-    await table.press("deployed", table.first)
-    await table.press("deployed", table.second)
+    await deployed(table, table.first)
+    await deployed(table, table.second)
     await table.press("gofirst", table.user((await state_of(table)).first_turn_rolloff.winner))
+
+
+async def end_turn(table: Table, state: TableState) -> None:
+    """The player whose turn it is ends it; at the end of a battle round, whoever scores there presses Done."""
+    if state.status == Step.ROUND_END:
+        scorer = next(p for p in state.players if p.id not in state.scoring_done)  # each one waited on presses
+        await table.press("rounddone", table.user(scorer.id), strict=False)
+    else:
+        await table.press("endturn", table.user(state.active))
 
 
 async def turn_of(table: Table, user: FakeUser, round: int) -> None:
     """Turns ended until `user`'s turn of battle round `round`."""
     while (state := await state_of(table)).round < round or state.active != str(user.id):
-        await table.press("endturn", table.user(state.active))
+        await end_turn(table, state)
 
 
 async def play_out(table: Table) -> None:
     """Every remaining turn ended by the player whose turn it is."""
-    while (state := await state_of(table)).status == Step.BATTLE:
-        await table.press("endturn", table.user(state.active))
+    while (state := await state_of(table)).status in (Step.BATTLE, Step.ROUND_END):
+        await end_turn(table, state)
 
 
 async def test_a_grand_tournament_game_from_challenge_to_result(table: Table, harness: Harness, alice, bob) -> None:
@@ -90,9 +106,14 @@ async def test_a_grand_tournament_game_from_challenge_to_result(table: Table, ha
     state = await state_of(table)
     assert state.status == Step.SIDES and state.players[1].objectives[2] == "codex"
 
-    # Play passes to the roll-off winner: they are notified, exactly them (unless they just acted: Bob).
+    # Both selections are revealed in one message that notifies both players; then play passes to the roll-off
+    # winner: they are notified, exactly them (unless they just acted: Bob).
+    (revealed_to, reveal), *rest = pings(harness, start)
+    assert revealed_to == {alice.id, bob.id} and reveal.startswith("🎯 Secondary objectives revealed:")
+    assert f"<@{alice.id}>: Assassinate, Engage on All Fronts, Investigate Sites" in reveal
+    assert f"<@{bob.id}>: Linebreaker, Thin Their Ranks, Oath of Moment (Codex)" in reveal
     winner = int(state.sides_rolloff.winner)
-    assert [users for users, _ in pings(harness, start)] == ([] if winner == bob.id else [{winner}])
+    assert [users for users, _ in rest] == ([] if winner == bob.id else [{winner}])
     await to_battle(table)
     state = await state_of(table)
     assert state.status == Step.BATTLE and state.round == 1
@@ -104,12 +125,20 @@ async def test_a_grand_tournament_game_from_challenge_to_result(table: Table, ha
     menu = await table.press("score", alice)
     assert "primary:0" in menu_values(menu)
     assert "assassinate" not in menu_values(menu)  # an End Game objective: scored once the battle is over
+    assert "Alice**'s turn · Command phase" in public_text(await table.board())
     await score(table, alice, "primary:0", "10")
-    await score(table, alice, "engage-on-all-fronts", "12")
-    await score(table, alice, "engage-on-all-fronts", "6")  # 3 over the 15VP cap
+    await table.press("endcmd", alice)
+    assert "endcmd" not in await table.board_verbs()
+    assert "primary:0" not in menu_values(await table.press("score", alice))  # "at the end of … Command phase"
+    late = await table.slash("score objective", alice, objective="primary:0", vp=5, strict=False)
+    assert late.main.ephemeral and "yours is over for this turn" in late.main.content
+    slip = await score(table, alice, "engage-on-all-fronts", "12")  # it gives 2 or 3VP at the end of a turn
+    assert slip.main.ephemeral and "gives at most 3VP at once, so 12VP cannot be right" in slip.main.content
+    for _ in range(6):
+        await score(table, alice, "engage-on-all-fronts", "3")  # the sixth is over the 15VP cap
     state = await state_of(table)
     alice_rows = [t for t in state.vp if t.player == str(alice.id) and t.objective == "engage-on-all-fronts"]
-    assert [(t.awarded, t.lost) for t in alice_rows] == [(12, 0), (3, 3)]
+    assert [(t.awarded, t.lost) for t in alice_rows] == [(3, 0)] * 5 + [(0, 3)]
     assert "Lost to caps: 3VP" in public_text(await table.board())
     refused = await table.slash("score objective", bob, objective="linebreaker", vp=2, strict=False)
     assert refused.main.ephemeral and "scores in your own turn" in refused.main.content
@@ -123,6 +152,8 @@ async def test_a_grand_tournament_game_from_challenge_to_result(table: Table, ha
     battle_ready = 10
     assert state.status == Step.ENDED
     assert state.result.vp[str(alice.id)] == 10 + 15 + 6 + battle_ready
+    card = next(m for m in harness.messages() if any("Result" in (e.get("title") or "") for e in m.get("embeds", [])))
+    assert "End: 6 · Battle Ready: 10 → 41VP" in public_text(card)  # the bonus apart from End Game scores
 
     card = next(m for m in harness.messages() if any("Result" in (e.get("title") or "") for e in m.get("embeds", [])))
     assert card["attachments"] and card["embeds"][0]["image"]["url"].startswith("attachment://")
@@ -200,9 +231,13 @@ async def test_a_fourth_edition_game_counts_turns_and_vp_by_battle_round(table: 
     assert state.result.winner == str(bob.id) and state.round == 6
 
 
-async def test_an_alpha_mission_is_won_by_its_objective(table: Table, alice, bob) -> None:
+async def test_an_alpha_mission_is_won_by_its_objective(table: Table, harness: Harness, alice, bob) -> None:
+    """Alpha scores no VP: no Score button, no VP on the board or the result card, no score sheet; the card says
+    who achieved the mission's objective."""
     await table.start(pack="4th-edition", size=None, mission="recon", level="alpha", seed="4e-alpha")
     await to_battle(table)
+    assert "score" not in await table.board_verbs()
+    assert "VP" not in public_text(await table.board())
     refused = await table.slash("score objective", alice, objective="vp", vp=5, strict=False)
     assert refused.main.ephemeral
     await play_out(table)
@@ -215,6 +250,12 @@ async def test_an_alpha_mission_is_won_by_its_objective(table: Table, alice, bob
     await table.press("done", bob)
     state = await state_of(table)
     assert state.result.winner == str(alice.id) and state.result.reason == "battle"
+    card = next(m for m in harness.messages() if any("Result" in (e.get("title") or "") for e in m.get("embeds", [])))
+    text = public_text(card)
+    assert "Alice achieved the mission's objective: Alice wins." in text and "VP" not in text
+    assert not card["attachments"] and "image" not in card["embeds"][0]
+    sheet = await table.slash("game sheet", alice, strict=False)
+    assert sheet.main.ephemeral and "scores no VP, so it has no score sheet" in sheet.main.content
 
 
 async def test_the_strategy_roll_winner_chooses_the_mission(table: Table, harness: Harness, alice, bob) -> None:
@@ -290,3 +331,48 @@ async def test_the_chapter_approved_commands_answer_in_an_older_packs_game(table
     await fourth.start(pack="4th-edition", size=None, seed="4e-commands")
     refused = await fourth.slash("secondary choose", alice, strict=False)
     assert refused.main.ephemeral and "no secondary objectives" in refused.main.content
+
+
+async def test_a_player_who_has_not_declared_battle_ready_is_asked_once_at_deployment(table: Table, alice,
+                                                                                       bob) -> None:
+    """The first-turn roll-off takes the Battle Ready button away: Deployment done asks first, privately, and
+    "not Battle Ready" is recorded too; a player who declared is not asked."""
+    await table.start(pack="gt-2020", seed="gt-ready")
+    await select_secondaries(table, alice, GT_PICKS)
+    await select_secondaries(table, bob, ["linebreaker", "assassinate", "teleport-homer"])
+    await table.press("attacker", table.user((await state_of(table)).sides_rolloff.winner))
+    await table.press("ready", bob)
+    question = await table.press("deployed", alice)
+    asked = next(sent for sent in question if sent.message is not None and "readydeploy" in verbs(sent.message))
+    assert asked.message["flags"] & 64 and "is your army Battle Ready" in asked.content
+    assert str(alice.id) not in (await state_of(table)).deployed  # nothing recorded until she answers
+    answer = await table.press_on(question, "notreadydeploy", alice)
+    seat = (await state_of(table)).player(str(alice.id))
+    assert (seat.ready_declared, seat.battle_ready) == (True, False)
+    assert str(alice.id) in (await state_of(table)).deployed and answer.errors == []
+    plain = await table.press("deployed", bob)  # Bob declared: no question
+    assert not any(s.message is not None and "readydeploy" in verbs(s.message) for s in plain)
+    assert (await state_of(table)).status == Step.FIRST_TURN
+
+
+async def test_the_end_of_a_battle_round_calls_whoever_scores_there(table: Table, harness: Harness, alice,
+                                                                    bob) -> None:
+    """Grind Them Down scores at the end of the battle round: its holder is called with the Done scoring button
+    once the round's last turn is over, and the call closes when they press it."""
+    await table.start(pack="gt-2020", seed="gt-round-end")
+    await select_secondaries(table, alice, GT_PICKS)
+    await select_secondaries(table, bob, ["linebreaker", "grind-them-down", "teleport-homer"])
+    await to_battle(table)
+    for _ in range(2):
+        state = await state_of(table)
+        await table.press("endturn", table.user(state.active))
+    state = await state_of(table)
+    assert state.status == Step.ROUND_END and set(await table.board_verbs()) >= {"score", "rounddone"}
+    call = next(m for m in reversed(harness.messages()) if "battle round 1 is over" in (m.get("content") or ""))
+    assert call["content"].startswith(f"<@{bob.id}>, battle round 1 is over") and "rounddone" in verbs(call)
+    await score(table, bob, "grind-them-down", "3")
+    await table.press("rounddone", bob)
+    state = await state_of(table)
+    assert (state.status, state.round) == (Step.BATTLE, 2)
+    closed = harness.message(call["id"])
+    assert closed["content"] == "✓ Bob finished scoring battle round 1." and not closed.get("components")

@@ -121,6 +121,18 @@ def test_on_a_6_only_the_strategy_roll_winner_chooses_the_mission() -> None:
     game.refuse(ChooseMission(actor=winner, mission="cleanse"), WrongPhase, "already set")
 
 
+def test_the_mission_roll_reads_the_same_on_a_6_as_on_1_to_5() -> None:
+    """"Mission (D6 roll N): …" whatever N: on a 6 what follows is who chooses, otherwise the mission."""
+    six, three = find_seed(lambda s: d6(s, "mission") == 6), find_seed(lambda s: d6(s, "mission") == 3)
+    lines = {roll: next(e.text for e in PACKS.new_game(Game(mission=None, seed=seed).setup).events
+                        if e.text.startswith("Mission")) for roll, seed in ((6, six), (3, three))}
+    assert lines[6] == "Mission (D6 roll 6): the Strategy Roll winner chooses it."
+    assert lines[3].startswith("Mission (D6 roll 3): ") and lines[3].split(": ")[1].rstrip(".").split(".")[0] in {
+        m.name for m in GENERATOR.missions}
+    assert next(e.text for e in PACKS.new_game(Game().setup).events if e.text.startswith("Mission")).startswith(
+        "Mission (agreed): Recon.")
+
+
 def test_a_rolled_mission_leaves_nothing_to_choose() -> None:
     """Only a 6 leaves the mission to the Strategy Roll winner."""
     Game().refuse(ChooseMission(actor=P1, mission="cleanse"), WrongPhase, "already set")

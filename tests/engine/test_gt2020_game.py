@@ -10,13 +10,13 @@ import pytest
 
 from bot.decks import grand_tournament, installed_packs
 from bot.engine.actions import (
-    Abandon, ChooseSide, Concede, DeclareBattleReady, DeploymentDone, DoneScoring, EndTurn, SpendCp,
+    Abandon, ChooseSide, Concede, DeclareBattleReady, DeploymentDone, DoneScoring, EndCommandPhase, EndTurn, SpendCp,
 )
 from bot.engine.errors import GameError, InvalidValue, NotAPlayer, NotYourTurn, WrongPhase
 from bot.engine.events import Event
 from bot.engine.rng import roll_off_between, stream_of
 from bot.engine.table.actions import TABLE_ACTIONS, ChooseTurn, GainCp, ScoreObjective, SelectSecondaries
-from bot.engine.table.state import END_GAME, Step, TableSetup, Tally
+from bot.engine.table.state import END_GAME, TABLE_VERSION, Step, TableSetup, Tally
 
 PACKS = installed_packs()
 GT = PACKS.rules("gt-2020")
@@ -33,9 +33,10 @@ def public(events) -> str:
 class Game:
     """One Grand Tournament 2020 game between Alice (P1) and Bob (P2), played action by action."""
 
-    def __init__(self, *, size: str = "strike-force", mission: str | None = "battle-lines", seed: str = "gt-game"):
+    def __init__(self, *, size: str = "strike-force", mission: str | None = "battle-lines", seed: str = "gt-game",
+                 version: int = TABLE_VERSION):
         self.setup = TableSetup(pack="gt-2020", players=(P1, P2), names=("Alice", "Bob"), size=size,
-                                mission=mission, seed=seed)
+                                mission=mission, seed=seed, version=version)
         out = PACKS.new_game(self.setup)
         self.state, self.events, self.log = out.state, list(out.events), []
 
@@ -84,7 +85,12 @@ class Game:
         self.act(ChooseTurn(actor=winner, first=winner == first))
 
     def end_turn(self) -> tuple[Event, ...]:
-        return self.act(EndTurn(actor=self.active))
+        """The active player ends their turn; at the end of a battle round, its scorers close it."""
+        events = self.act(EndTurn(actor=self.active))
+        if self.state.status == Step.ROUND_END:
+            for player in GT.round_scorers(self.state):
+                events += self.act(DoneScoring(actor=player))
+        return events
 
     def turn_of(self, player: str, round: int = 2) -> None:
         """On to `player`'s turn of battle round `round` or later: a primary objective scores from round 2, in the
@@ -213,6 +219,7 @@ def test_battle_ready_is_declared_before_the_battle_only() -> None:
     game.act(DeclareBattleReady(actor=P2, ready=True))
     game.act(DeclareBattleReady(actor=P2, ready=False))
     assert [p.battle_ready for p in game.state.players] == [True, False]
+    assert [p.ready_declared for p in game.state.players] == [True, True]  # "not Battle Ready" is recorded too
     game.act(DeploymentDone(actor=P1))
     game.act(DeploymentDone(actor=P2))
     game.act(ChooseTurn(actor=game.state.first_turn_rolloff.winner, first=True))
@@ -288,8 +295,9 @@ def test_a_player_gains_at_most_1cp_per_battle_round_from_other_rules() -> None:
     assert game.state.player(P1).cp == 12 + 2 + 2  # two bonuses, two gains
 
 
-def test_a_mission_rule_gives_cp_beyond_the_limit_in_your_own_turn_only() -> None:
-    """CP a mission rule gives in your Command phase are outside the 1CP limit; not in the opponent's turn."""
+def test_a_mission_rule_gives_cp_beyond_the_limit_in_your_own_command_phase_only() -> None:
+    """CP a mission rule gives in your Command phase are outside the 1CP limit; not in the opponent's turn, nor
+    once your Command phase is over."""
     game = Game()
     game.refuse(GainCp(actor=P1, amount=1, mission_rule=True), WrongPhase, "wait for your turn")
     game.to_battle(first=P1)
@@ -297,6 +305,43 @@ def test_a_mission_rule_gives_cp_beyond_the_limit_in_your_own_turn_only() -> Non
     game.act(GainCp(actor=P1, amount=2, mission_rule=True))
     assert game.state.player(P1).cp == 12 + 1 + 1 + 2
     game.refuse(GainCp(actor=P2, amount=1, mission_rule=True), WrongPhase, "wait for your turn")
+    game.act(EndCommandPhase(actor=P1))
+    game.refuse(GainCp(actor=P1, amount=1, mission_rule=True), WrongPhase, "yours is over for this turn")
+    game.end_turn()
+    game.act(GainCp(actor=P2, amount=1, mission_rule=True))  # each turn opens with its Command phase
+
+
+def test_games_of_version_2_took_the_whole_turn_as_the_command_phase() -> None:
+    """Stored games replay as they were played: version 2 did not follow the Command phase."""
+    game = Game(version=2)
+    game.to_battle(first=P1)
+    game.act(EndCommandPhase(actor=P1))
+    game.act(GainCp(actor=P1, amount=1, mission_rule=True))
+    game.turn_of(P1)
+    game.act(EndCommandPhase(actor=P1))
+    assert game.score(P1, "primary:0", 5).awarded == 5
+
+
+def test_the_command_phase_is_ended_by_the_active_player_once() -> None:
+    game = Game()
+    game.to_battle(first=P1)
+    assert game.state.command_phase
+    game.refuse(EndCommandPhase(actor=P2), NotYourTurn, "It is Alice's turn")
+    assert "Alice's Command phase is over." in public(game.act(EndCommandPhase(actor=P1)))
+    game.refuse(EndCommandPhase(actor=P1), WrongPhase, "already over")
+
+
+def test_an_objective_scored_in_the_command_phase_is_refused_after_it() -> None:
+    """Take and Hold: "At the end of each player's Command phase, the player whose turn it is scores"."""
+    game = Game()
+    game.to_battle(first=P1)
+    game.turn_of(P1)
+    assert game.score(P1, "primary:0", 10).awarded == 10
+    game.act(EndCommandPhase(actor=P1))
+    game.refuse(ScoreObjective(actor=P1, objective="primary:0", vp=5), WrongPhase,
+                "Take and Hold scores in your Command phase, and yours is over for this turn.")
+    assert game.score(P1, "linebreaker", 4).awarded == 4  # "at the end of your turn": the rest of the turn
+    game.refuse(ScoreObjective(actor=P2, objective="primary:0", vp=5), WrongPhase, "scores in your own Command phase")
 
 
 # ---- the battle ----------------------------------------------------------------------------------
@@ -367,13 +412,67 @@ def test_an_objective_scored_in_your_turn_is_refused_in_the_opponents() -> None:
     assert game.score(P2, "linebreaker", 2).round == 1
 
 
-def test_an_objective_scored_at_the_end_of_the_battle_round_waits_for_its_second_turn() -> None:
-    """Grind Them Down: "at the end of the battle round", by either player, in the round's second turn."""
-    game = Game()
+def test_version_2_scored_the_end_of_the_battle_round_in_its_second_turn() -> None:
+    """Grind Them Down: "at the end of the battle round", by either player; version 2 took the round's second
+    turn for it, and its games replay so."""
+    game = Game(version=2)
     game.to_battle(first=P1, picks=("grind-them-down", "linebreaker", "assassinate"))
     game.refuse(ScoreObjective(actor=P1, objective="grind-them-down", vp=3), WrongPhase, "end of the battle round")
-    game.end_turn()
+    game.act(EndTurn(actor=P1))
     assert game.score(P1, "grind-them-down", 3).round == 1  # in the opponent's turn: the round's second
+    game.act(EndTurn(actor=P2))
+    assert (game.state.status, game.state.round) == (Step.BATTLE, 2)
+
+
+def test_the_end_of_a_battle_round_is_a_step_where_its_objectives_score() -> None:
+    """Grind Them Down scores "at the end of the battle round": after its last turn, not during it. Its holder
+    scores it (or not) and presses Done scoring; then the next battle round begins."""
+    game = Game()
+    game.to_battle(first=P1, picks=("grind-them-down", "linebreaker", "assassinate"))
+    game.act(EndTurn(actor=P1))
+    game.refuse(ScoreObjective(actor=P1, objective="grind-them-down", vp=3), WrongPhase, "once its last turn is over")
+    events = game.act(EndTurn(actor=P2))
+    assert game.state.status == Step.ROUND_END and game.state.active is None
+    assert "Battle round 1 is over: Alice may score" in public(events)
+    game.refuse(ScoreObjective(actor=P1, objective="linebreaker", vp=2), WrongPhase, "not scored at the end of")
+    game.refuse(DoneScoring(actor=P2), WrongPhase, "Nothing of yours scores at the end of the battle round")
+    game.refuse(EndTurn(actor=P1), WrongPhase)
+    assert game.score(P1, "grind-them-down", 3).round == 1
+    events = game.act(DoneScoring(actor=P1))
+    game.refuse(ScoreObjective(actor=P1, objective="grind-them-down", vp=3), WrongPhase)
+    assert (game.state.status, game.state.round, game.state.active) == (Step.BATTLE, 2, P1)
+    assert "Battle round 2 begins." in public(events) and "Battle-forged CP bonus: Alice" in public(events)
+    game.to_end_game()
+    assert game.state.status == Step.END_GAME  # the last round's end came first, then the End Game
+
+
+def test_no_step_at_the_end_of_a_round_when_nobody_scores_there() -> None:
+    game = Game()
+    game.to_battle(first=P1)
+    game.act(EndTurn(actor=P1))
+    game.act(EndTurn(actor=P2))
+    assert (game.state.status, game.state.round) == (Step.BATTLE, 2)
+
+
+def test_a_vp_entry_no_objective_can_give_at_once_is_questioned_not_capped() -> None:
+    """Engage on All Fronts scores 2 or 3VP at the end of a turn: 20 is a typing slip, refused with what it gives;
+    an objective that counts units (Assassinate: 3VP per CHARACTER) is bound by its caps alone."""
+    game = Game()
+    game.to_battle(first=P1, picks=("engage-on-all-fronts", "assassinate", "raise-the-banners-high"))
+    game.refuse(ScoreObjective(actor=P1, objective="engage-on-all-fronts", vp=20), InvalidValue,
+                "Engage on All Fronts gives at most 3VP at once, so 20VP cannot be right: nothing was recorded.")
+    assert game.score(P1, "engage-on-all-fronts", 3).awarded == 3
+    game.turn_of(P1)
+    game.refuse(ScoreObjective(actor=P1, objective="primary:0", vp=16), InvalidValue, "at most 15VP at once")
+    game.to_end_game()
+    assert game.score(P1, "assassinate", 12).awarded == 12
+
+
+def test_version_2_capped_what_version_3_questions() -> None:
+    game = Game(version=2)
+    game.to_battle(first=P1, picks=("engage-on-all-fronts", "assassinate", "raise-the-banners-high"))
+    tally = game.score(P1, "engage-on-all-fronts", 20)
+    assert (tally.awarded, tally.capped_by) == (15, "15VP per secondary")
 
 
 # ---- 16. determine victor: the caps -------------------------------------------------------------------
@@ -397,9 +496,10 @@ def test_each_secondary_objective_is_capped_at_15() -> None:
     """At most 15VP from each secondary objective."""
     game = Game()
     game.to_battle()
-    game.score(P1, "linebreaker", 12)
-    tally = game.score(P1, "linebreaker", 8)
-    assert (tally.awarded, tally.lost, tally.capped_by) == (3, 5, "15VP per secondary")
+    for _ in range(3):
+        game.score(P1, "linebreaker", 4)
+    tally = game.score(P1, "linebreaker", 4)
+    assert (tally.awarded, tally.lost, tally.capped_by) == (3, 1, "15VP per secondary")
     assert game.score(P1, "raise-the-banners-high", 15).awarded == 15  # another objective, its own cap
 
 
@@ -409,9 +509,10 @@ def test_secondary_objectives_are_capped_at_45_together() -> None:
     game.to_battle()
     game.rig_vp(Tally(player=P1, objective="grind-them-down", round=1, claimed=10, awarded=10))
     game.turn_of(P1)
-    game.score(P1, "linebreaker", 15)
+    for _ in range(4):
+        game.score(P1, "linebreaker", 4)
     game.score(P1, "raise-the-banners-high", 15)
-    game.score(P1, "primary:0", 20)  # primaries do not count towards it
+    game.score(P1, "primary:0", 15)  # primaries do not count towards it
     game.to_end_game()
     tally = game.score(P1, "assassinate", 15)
     assert (tally.awarded, tally.lost, tally.capped_by) == (5, 10, "45VP secondaries")
@@ -463,9 +564,9 @@ def test_equal_vp_is_a_draw() -> None:
     game = Game()
     game.to_battle()
     game.turn_of(P1)
-    game.score(P1, "primary:0", 5)
+    game.score(P1, "primary:0", 4)
     game.turn_of(P2)
-    game.score(P2, "linebreaker", 5)
+    game.score(P2, "linebreaker", 4)
     game.finish()
     assert game.state.result.winner is None and "draw" in public(game.events[-1:])
 

@@ -75,22 +75,27 @@ def gt_selected(packs: Packs, **fields) -> Table:
 
 
 def gt_game(packs: Packs) -> Table:
-    """A whole Grand Tournament 2020 battle: CP spent and gained, primary and secondary VP each turn (Alice's Engage
-    on All Fronts over its 15VP cap), End Game objectives, Battle Ready."""
+    """A whole Grand Tournament 2020 battle: CP spent and gained, primary VP in each Command phase, secondary VP each
+    turn (Alice's Engage on All Fronts over its 15VP cap), Bob's Grind Them Down at the end of each battle round,
+    End Game objectives, Battle Ready."""
     game = gt_selected(packs)
     game.do(a.SpendCp(actor=BOB, amount=3, reason="Detachment"))
     game.do(a.ChooseSide(actor=game.state.sides_rolloff.winner, side="attacker"))
     game.do(a.DeploymentDone(actor=ALICE))
     game.do(a.DeploymentDone(actor=BOB))
     game.do(t.ChooseTurn(actor=game.state.first_turn_rolloff.winner, first=False))
-    while game.state.status == Step.BATTLE:
+    while game.state.status in (Step.BATTLE, Step.ROUND_END):
+        if game.state.status == Step.ROUND_END:  # Grind Them Down: at the end of the battle round
+            game.do(t.ScoreObjective(actor=BOB, objective="grind-them-down", vp=2))
+            game.do(a.DoneScoring(actor=BOB))
+            continue
         me = game.state.active
         if game.state.round >= 2:  # the primary objective cannot be scored in the first battle round
             game.do(t.ScoreObjective(actor=me, objective="primary:0", vp=4))
+        game.do(a.EndCommandPhase(actor=me))
         if me == ALICE:
-            game.do(t.ScoreObjective(actor=me, objective="engage-on-all-fronts", vp=4))
-        elif game.state.turn == 2:  # Grind Them Down: at the end of the battle round
-            game.do(t.ScoreObjective(actor=me, objective="grind-them-down", vp=2))
+            for _ in range(2 if game.state.round == 5 else 1):
+                game.do(t.ScoreObjective(actor=me, objective="engage-on-all-fronts", vp=3))
         if me == BOB and game.state.round == 2:
             game.do(t.GainCp(actor=BOB, amount=1, reason="Refund"))
         game.do(a.EndTurn(actor=me))
@@ -207,14 +212,14 @@ def test_the_gt_export_records_its_rolls_selections_and_score_sheet(gt) -> None:
     # The score sheet: per objective and battle round, awarded and lost to the caps.
     alice = next(p for p in gt["score_sheet"] if p["player"] == ALICE)
     engage = next(o for o in alice["objectives"] if o["objective"] == "engage-on-all-fronts")
-    assert (engage["awarded"], engage["lost"]) == (15, 5) and [r["round"] for r in engage["rounds"]] == [1, 2, 3, 4,
+    assert (engage["awarded"], engage["lost"]) == (15, 3) and [r["round"] for r in engage["rounds"]] == [1, 2, 3, 4,
                                                                                                         5, "end"]
     assert next(o for o in alice["objectives"] if o["objective"] == "assassinate")["rounds"][-1] == {
         "round": "end", "awarded": 10, "lost": 0}
     assert next(o for o in alice["objectives"] if o["objective"] == "battle_ready")["awarded"] == 10
     bob = next(p for p in gt["score_sheet"] if p["player"] == BOB)
     assert next(o for o in bob["objectives"] if o["objective"] == "codex")["name"] == f"{CODEX_NAME} (Codex)"
-    assert alice["total"] == 16 + 15 + 10 + 10 and alice["lost"] == 5  # primary from battle round 2
+    assert alice["total"] == 16 + 15 + 10 + 10 and alice["lost"] == 3  # primary from battle round 2
 
 
 def test_the_4th_edition_export_records_the_generator_rolls_and_game_length(fourth) -> None:
@@ -276,7 +281,7 @@ def test_a_changed_vp_is_caught(game, request, tmp_path, capsys) -> None:
                                   ("mission", "result", "score sheet")]
     # The VP claimed in the action itself, with its facts to match: the rules cap or award it differently.
     tampered = copy.deepcopy(honest)
-    entry = entry_where(tampered, lambda e: e["action"]["kind"] == "score_objective" and e["actor"] == ALICE)
+    entry = entry_where(tampered, lambda e: e["action"].get("objective") in ("primary:0", "vp") and e["actor"] == ALICE)
     entry["action"]["vp"] += 1
     code, lines, _ = run_verify(tmp_path, tampered, capsys)
     assert code == MISMATCH and f"action {entry['seq']} (score_objective by Alice): Alice's vp" in failing(lines)[0]

@@ -12,12 +12,18 @@ from typing import Any
 
 from bot.engine.errors import InvalidValue, NotYourTurn, WrongPhase
 from bot.engine.fourth_edition.catalog import MissionGenerator
+from bot.engine.events import result_text
 from bot.engine.fourth_edition.generator import roll_mission, start_battle
 from bot.engine.table import actions as t
 from bot.engine.table.rules import Objective, Play, TableRules
 from bot.engine.table.state import Step, TableSetup, TableState
 
 VP = "vp"
+
+
+def mission_roll(roll: int | None) -> str:
+    """"Mission (D6 roll 3)", the same words whatever the roll (None: agreed)."""
+    return f"Mission ({'agreed' if roll is None else f'D6 roll {roll}'})"
 MAX_EXTENSIONS = 3  # Random Game Length: "This may occur up to 3 times"
 
 
@@ -45,11 +51,10 @@ class FourthEditionRules(TableRules):
         lines = [f"Level: {level.name} ({'D3 roll ' + str(rolled.level_roll) if rolled.level_roll else 'agreed'}), "
                  f"{level.battle_rounds} battle rounds."]
         if rolled.mission is None:
-            lines.append(f"Mission roll {rolled.mission_roll}: the Strategy Roll winner chooses the mission.")
+            lines.append(f"{mission_roll(rolled.mission_roll)}: the Strategy Roll winner chooses it.")
         else:
-            how = f"D6 roll {rolled.mission_roll}" if rolled.mission_roll else "agreed"
-            lines.append(f"Mission: {self.data.mission(rolled.mission).name} ({how}). Press Deployment done when "
-                         "your army is set up.")
+            lines.append(f"{mission_roll(rolled.mission_roll)}: {self.data.mission(rolled.mission).name}. Press "
+                         "Deployment done when your army is set up.")
         return fields, lines
 
     def _do_choose_mission(self, play: Play, action: t.ChooseMission) -> None:
@@ -88,8 +93,22 @@ class FourthEditionRules(TableRules):
                  + ("The game goes on for another battle round." if extended else "The game ends."))
         return extended
 
+    def scores_vp(self, state: TableState) -> bool:
+        return "victory-points" in self.rules_of(state)
+
+    def result_line(self, state: TableState) -> str:
+        """An Alpha mission's end says who achieved its objective, and no VP."""
+        if self.scores_vp(state):
+            return super().result_line(state)
+        result, name = state.result, lambda player: state.player(player).name
+        if result.reason != "battle":
+            return result_text(result, name, vp=False)
+        who = name(state.mission_winner) if state.mission_winner else "Nobody"
+        verdict = f"{name(result.winner)} wins" if result.winner else "the battle ends in a draw"
+        return f"{who} achieved the mission's objective: {verdict}."
+
     def objectives(self, state: TableState, player: str) -> list[Objective]:
-        if "victory-points" not in self.rules_of(state):
+        if not self.scores_vp(state):
             return []
         return [Objective(VP, "Victory Points", "progressive-and-end-game")]
 
@@ -103,7 +122,7 @@ class FourthEditionRules(TableRules):
         state = play.state
         if state.status != Step.END_GAME:
             raise WrongPhase("The mission's outcome is recorded when the battle is over.")
-        if "victory-points" in self.rules_of(state):
+        if self.scores_vp(state):
             raise InvalidValue("At this level Victory Points decide the game: score them instead.")
         if action.winner is not None and action.winner not in state.setup.players:
             raise InvalidValue("The winner must be one of the players.")
@@ -114,11 +133,11 @@ class FourthEditionRules(TableRules):
 
     def can_finish(self, play: Play) -> str | None:
         state = play.state
-        if "victory-points" not in self.rules_of(state) and not state.mission_decided:
+        if not self.scores_vp(state) and not state.mission_decided:
             return "Record who achieved the mission's objective first."
         return None
 
     def winner(self, state: TableState) -> str | None:
-        if "victory-points" in self.rules_of(state):
+        if self.scores_vp(state):
             return state.leader
         return state.mission_winner

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -10,7 +11,10 @@ from bot.engine.state import Frozen
 
 Size = Literal["incursion", "strike-force"]
 Kind = Literal["progressive", "end-game", "progressive-and-end-game"]
-When = Literal["your-turn", "end-of-battle-round"]
+When = Literal["your-turn", "command-phase", "end-of-battle-round"]
+MOST = re.compile(r"maximum of (\d+) victory points")
+COUNTED = re.compile(r"for each|for every|each time|equal to|tally", re.IGNORECASE)
+FIGURE = re.compile(r"(\d+) victory points?")
 
 
 class Objective(Frozen):
@@ -19,8 +23,19 @@ class Objective(Frozen):
     flavour: str
     text: tuple[str, ...] = Field(min_length=1)
     # When a progressive objective scores during the battle, as its text says (tests/data check the two agree).
-    scores: When = Field("your-turn", description="In the scorer's own turn, or at the end of each battle round")
+    scores: When = Field("your-turn", description="In the scorer's own turn, their Command phase, or at the end of "
+                                                   "each battle round")
     from_round: int = Field(1, ge=1, le=5, description="2: 'cannot be scored in the first battle round'")
+
+    @property
+    def most(self) -> int | None:
+        """The most VP it gives at once, as its text says ("for a maximum of 15", "Score 3 victory points
+        instead"); None where it counts units, markers or actions, so that only the caps bound it."""
+        text = " ".join(self.text)
+        if match := MOST.search(text):
+            return int(match[1])
+        figures = [int(n) for n in FIGURE.findall(text)]
+        return None if COUNTED.search(text) or not figures else max(figures)
 
 
 class Secondary(Objective):

@@ -30,6 +30,7 @@ class GrandTournamentRules(TableRules):
     prefix = "gt"
     has_cp = True
     has_battle_ready = True
+    has_command_phase = True
 
     def __init__(self, data: GrandTournament) -> None:
         self.data = data
@@ -100,7 +101,7 @@ class GrandTournamentRules(TableRules):
         if objective == CODEX:  # the Codex says when it scores; the pack cannot
             return Objective(CODEX, self.objective_name(state, player, CODEX), "progressive-and-end-game")
         data = self._data_of(state, objective)
-        return Objective(objective, data.name, data.kind, data.scores, data.from_round)
+        return Objective(objective, data.name, data.kind, data.scores, data.from_round, data.most)
 
     def _data_of(self, state: TableState, objective: str) -> GtObjective:
         """A primary objective ('primary:<n>'), the mission's own secondary or one of the pack's, as the pack has it."""

@@ -9,8 +9,8 @@ from typing import Annotated, Literal, Union
 from pydantic import Field, TypeAdapter
 
 from bot.engine.actions import (
-    Abandon, ChooseSide, ClaimTime, Concede, DeclareBattleReady, DeploymentDone, DoneScoring, EndTurn, PauseClock,
-    ResumeClock, SpendCp, TimeOut, _Action,
+    Abandon, ChooseSide, ClaimTime, Concede, DeclareBattleReady, DeploymentDone, DoneScoring, EndCommandPhase, EndTurn,
+    PauseClock, ResumeClock, SpendCp, TimeOut, _Action,
 )
 
 MAX_VP = 10_000  # 4th edition Victory Points are units' points values
@@ -64,9 +64,9 @@ class MissionResult(_Action):
 
 TableAction = Annotated[
     Union[
-        SelectSecondaries, ChooseMission, ChooseSide, DeclareBattleReady, DeploymentDone, ChooseTurn, EndTurn,
-        ScoreObjective, SpendCp, GainCp, MissionResult, DoneScoring, Concede, Abandon, PauseClock, ResumeClock,
-        TimeOut, ClaimTime,
+        SelectSecondaries, ChooseMission, ChooseSide, DeclareBattleReady, DeploymentDone, ChooseTurn,
+        EndCommandPhase, EndTurn, ScoreObjective, SpendCp, GainCp, MissionResult, DoneScoring, Concede, Abandon,
+        PauseClock, ResumeClock, TimeOut, ClaimTime,
     ],
     Field(discriminator="kind"),
 ]

@@ -21,6 +21,8 @@ from bot.engine.state import Result, RollOff
 from bot.engine.table import actions as t
 from bot.engine.table.state import END_GAME, Seat, Step, TableSetup, TableState, Tally
 
+SCORING = (Step.BATTLE, Step.ROUND_END, Step.END_GAME)
+
 PRE_BATTLE = (Step.MISSION, Step.SECONDARIES, Step.SIDES, Step.DEPLOYMENT, Step.FIRST_TURN)
 PROGRESSIVE = ("progressive", "progressive-and-end-game")
 END_GAME_KINDS = ("end-game", "progressive-and-end-game")
@@ -29,14 +31,16 @@ END_GAME_KINDS = ("end-game", "progressive-and-end-game")
 @dataclass(frozen=True, slots=True)
 class Objective:
     """Something a player may score: `kind` is progressive, end-game or progressive-and-end-game; during the battle
-    it scores from battle round `from_round`, at any time (`scores` "any"), in the scorer's own turn ("your-turn")
-    or at the end of each battle round ("end-of-battle-round")."""
+    it scores from battle round `from_round`, at any time (`scores` "any"), in the scorer's own turn ("your-turn"),
+    in their Command phase ("command-phase") or at the end of each battle round ("end-of-battle-round"). `most`: the
+    most VP it gives at once (None: it counts units or markers, so only the caps bound it)."""
 
     id: str
     name: str
     kind: str
     scores: str = "any"
     from_round: int = 1
+    most: int | None = None
 
 
 class Play:
@@ -67,6 +71,7 @@ class TableRules:
     prefix: ClassVar[str]  # of the labels of the pack's random streams
     has_cp: ClassVar[bool] = False
     has_battle_ready: ClassVar[bool] = False
+    has_command_phase: ClassVar[bool] = False  # its turns open with a Command phase the players end by hand
 
     title: str
     data: Any  # the pack's data, validated at start-up (decks/<pack>/)
@@ -119,6 +124,14 @@ class TableRules:
 
     def conceded_vp(self, state: TableState, player: str) -> int:
         return state.total_vp(player)
+
+    def scores_vp(self, state: TableState) -> bool:
+        """Do VP decide this game (not so a 4th edition Alpha mission's: its objective does)?"""
+        return True
+
+    def result_line(self, state: TableState) -> str:
+        """How the game ended, for everyone."""
+        return result_text(state.result, lambda player: state.player(player).name)
 
     # ---- the engine's entry ------------------------------------------------------------------------
 
@@ -176,7 +189,7 @@ class TableRules:
     # ---- helpers for the packs -------------------------------------------------------------------
 
     def stream(self, state: TableState, label: str):
-        """The game's random stream labelled `<prefix>:<label>` (README, "Verify a game")."""
+        """The game's random stream labelled `<prefix>:<label>` (docs/verify.md)."""
         return stream_of(state.setup.seed, f"{self.prefix}:{label}", state.setup.version)
 
     def roll_off(self, state: TableState, label: str) -> RollOff:
@@ -201,7 +214,7 @@ class TableRules:
             raise InvalidValue(f"{self.title} has no Battle Ready bonus.")
         if play.state.status not in PRE_BATTLE:
             raise WrongPhase("Declare Battle Ready before the battle begins.")
-        play.seat(action.actor, battle_ready=action.ready)
+        play.seat(action.actor, battle_ready=action.ready, ready_declared=True)
         play.say(f"{play.name(action.actor)}'s army is {'' if action.ready else 'not '}Battle Ready.")
 
     def _do_deployment_done(self, play: Play, action) -> None:
@@ -227,9 +240,25 @@ class TableRules:
         first = action.actor if action.first else state.opponent(action.actor).id
         play.update(first=first, status=Step.BATTLE, round=1, turn=1)
         play.say(f"{play.name(first)} takes the first turn. Battle round 1 begins.")
-        self.start_turn(play)
+        self._begin_turn(play)
 
     # ---- the battle ------------------------------------------------------------------------------
+
+    def _begin_turn(self, play: Play) -> None:
+        play.update(command_phase=self.has_command_phase)
+        self.start_turn(play)
+
+    def _do_end_command_phase(self, play: Play, action) -> None:
+        state = play.state
+        if not self.has_command_phase:
+            raise InvalidValue(f"A {self.title} turn has no Command phase to end.")
+        _expect(state, Step.BATTLE, "There is no Command phase now.")
+        if action.actor != state.active:
+            raise NotYourTurn(f"It is {play.name(state.active)}'s turn.")
+        if not state.command_phase:
+            raise WrongPhase("Your Command phase is already over.")
+        play.update(command_phase=False)
+        play.say(f"{play.name(action.actor)}'s Command phase is over.")
 
     def _do_end_turn(self, play: Play, action) -> None:
         state = play.state
@@ -238,27 +267,48 @@ class TableRules:
             raise NotYourTurn(f"It is {play.name(state.active)}'s turn.")
         if state.turn == 1:
             play.update(turn=2)
-        elif state.round < state.battle_rounds or self.extend(play):
-            play.update(round=play.state.round + 1, turn=1)
-            play.say(f"Battle round {play.state.round} begins.")
+            play.say(f"{play.name(play.state.active)}'s turn.")
+            self._begin_turn(play)
+        elif state.setup.version >= 3 and self.round_scorers(state):
+            play.update(status=Step.ROUND_END, turn=0, command_phase=False)
+            names = " and ".join(play.name(p) for p in self.round_scorers(state))
+            play.say(f"Battle round {state.round} is over: {names} may score what scores at the end of the battle "
+                     "round, then press Done scoring.")
         else:
-            play.update(status=Step.END_GAME, turn=0)
+            self._next_round(play)
+
+    def _next_round(self, play: Play) -> None:
+        """After a battle round's last turn (and its end, where objectives score then): the next one, or the end."""
+        state = play.state
+        if state.round < state.battle_rounds or self.extend(play):
+            play.update(round=play.state.round + 1, turn=1, status=Step.BATTLE)
+            play.say(f"Battle round {play.state.round} begins.")
+            play.say(f"{play.name(play.state.active)}'s turn.")
+            self._begin_turn(play)
+        else:
+            play.update(status=Step.END_GAME, turn=0, command_phase=False)
             play.say("The battle is over. Score any End Game objectives, then each player presses Done scoring.")
-            return
-        play.say(f"{play.name(play.state.active)}'s turn.")
-        self.start_turn(play)
+
+    def round_scorers(self, state: TableState) -> list[str]:
+        """The players holding an objective scored at the end of the battle round."""
+        return [p.id for p in state.players
+                if any(o.scores == "end-of-battle-round" for o in self.objectives(state, p.id))]
 
     def _do_score_objective(self, play: Play, action: t.ScoreObjective) -> None:
         state, me = play.state, action.actor
-        if state.status not in (Step.BATTLE, Step.END_GAME):
+        if state.status not in SCORING:
             raise WrongPhase("VP are scored during the battle.")
         if me in state.scoring_done:
-            raise WrongPhase("You have finished your End Game scoring.")
+            raise WrongPhase("You have finished your End Game scoring." if state.status == Step.END_GAME else
+                             f"You have finished scoring battle round {state.round}.")
         objective = next((o for o in self.objectives(state, me) if o.id == action.objective), None)
         if objective is None:
             raise InvalidValue("That is not one of your objectives in this game.")
         if (why := window_refusal(state, me, objective)) is not None:
             raise WrongPhase(why)
+        if state.setup.version >= 3 and objective.most is not None and action.vp > objective.most:
+            raise InvalidValue(f"{objective.name} gives at most {objective.most}VP at once, so {action.vp}VP cannot "
+                               "be right: nothing was recorded. Enter what it scored this time.")
         end_game = state.status == Step.END_GAME
         awarded, cap = self.award(state, me, objective.id, action.vp)
         tally = Tally(player=me, objective=objective.id, round=END_GAME if end_game else state.round,
@@ -282,9 +332,10 @@ class TableRules:
         state, amount = play.state, cp_amount(action.amount)
         seat = state.player(action.actor)
         if action.mission_rule:
-            # The bot does not follow the phases of a turn: "in your Command phase" is taken as "in your turn".
             if action.actor != state.active:
                 raise WrongPhase("A mission rule gives CP in your own Command phase: wait for your turn.")
+            if self.has_command_phase and not in_command_phase(state):
+                raise WrongPhase("A mission rule gives CP in your Command phase, and yours is over for this turn.")
             play.seat(action.actor, cp=seat.cp + amount)
         elif state.status in PRE_BATTLE:  # mustering: a Detachment's Command Benefits, outside the battle's limit
             play.seat(action.actor, cp=seat.cp + amount)
@@ -304,6 +355,9 @@ class TableRules:
 
     def _do_done_scoring(self, play: Play, action) -> None:
         state = play.state
+        if state.status == Step.ROUND_END:
+            self._round_scored(play, action.actor)
+            return
         _expect(state, Step.END_GAME, "Done scoring closes the End Game scoring, once the battle is over.")
         if action.actor in state.scoring_done:
             raise WrongPhase("You already pressed Done scoring: waiting for your opponent.")
@@ -314,8 +368,21 @@ class TableRules:
         if len(play.state.scoring_done) == 2:
             self._finish(play, "battle")
 
+    def _round_scored(self, play: Play, player: str) -> None:
+        """A scorer closes the end of the battle round; once all of them have, the battle goes on."""
+        state = play.state
+        if player not in self.round_scorers(state):
+            raise WrongPhase("Nothing of yours scores at the end of the battle round: waiting for your opponent.")
+        if player in state.scoring_done:
+            raise WrongPhase("You already pressed Done scoring: waiting for your opponent.")
+        play.update(scoring_done=(*state.scoring_done, player))
+        play.say(f"{play.name(player)} has finished scoring battle round {state.round}.")
+        if set(self.round_scorers(state)) <= set(play.state.scoring_done):
+            play.update(scoring_done=())
+            self._next_round(play)
+
     def _do_concede(self, play: Play, action) -> None:
-        if play.state.status not in (Step.BATTLE, Step.END_GAME):
+        if play.state.status not in SCORING:
             raise WrongPhase("You can concede once the battle has begun; before that, use /game end.")
         play.say(f"{play.name(action.actor)} concedes.")
         self._finish(play, "concession", winner=play.state.opponent(action.actor).id, conceded=action.actor)
@@ -334,7 +401,7 @@ class TableRules:
               for p in state.players}
         result = Result(winner=winner, reason=reason, vp=vp)
         play.update(status=Step.ABANDONED if reason == "abandoned" else Step.ENDED, result=result)
-        play.say(result_text(result, play.name))
+        play.say(self.result_line(play.state))
 
     # ---- the chess clock -------------------------------------------------------------------------
 
@@ -364,6 +431,9 @@ def window_refusal(state: TableState, scorer: str, objective: Objective) -> str 
         if objective.kind not in END_GAME_KINDS:
             return f"{objective.name} is a progressive objective: it is scored during the battle."
         return None
+    at_round_end = objective.scores == "end-of-battle-round"
+    if state.status == Step.ROUND_END:
+        return None if at_round_end else f"{objective.name} is not scored at the end of the battle round."
     if state.status != Step.BATTLE:
         return "VP are scored during the battle."
     if objective.kind not in PROGRESSIVE:
@@ -372,9 +442,19 @@ def window_refusal(state: TableState, scorer: str, objective: Objective) -> str 
         return f"{objective.name} cannot be scored before battle round {objective.from_round}."
     if objective.scores == "your-turn" and scorer != state.active:
         return f"{objective.name} scores in your own turn."
-    if objective.scores == "end-of-battle-round" and state.turn != 2:
+    if objective.scores == "command-phase" and (scorer != state.active or not in_command_phase(state)):
+        return (f"{objective.name} scores in your own Command phase." if scorer != state.active else
+                f"{objective.name} scores in your Command phase, and yours is over for this turn.")
+    if at_round_end and state.setup.version >= 3:
+        return f"{objective.name} scores at the end of the battle round, once its last turn is over."
+    if at_round_end and state.turn != 2:  # version 2 scored it in the round's second turn
         return f"{objective.name} scores at the end of the battle round: in its second turn."
     return None
+
+
+def in_command_phase(state: TableState) -> bool:
+    """Is the active player in their Command phase? Before version 3 the bot did not follow it: the whole turn."""
+    return state.command_phase or state.setup.version < 3
 
 
 def _expect(state: TableState, step: Step, message: str) -> None:

@@ -11,6 +11,9 @@ from pydantic import Field
 from bot.engine.state import Clock, Expiry, Frozen, Result, RollOff, Seats
 
 TABLE_SCHEMA = 1  # of a table game's snapshot; bot/store/codec.py upgrades older ones
+# Of the setup: 2, SHA-256 streams (docs/verify.md); 3, the end of a battle round is a step of its own (objectives
+# scored "at the end of the battle round") and a VP entry above what an objective gives at once is refused.
+TABLE_VERSION = 3
 END_GAME = 0  # the battle round an End Game score is recorded in
 
 
@@ -21,6 +24,7 @@ class Step(StrEnum):
     DEPLOYMENT = "deployment"  # armies are set up; each player confirms
     FIRST_TURN = "first_turn"  # the first-turn roll-off winner chooses to go first or second
     BATTLE = "battle"
+    ROUND_END = "round_end"  # version 3: objectives scored at the end of the battle round, each scorer confirms
     END_GAME = "end_game"  # the battle is over: End Game objectives are scored, each player confirms
     ENDED = "ended"
     ABANDONED = "abandoned"
@@ -40,7 +44,7 @@ class TableSetup(Frozen):
     seed_fixed_by: str | None = Field(None, description="The player who fixed the seed (public); None: the bot's")
     clock_minutes: int | None = None
     clock_expiry: Expiry = "play-on"
-    version: int = Field(2, description="How its random streams are made: SHA-256 (README, 'Verify a game')")
+    version: int = Field(TABLE_VERSION, description="How its random streams are made and its rules' version")
 
 
 class Seat(Frozen):
@@ -50,6 +54,7 @@ class Seat(Frozen):
     cp_round: int = Field(0, description="Battle round of the last CP gained under the per-round limit")
     cp_gained: int = Field(0, description="CP gained under that limit in that round")
     battle_ready: bool = False
+    ready_declared: bool = Field(False, description="Battle Ready or not was declared (False: never asked)")
     secret: tuple[str, ...] | None = Field(None, description="Selected secondary objectives, hidden until both chose")
     objectives: tuple[str, ...] = Field((), description="The revealed secondary objectives")
     codex: str | None = Field(None, description="The name of a Codex secondary objective selected")
@@ -93,6 +98,7 @@ class TableState(Seats, Frozen):
     status: Step
     round: int = 0
     turn: int = 0
+    command_phase: bool = Field(False, description="GT 2020: the active player is in their Command phase")
     players: tuple[Seat, Seat]
     deployed: tuple[str, ...] = ()
     scoring_done: tuple[str, ...] = Field((), description="Players who finished the End Game scoring")
