@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.client import MissionBot
+from bot.decks import installed_packs
 from bot.engine.table.state import Step, TableState
 from bot.verify import verify_export
 from tests.cogs.game_table import Table, menu_values, public_text, verbs
@@ -15,6 +16,7 @@ from tests.cogs.test_pings import pings
 from tests.discord_model import DiscordModel, FakeUser
 
 GT_PICKS = ["assassinate", "engage-on-all-fronts", "investigate-sites"]
+PACKS = installed_packs()
 
 
 @pytest.fixture
@@ -67,8 +69,8 @@ async def to_battle(table: Table) -> None:
 async def end_turn(table: Table, state: TableState) -> None:
     """The player whose turn it is ends it; at the end of a battle round, whoever scores there presses Done."""
     if state.status == Step.ROUND_END:
-        scorer = next(p for p in state.players if p.id not in state.scoring_done)  # each one waited on presses
-        await table.press("rounddone", table.user(scorer.id), strict=False)
+        scorers = PACKS.rules(state.pack).round_scorers(state)
+        await table.press("rounddone", table.user(next(p for p in scorers if p not in state.scoring_done)))
     else:
         await table.press("endturn", table.user(state.active))
 

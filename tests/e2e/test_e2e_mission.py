@@ -51,14 +51,14 @@ async def test_a_grand_tournament_game_is_played_over_the_fake_discord(
         await select_secondaries(table, bob, ["engage-on-all-fronts", "grind-them-down", "teleport-homer"])
         await to_battle(table)
         scorer = table.user((await state_of(table)).active)
-        await table.slash("score objective", scorer, objective="engage-on-all-fronts", vp=4)
+        await table.slash("score objective", scorer, objective="engage-on-all-fronts", vp=3)
         await play_out(table)
         await table.slash("score objective", bob, objective="primary:0", vp=3)  # refused: progressive only
         await table.press("done", alice)
         await table.press("done", bob)
         state = await state_of(table)
         other = table.other(scorer)
-        assert state.status == Step.ENDED and state.result.vp == {str(scorer.id): 4, str(other.id): 0}
+        assert state.status == Step.ENDED and state.result.vp == {str(scorer.id): 3, str(other.id): 0}
         card = next(m for m in gateway.messages() if any("Result" in (e.get("title") or "") for e in m["embeds"]))
         assert card["attachments"] and state.setup.seed in public_text(card)
     assert [r.getMessage() for r in logged_errors] == []
