@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.store.
 
 from bench import run_on  # noqa: E402
 from bot.decks import default_catalog, installed_packs  # noqa: E402
-from bot.engine.game import replay  # noqa: E402
-from bot.engine.state import GameSetup  # noqa: E402
+from bot.engine.chapter_approved.game import replay  # noqa: E402
+from bot.engine.chapter_approved.state import GameSetup
 from bot.service import GameService  # noqa: E402
 from bot.store.codec import dump_setup  # noqa: E402
 from bot.store.community_models import GameSummary, Ladder  # noqa: E402

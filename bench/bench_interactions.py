@@ -32,9 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.cogs
 
 from bot.client import MissionBot  # noqa: E402
 from bot.decks import default_catalog  # noqa: E402
-from bot.engine import actions as a  # noqa: E402
-from bot.engine.catalog import Catalog  # noqa: E402
-from bot.engine.state import GameSetup  # noqa: E402
+from bot.engine.chapter_approved import actions as a  # noqa: E402
+from bot.engine.chapter_approved.catalog import Catalog  # noqa: E402
+from bot.engine.chapter_approved.state import GameSetup
 from tests.cogs.conftest import harness_settings  # noqa: E402
 from tests.cogs.game_table import (  # noqa: E402
     CUSTOM_ID, Table, battle_steps, find_seed, fixed_turn, tactical_turn, verbs,

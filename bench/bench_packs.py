@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.store.
 
 from bench import run_on  # noqa: E402
 from bot.decks import default_catalog  # noqa: E402
-from bot.engine.state import GameSetup  # noqa: E402
+from bot.engine.chapter_approved.state import GameSetup
 from bot.engine.table.state import TableSetup  # noqa: E402
 from bot.service import GameService  # noqa: E402
 from bot.store.codec import dump_state  # noqa: E402

@@ -15,7 +15,7 @@ import argparse
 import random
 import time
 
-from bot.engine.tournament import (
+from bot.engine.tournament.event import (
     Outcome,
     Pairings,
     PlayerRecord,

@@ -28,8 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.store.
 
 from bench import run_on  # noqa: E402
 from bot.decks import default_catalog  # noqa: E402
-from bot.engine.game import replay  # noqa: E402
-from bot.engine.state import GameSetup  # noqa: E402
+from bot.engine.chapter_approved.game import replay  # noqa: E402
+from bot.engine.chapter_approved.state import GameSetup
 from bot.service import GameService  # noqa: E402
 from bot.store.codec import dump_state  # noqa: E402
 from bot.store.db import make_engine, make_sessionmaker, upgrade_database  # noqa: E402

@@ -22,7 +22,7 @@ from pydantic import ValidationError
 from bot import verify
 from bot.client import make_bot
 from bot.decks import DeckError, fourth_edition, grand_tournament, installed_packs, load_catalog, pack_dir
-from bot.engine.catalog import Catalog
+from bot.engine.chapter_approved.catalog import Catalog
 from bot.settings import Settings
 from bot.store.backup import BackupError, backup_sqlite
 from bot.store.transfer import TransferError, migrate_to

@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.engine.catalog import Catalog
+from bot.engine.chapter_approved.catalog import Catalog
 from bot.settings import Settings
 from bot.service import GameService
 from bot.store.db import make_engine, make_sessionmaker, upgrade_database
@@ -20,8 +20,8 @@ from bot.tournament_service import TournamentService
 from bot.ui.controls import GameButton, GameSelect
 from bot.ui.desk import GameDesk
 from bot.ui.errors import answer_failure, send_error
-from bot.ui.fourth_edition import ArmiesDeployed, PickMission
-from bot.ui.gt2020 import PickSecondaries, SelectSecondaries
+from bot.ui.table.fourth_edition import ArmiesDeployed, PickMission
+from bot.ui.table.gt2020 import PickSecondaries, SelectSecondaries
 from bot.ui.help import HelpMenu
 from bot.ui.history_view import HistoryPage
 from bot.ui.ladder_view import StandingsPage

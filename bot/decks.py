@@ -12,7 +12,7 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
-from bot.engine import catalog as c
+from bot.engine.chapter_approved import catalog as c
 from bot.engine.fourth_edition.catalog import MissionGenerator
 from bot.engine.fourth_edition.game import FourthEditionRules
 from bot.engine.gt2020.catalog import GrandTournament

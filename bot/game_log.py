@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.engine.actions import Action, ChooseSecondaries
-from bot.engine.catalog import Catalog
-from bot.engine.game import apply, new_game
-from bot.engine.state import GameState, PlayerState, Source, Status
+from bot.engine.chapter_approved.actions import Action, ChooseSecondaries
+from bot.engine.chapter_approved.catalog import Catalog
+from bot.engine.chapter_approved.game import apply, new_game
+from bot.engine.chapter_approved.state import GameState, PlayerState, Source, Status
 
 FORMAT = "mission-deck game log"
 FORMAT_VERSION = 2  # 1: the export before it carried the facts of each action

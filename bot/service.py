@@ -25,8 +25,8 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.decks import installed_packs
-from bot.engine.actions import Abandon
-from bot.engine.catalog import Catalog
+from bot.engine.moves import Abandon
+from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.errors import GameError, NotAPlayer
 from bot.engine.events import Event
 from bot.engine.packs import Packs, is_mission_deck

@@ -23,11 +23,11 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from bot import table_log
-from bot.engine.catalog import Catalog
+from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.errors import GameError
 from bot.engine.packs import FAMILIES, ChapterApprovedRules, Packs, family
 from bot.engine.rng import seed_hash
-from bot.engine.state import CA_PACK
+from bot.engine.chapter_approved.state import CA_PACK
 from bot.engine.table.rules import TableRules
 from bot.game_log import FORMAT, FORMAT_VERSION, OVER, action_facts, public_view, score_sheet
 

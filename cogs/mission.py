@@ -16,8 +16,8 @@ from bot.engine.errors import InvalidValue
 from bot.engine.fourth_edition.generator import roll_mission
 from bot.engine.gt2020.missions import roll_gt_mission
 from bot.engine.rng import new_seed
-from bot.ui.fourth_edition import RecentIds, mission_embed, mission_view
-from bot.ui.gt2020 import gt_mission_embed, selection_view
+from bot.ui.table.fourth_edition import RecentIds, mission_embed, mission_view
+from bot.ui.table.gt2020 import gt_mission_embed, selection_view
 
 SEED = re.compile(r"[A-Za-z0-9_-]{1,32}")
 DEPLOYED_KEPT = 4096

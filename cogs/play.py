@@ -8,13 +8,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import actions as a
+from bot.engine.chapter_approved import actions as a
 from bot.engine.errors import GameError
 from bot.engine.names import resolve
 from bot.engine.packs import is_mission_deck
-from bot.engine.state import Source
+from bot.engine.chapter_approved.state import Source
 from bot.engine.table import actions as t
-from bot.ui import table_controls
+from bot.ui.chapter_approved import controls as mission_deck_controls
+from bot.ui.table import controls as table_controls
 from bot.ui.text import title_case
 
 MAX_AUTOCOMPLETE = 25
@@ -92,7 +93,7 @@ class SecondaryCog(commands.GroupCog, name="secondary", description="Your Second
         if not is_mission_deck(record.state):  # the older packs' secret selection (Grand Tournament 2020)
             await table_controls.open_menu(self.bot.desk, interaction, record, "select")
             return
-        await self.bot.desk.open_menu(interaction, record, "choose")
+        await mission_deck_controls.open_menu(self.bot.desk, interaction, record, "choose")
 
     @app_commands.command(name="new-orders", description="New Orders (1CP): discard an active card, draw one")
     @app_commands.autocomplete(card=own_cards)

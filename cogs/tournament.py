@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.engine.errors import GameError
-from bot.engine.tournament import MISSION_LETTERS, Reason, missing_tables
+from bot.engine.tournament.event import MISSION_LETTERS, Reason, missing_tables
 from bot.store.tournament_repository import TournamentRecord
 from bot.tournament_service import (
     MAX_NAME,

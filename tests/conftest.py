@@ -6,7 +6,7 @@ import pytest
 from hypothesis import settings
 
 from bot.decks import default_catalog
-from bot.engine.catalog import Catalog
+from bot.engine.chapter_approved.catalog import Catalog
 
 # Tests never assert on time (bench/ measures it): no Hypothesis deadline, which flakes on a busy machine.
 settings.register_profile("no-deadline", deadline=None)

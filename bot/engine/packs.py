@@ -17,11 +17,11 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, TypeAdapter
 
-from bot.engine import actions as ca_actions
-from bot.engine import game as ca_game
-from bot.engine.catalog import Catalog
+from bot.engine.chapter_approved import actions as ca_actions
+from bot.engine.chapter_approved import game as ca_game
+from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.events import Outcome
-from bot.engine.state import CA_PACK, SCHEMA_VERSION, GameSetup, GameState, Status
+from bot.engine.chapter_approved.state import CA_PACK, GameSetup, GameState, SCHEMA_VERSION, Status
 from bot.engine.table.actions import TABLE_ACTIONS
 from bot.engine.table.state import TABLE_SCHEMA, TableSetup, TableState
 
@@ -74,7 +74,7 @@ class Rules(Protocol):
 
 
 class ChapterApprovedRules:
-    """A Chapter Approved season's battle (bot/engine/game.py over the season's catalog) behind the packs'
+    """A Chapter Approved season's battle (bot/engine/chapter_approved/game.py over the season's catalog) behind the packs'
     interface: the pack is the catalog's."""
 
     def __init__(self, catalog: Catalog) -> None:

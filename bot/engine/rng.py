@@ -20,7 +20,8 @@ import secrets
 from typing import Protocol, TypeVar
 from collections.abc import Sequence
 
-from bot.engine.state import SETUP_VERSION, GameSetup, RollOff
+from bot.engine.chapter_approved.state import GameSetup, SETUP_VERSION
+from bot.engine.models import RollOff
 
 T = TypeVar("T")
 

@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from bot.engine.packs import MISSION_DECK, Family, family
-from bot.engine.state import CA_PACK, SCHEMA_VERSION, GameSetup, GameState
+from bot.engine.chapter_approved.state import CA_PACK, GameSetup, GameState, SCHEMA_VERSION
 from bot.store.models import GameStatus
 
 M = TypeVar("M", bound=BaseModel)

@@ -18,8 +18,8 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.engine.tournament import Outcome, Reason, Result, Tournament, outcome_of
-from bot.engine.tournament_ranking import Frozen
+from bot.engine.tournament.event import Outcome, Reason, Result, Tournament, outcome_of
+from bot.engine.tournament.ranking import Frozen
 from bot.store.codec import load_snapshot
 from bot.store.models import utcnow
 from bot.store.repository import StaleVersion

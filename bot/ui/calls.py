@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.engine.state import PromptKind
+from bot.engine.chapter_approved.state import PromptKind
 
 if TYPE_CHECKING:
     from bot.ui.desk import GameDesk

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.engine import actions as a
+from bot.engine import moves as a
 from bot.engine.errors import GameError
-from bot.engine.state import GameState, Status
+from bot.engine.chapter_approved.state import GameState, Status
 from bot.ui.alarms import Alarms
 
 if TYPE_CHECKING:

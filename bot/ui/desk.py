@@ -15,37 +15,30 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict, deque
-from collections.abc import Callable
 from datetime import timedelta
 
 import discord
 
-from bot.engine import actions as a
+from bot.engine import moves
+from bot.engine.chapter_approved.catalog import Catalog
+from bot.engine.chapter_approved.state import GameState, Status
 from bot.engine.errors import GameError
-from bot.engine.game import apply
 from bot.engine.events import Event
-from bot.engine.catalog import Catalog
-from bot.engine.packs import is_mission_deck
-from bot.engine.state import GameState, Phase, PromptKind, Status
-from bot.service import ActResult, GameService, StaleBoard
 from bot.engine.rng import new_seed
+from bot.service import ActResult, GameService, StaleBoard
 from bot.store.models import GameStatus, utcnow
 from bot.store.repository import GameRecord
-from bot.ui import choices, table_board, table_controls
-from bot.ui.board import board_embed
-from bot.ui.briefing import briefing, table_map
+from bot.ui.alarms import Alarms
 from bot.ui.calls import Calls
 from bot.ui.challenge import offer_game
-from bot.ui.alarms import Alarms
 from bot.ui.clock_watch import ClockWatch
-from bot.ui.open_challenge import OpenChallenges
-from bot.ui.reminders import Reminders
-from bot.ui.controls import GameButton, GameSelect, view_of
+from bot.ui.controls import GameButton, view_of
 from bot.ui.errors import MESSAGE_LIMIT, answer_failure, send_error
+from bot.ui.open_challenge import OpenChallenges
+from bot.ui.packs import PackViews
 from bot.ui.permissions import missing_permission_text
-from bot.ui.result_card import result_embed, sheet_file
-from bot.ui.table_sheet import table_sheet_file
-from bot.ui.text import clip, title_case
+from bot.ui.reminders import Reminders
+from bot.ui.text import clip
 from bot.ui.tournament import report_table_game
 
 _log = logging.getLogger(__name__)
@@ -55,35 +48,8 @@ RECENT_GAMES = 512
 ANSWERED = "This challenge has already been answered."
 REMATCH_WITHIN = timedelta(days=1)
 MENU_LINES = 3  # what a used menu says when the action had no line for the player alone
-# The secret choice does not depend on what the board shows, and both players make it at the same
-# time: a menu opened before the opponent chose must still work. The engine checks the game state.
-UNVERSIONED = frozenset({"fixed", "tactical", "pause", "resume", "claim"}) | table_controls.UNVERSIONED
-# Buttons that act at once (no menu, no form first): verb -> the action of the player `me` pressing it.
-SIMPLE_ACTIONS: dict[str, Callable[[str, GameState], a.Action]] = {
-    "attacker": lambda me, state: a.ChooseSide(actor=me, side="attacker"),
-    "defender": lambda me, state: a.ChooseSide(actor=me, side="defender"),
-    "ready": lambda me, state: a.DeclareBattleReady(actor=me, ready=not state.player(me).battle_ready),
-    "deployed": lambda me, state: a.DeploymentDone(actor=me),
-    "endcmd": lambda me, state: a.EndCommandPhase(actor=me),
-    "endturn": lambda me, state: a.EndTurn(actor=me),
-    "done": lambda me, state: a.DoneScoring(actor=me),
-    "tactical": lambda me, state: a.ChooseSecondaries(actor=me, mode="tactical"),
-    "keep": lambda me, state: a.Discard(actor=me),
-    "yes": lambda me, state: a.AnswerPrompt(actor=me, accept=True),
-    "no": lambda me, state: a.AnswerPrompt(actor=me, accept=False),
-    "nounits": lambda me, state: a.AnswerPrompt(actor=me, units=()),
-    "nogamma": lambda me, state: a.AnswerPrompt(actor=me, units=()),
-    "stratagem": lambda me, state: a.UseChallenger(actor=me, use="stratagem"),
-    "mission": lambda me, state: a.UseChallenger(actor=me, use="mission"),
-    "ritual": lambda me, state: a.CompleteRitual(actor=me),
-    "pause": lambda me, state: a.PauseClock(actor=me),
-    "resume": lambda me, state: a.ResumeClock(actor=me),
-    "claim": lambda me, state: a.ClaimTime(actor=me),
-}
-# Their presses are acknowledged before any work: reading the game may wait behind other games' writes.
 # Waits a call names without a button of its own: the turn (the board has its buttons), the side (chosen on the board).
 NO_BUTTON = frozenset({"turn", "sides"})
-ACTING = frozenset(SIMPLE_ACTIONS) | frozenset(table_controls.SIMPLE_ACTIONS) | table_controls.DEPLOYING | {"undo"}
 
 
 class GameDesk:
@@ -99,33 +65,17 @@ class GameDesk:
         self.clocks = ClockWatch(self, self.alarms)
         self.calls = Calls(self)
         self.challenges = OpenChallenges(self, service.community)
+        self.views = PackViews(service.packs)
         self.reminders = Reminders(self, service.community)
 
     # ---- the board -----------------------------------------------------------------------------
 
     def catalog_of(self, state: GameState) -> Catalog:
         """The decks of the Chapter Approved season a Mission Deck game is played with."""
-        return self.service.packs.rules(state.pack).catalog
-
-    def board_view(self, record_id: int, state: GameState, version: int) -> discord.ui.View:
-        catalog = self.catalog_of(state)
-        twist = state.mission.twist
-        adapt_or_die = twist is not None and catalog.twist(twist).adapt_or_die
-        primary = catalog.primary(state.mission.primary)
-        return view_of(*board_buttons(
-            record_id, state, version, adapt_or_die=adapt_or_die, ritual=primary.sets_up_objectives,
-            new_orders=new_orders_allowed(catalog, state),
-            corner=primary.random_setup == "hidden_supplies" and state.mission.hidden_supplies_corner is None))
+        return self.views.mission_deck.catalog_of(state)
 
     def render(self, game_id: int, state, version: int) -> tuple[discord.Embed, discord.ui.View]:
-        if not is_mission_deck(state):
-            rules = self.service.packs.rules(state.pack)
-            embed = table_board.board_embed(rules, state, game_id=game_id, version=version,
-                                            recent=self.recent.lines(game_id))
-            return embed, view_of(*table_controls.board_buttons(rules, game_id, state, version))
-        embed = board_embed(self.catalog_of(state), state, game_id=game_id, version=version,
-                            recent=self.recent.lines(game_id))
-        return embed, self.board_view(game_id, state, version)
+        return self.views.of(state).board(game_id, state, version, self.recent.lines(game_id))
 
     async def post_board(self, channel: discord.abc.Messageable, record: GameRecord) -> discord.Message:
         """Post the board and pin it; an earlier board of the game is unpinned and retired, so the channel has
@@ -186,7 +136,7 @@ class GameDesk:
 
     # ---- running actions -----------------------------------------------------------------------
 
-    async def perform(self, interaction: discord.Interaction, action: a.Action, *, game_id: int | None = None,
+    async def perform(self, interaction: discord.Interaction, action: moves.Move, *, game_id: int | None = None,
                       version: int | None = None, done: str | None = None) -> ActResult | None:
         """Apply the action; refusals go to the sender only, and change nothing."""
         if not interaction.response.is_done():
@@ -222,9 +172,7 @@ class GameDesk:
 
     def waits(self, state) -> set[tuple[str, ...]]:
         """What the game waits on, as (player, verb, ...): each pack says."""
-        if is_mission_deck(state):
-            return waits(state)
-        return table_controls.waits(self.service.packs.rules(state.pack), state)
+        return self.views.of(state).waits(state)
 
     def note(self, game_id: int, events: tuple[Event, ...]) -> None:
         self.recent.add(game_id, [event.text for event in events if event.private_to is None])
@@ -238,8 +186,7 @@ class GameDesk:
         # waits: what waited before this action is known from its state, so a restart repeats nothing.
         now = self.waits(state)
         await self.calls.close_answered(result.game_id, state, now)
-        if not is_mission_deck(state):
-            await self._reveal(interaction.channel, result)
+        await self.views.of(state).announce(self, interaction.channel, result)
         before = self.waits(result.previous) if result.previous is not None else set()
         new = now - before
         for player in sorted({w[0] for w in new}):
@@ -263,36 +210,14 @@ class GameDesk:
                 except Exception:  # the ladder's recompute (/ladder void, a new season) counts it again
                     _log.exception("Could not count game %s on its server's ladder", result.game_id)
 
-    async def _reveal(self, channel: discord.abc.Messageable, result: ActResult) -> None:
-        """Secret selections revealed by this action are told to both players in one message."""
-        text = table_board.reveal_text(self.service.packs.rules(result.state.pack), result.previous, result.state)
-        if text is None:
-            return
-        quiet = await self.service.repo.quiet_players(result.game_id)
-        users = [discord.Object(int(p)) for p in result.state.setup.players if p not in quiet]
-        await channel.send(text, allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=users))
-
     def result_card(self, state, game_id: int) -> dict:
-        """The result embed with its score sheet picture, for any pack (none for a game VP do not decide)."""
+        """The result embed with its score sheet picture (where the game has one), and the Rematch button."""
         rematch = view_of(GameButton(game_id, 0, "rematch"))  # any version: it reads the finished game
-        if is_mission_deck(state):
-            sheet = self.sheet_file(state, game_id)
-            return dict(embed=result_embed(self.catalog_of(state), state, game_id), file=sheet, view=rematch)
-        rules = self.service.packs.rules(state.pack)
-        if not rules.scores_vp(state):
-            return dict(embed=table_board.result_embed(rules, state, game_id, None), view=rematch)
-        sheet = self.sheet_file(state, game_id)
-        return dict(embed=table_board.result_embed(rules, state, game_id, sheet.filename), file=sheet, view=rematch)
+        return dict(**self.views.of(state).result_card(state, game_id), view=rematch)
 
     def sheet_file(self, state, game_id: int) -> discord.File:
         """The score sheet picture (public information only) of any pack's game."""
-        if is_mission_deck(state):
-            return sheet_file(self.catalog_of(state), state, game_id)
-        rules = self.service.packs.rules(state.pack)
-        if not rules.scores_vp(state):
-            raise GameError(f"A {rules.data.level(state.level).name} mission scores no VP, so it has no score "
-                            "sheet: its result card says who achieved the mission's objective.")
-        return table_sheet_file(rules, state, game_id)
+        return self.views.of(state).sheet_file(state, game_id)
 
     async def ping_to(self, game_id: int, player: str, *, actor: str | None) -> discord.AllowedMentions:
         """Mentions that notify `player` alone; none when they just acted themselves or turned pings off."""
@@ -338,25 +263,14 @@ class GameDesk:
         if verb in ("endby-first", "endby-second"):  # an agreement holds however the game moved on
             await self._agree_to_end(interaction, game_id, me, verb)
             return
-        version = None if verb in UNVERSIONED else version
-        if verb in ACTING:  # acknowledge at once: reading the game may wait behind other games' writes
+        version = None if verb in self.views.unversioned else version
+        if verb in self.views.acting or verb == "undo":  # at once: reading the game may wait behind other writes
             await interaction.response.defer()
         record = await self._current(interaction, game_id, version)
-        state = record.state
-        table = not is_mission_deck(state)
-        simple = table_controls.SIMPLE_ACTIONS if table else SIMPLE_ACTIONS
-        if table and verb in table_controls.DEPLOYING:
-            await table_controls.deploy(self, interaction, record, verb, version)
-        elif verb in simple:
-            await self.perform(interaction, simple[verb](me, state), game_id=game_id, version=version)
-        elif verb == "undo":
+        if verb == "undo":
             await self._undo(interaction, record, me)
-        elif table:
-            await table_controls.open_menu(self, interaction, record, verb)
-        elif verb == "units":
-            await interaction.response.send_modal(UnitsModal(self, record, me))
         else:
-            await self.open_menu(interaction, record, verb)
+            await self.views.of(record.state).press(self, interaction, record, verb, version)
 
     async def _undo(self, interaction: discord.Interaction, record: GameRecord, me: str) -> None:
         if not interaction.response.is_done():
@@ -377,153 +291,14 @@ class GameDesk:
         if me == asked_by:
             raise GameError("Your opponent has to agree: wait for them to press the button.")
         await interaction.response.edit_message(view=None)
-        result = await self.service.act(a.Abandon(actor=me), game_id=game_id)
+        result = await self.service.act(moves.Abandon(actor=me), game_id=game_id)
         await self.after(interaction, result, actor=me, done="Game abandoned.")
-
-    async def open_menu(self, interaction: discord.Interaction, record: GameRecord, verb: str) -> None:
-        """Menus open privately for the presser, drawn from what they may pick right now."""
-        me = str(interaction.user.id)
-        if me not in record.setup.players:
-            raise GameError("Only the two players of this game can do that.")
-        state, game, version = record.state, record.id, record.version
-        cat = self.catalog_of(state)
-        if verb == "choose":
-            content = ("Pick **two** Fixed Missions in the menu, or use Tactical Missions. "
-                       "Nobody sees your choice until both players have chosen.")
-            items = [GameSelect(game, version, "fixed", placeholder="Fixed Missions: pick two",
-                                options=choices.fixed_choices(cat, state), min_values=2, max_values=2),
-                     GameButton(game, version, "tactical")]
-        elif verb == "score":
-            options = choices.score_choices(cat, state, me)
-            if not options:
-                raise GameError("Nothing of yours scores right now. Use /score add for anything the menu lacks.")
-            content = "What do you score? (For anything else use `/score add`.)"
-            items = [GameSelect(game, version, "score", placeholder="Scoring option", options=options)]
-        elif verb == "neworders":
-            if state.player(me).mode != "tactical":
-                raise GameError("New Orders is for Tactical Missions; Fixed Missions cannot be discarded.")
-            content = "New Orders (1CP): which active card do you discard to draw a new one?"
-            items = [GameSelect(game, version, "neworders", options=choices.hand_choices(cat, state, me))]
-        elif verb == "discard":
-            hand = choices.hand_choices(cat, state, me)
-            if me not in state.discard_queue or not hand:
-                raise GameError("You have no end-of-turn discard to decide now.")
-            if state.player(me).mode == "fixed":  # in the queue only for an Adapt or Die swap
-                content, items = self._adapt_menu(state, me, game, version)
-                items.append(GameButton(game, version, "keep"))
-            else:
-                content = "Discard any active Secondary Missions? (1CP if it is your turn, once per battle round.)"
-                items = [GameSelect(game, version, "discard", placeholder="Cards to discard", options=hand,
-                                    max_values=len(hand)), GameButton(game, version, "keep")]
-        elif verb == "challenger":
-            card = state.player(me).challenger_card
-            if card is None:
-                raise GameError("You hold no Challenger card.")
-            challenger = cat.challenger(card)
-            content = (f"**{title_case(challenger.name)}**: use it as its Stratagem (0CP) or go for its Mission "
-                       f"**{challenger.mission.name}** — not both.")
-            items = [GameButton(game, version, "stratagem"), GameButton(game, version, "mission")]
-        elif verb == "answer":
-            content, items = self._prompt_menu(state, me, game, version)
-        elif verb == "adapt":
-            content, items = self._adapt_menu(state, me, game, version)
-        elif verb == "corner":
-            rolloff = state.mission.hidden_supplies_rolloff
-            who = f" ({state.player(rolloff.winner).name} won the roll-off and selects)" if rolloff else ""
-            content = f"Hidden Supplies: which corner did the centre marker move 6\" towards?{who}"
-            items = [GameSelect(game, version, "corner", options=choices.corner_choices(state))]
-        else:
-            raise GameError("That button is not available here.")
-        await interaction.response.send_message(content, view=view_of(*items), ephemeral=True)
-
-    def _adapt_menu(self, state: GameState, me: str, game: int, version: int):
-        """Adapt or Die: a Tactical player draws again after a draw; a Fixed player swaps a card once."""
-        player = state.player(me)
-        if player.mode == "tactical":
-            options = choices.adapt_draw_choices(self.catalog_of(state), state, me)
-            if not options:
-                raise GameError("Adapt or Die follows a card you have just drawn in this Command phase.")
-            return ("Adapt or Die (twice per battle): after which card do you draw another? "
-                    "Then you keep one of the two and shuffle the other back.",
-                    [GameSelect(game, version, "adaptdraw", options=options)])
-        options = choices.adapt_swap_choices(self.catalog_of(state), state, me)
-        if not options:
-            raise GameError("You have no Fixed Mission to swap.")
-        return ("Adapt or Die (once per battle, at the end of your turn after scoring): "
-                "replace which Fixed Mission with which?",
-                [GameSelect(game, version, "adaptswap", options=options)])
-
-    def _prompt_menu(self, state: GameState, me: str, game: int, version: int):
-        prompt = next((q for q in state.prompts if q.player == me), None)
-        if prompt is None:
-            raise GameError("Nothing is waiting for your answer.")
-        catalog = self.catalog_of(state)
-        card = catalog.secondary(prompt.card)
-        name = title_case(card.name)
-        owner = state.player(prompt.owner).name
-        match prompt.kind:
-            case PromptKind.OPTIONAL_RESHUFFLE:
-                return (f"**{name}** — {card.when_drawn.text}\nShuffle it back and draw a new card?",
-                        [GameButton(game, version, "yes"), GameButton(game, version, "no")])
-            case PromptKind.DISCARD_IF:
-                hint = ""
-                if state.setup.size in card.when_drawn.holds_in_sizes:
-                    hint = f"\n(This is a {state.setup.size.replace('-', ' ')} game, so the condition holds.)"
-                return (f"**{name}** — {card.when_drawn.condition}{hint}\nDiscard it and draw a new card?",
-                        [GameButton(game, version, "yes"), GameButton(game, version, "no")])
-            case PromptKind.ALPHA_TARGETS:
-                return (f"{owner} drew **{name}**: select three units from your army on the battlefield "
-                        "(all of them if you have only one or two) as their Alpha Targets.",
-                        [GameButton(game, version, "units"), GameButton(game, version, "nounits")])
-            case PromptKind.GAMMA_TARGET:
-                return (f"**{name}**: you can select one enemy unit on the battlefield as your Gamma Target.",
-                        [GameButton(game, version, "units"), GameButton(game, version, "nogamma")])
-            case PromptKind.TEMPTING_OBJECTIVE:
-                return (f"{owner} drew **{name}**: select one objective marker in No Man's Land as their "
-                        "Tempting Target.",
-                        [GameSelect(game, version, "objective",
-                                    options=choices.objective_choices(catalog, state))])
-            case PromptKind.ADAPT_KEEP:
-                options = [(title_case(catalog.secondary(c).name), c) for c in (prompt.card, prompt.other_card)]
-                return ("Adapt or Die: keep which card? The other is shuffled back.",
-                        [GameSelect(game, version, "keep", options=options)])
-        raise GameError("Nothing is waiting for your answer.")
 
     async def _on_select(self, interaction: discord.Interaction, game_id: int, version: int, verb: str,
                          values: list[str]) -> None:
-        version = None if verb in UNVERSIONED else version
+        version = None if verb in self.views.unversioned else version
         record = await self._current(interaction, game_id, version)
-        me = str(interaction.user.id)
-        if not is_mission_deck(record.state):
-            await table_controls.on_select(self, interaction, record, verb, values, version)
-            return
-        if verb == "fixed":
-            action = a.ChooseSecondaries(actor=me, mode="fixed", cards=tuple(values))
-        elif verb == "score":
-            pick = choices.parse_score_value(values[0])
-            action = a.Score(actor=me, source=pick.source, card=pick.card, option=pick.option, count=pick.count,
-                             objective=pick.objective)
-        elif verb == "neworders":
-            action = a.NewOrders(actor=me, card=values[0])
-        elif verb == "discard":
-            action = a.Discard(actor=me, cards=tuple(values))
-        elif verb == "objective":
-            action = a.AnswerPrompt(actor=me, objective=values[0])
-        elif verb == "keep":
-            action = a.AnswerPrompt(actor=me, keep=values[0])
-        elif verb == "adaptdraw":
-            action = a.AdaptOrDieDraw(actor=me, card=values[0])
-        elif verb == "adaptswap":
-            card, replacement = values[0].split("|")
-            action = a.AdaptOrDieSwap(actor=me, card=card, replacement=replacement)
-        elif verb == "corner":
-            action = a.HiddenSuppliesCorner(actor=me, corner=values[0])
-        else:
-            raise GameError("That menu is not available here.")
-        result = await self.perform(interaction, action, game_id=game_id, version=version)
-        if result is not None and verb == "corner" and interaction.channel is not None:
-            # The briefing's map was drawn before the markers were placed: show where they are now.
-            await interaction.channel.send(file=table_map(self.catalog_of(result.state), result.state))
+        await self.views.of(record.state).select(self, interaction, record, verb, values, version)
 
     async def _accept_or_decline(self, interaction: discord.Interaction, game_id: int, verb: str) -> None:
         record = await self.service.get_state(game_id=game_id)
@@ -544,7 +319,7 @@ class GameDesk:
             await interaction.response.edit_message(view=None)  # the briefing stays, its buttons go
             if verb == "decline":  # either player may call it off before it starts
                 # By game id: an old challenge must never end a newer game of the channel.
-                result = await self.service.act(a.Abandon(actor=me), game_id=game_id)
+                result = await self.service.act(moves.Abandon(actor=me), game_id=game_id)
                 self.note(game_id, result.events)
                 await interaction.followup.send(f"{interaction.user.mention} called the game off.")
             else:
@@ -557,10 +332,7 @@ class GameDesk:
 
     def briefing(self, state, events: tuple[Event, ...]) -> dict:
         """The briefing embeds (and map pictures) of a game about to start, for any pack."""
-        if is_mission_deck(state):
-            embeds, files = briefing(self.catalog_of(state), state, events)
-            return dict(embeds=embeds, files=files)
-        return dict(embeds=table_board.briefing(self.service.packs.rules(state.pack), state, events), files=[])
+        return self.views.of(state).briefing(state, events)
 
     async def open_board(self, channel: discord.abc.Messageable, record: GameRecord, *, actor: str) -> None:
         """Both players are in: the board, and a ping to the player the game passes to first."""
@@ -623,29 +395,6 @@ async def _edit_board(bot: discord.Client, message: discord.PartialMessage, **fi
         await message.edit(**fields)
 
 
-def waits(state: GameState) -> set[tuple[str, ...]]:
-    """(player, verb, ...) for each turn and decision the game waits on: the roll-off winner's side, the player
-    whose turn it is, prompts to answer, the next discard, and once one player has chosen, deployed or finished
-    scoring, the other."""
-    waiting = {(q.player, "answer", q.kind.value, q.card) for q in state.prompts}
-    if state.status == Status.SIDES:
-        waiting.add((state.sides_rolloff.winner, "sides"))
-    if state.status == Status.BATTLE and state.active is not None:
-        waiting.add((state.active, "turn", str(state.round), str(state.turn)))
-    if state.phase == Phase.DISCARDS and state.discard_queue:
-        waiting.add((state.discard_queue[0], "discard", str(state.round), str(state.turn)))
-    if state.clock is not None and state.clock.resume_asked_by is not None:
-        waiting.add((state.clock.paused_by, "resume", str(state.clock.resume_asked_by)))
-    if state.status == Status.SECONDARIES and any(p.choice for p in state.players):
-        waiting |= {(p.id, "choose") for p in state.players if p.choice is None}
-    for confirmed, verb in ((state.deployed if state.status == Status.DEPLOYMENT else (), "deployed"),
-                            (state.scoring_done, "done")):
-        for p in state.players:
-            if confirmed and p.id not in confirmed:
-                waiting.add((p.id, verb, str(state.round), str(state.turn)))
-    return waiting
-
-
 class RecentEvents:
     """The last public lines of each of the most recently active games, for their boards: a bounded cache
     (a game pushed out, or served before a restart, shows fewer lines, nothing else)."""
@@ -669,81 +418,3 @@ class RecentEvents:
 
     def __len__(self) -> int:
         return len(self._by_game)
-
-
-def new_orders_allowed(catalog: Catalog, state: GameState) -> bool:
-    """Would the engine take New Orders from the player whose turn it is now (Tactical, their Command phase, the
-    CP, not used yet this phase, a card to draw)? Asked of the engine itself, so the board never offers a button
-    that would only be refused."""
-    player = state.active
-    if player is None or state.phase != Phase.COMMAND or not state.player(player).hand:
-        return False
-    try:
-        apply(catalog, state, a.NewOrders(actor=player, card=state.player(player).hand[0]))
-    except GameError:
-        return False
-    return True
-
-
-def board_buttons(game_id: int, state: GameState, version: int, *, adapt_or_die: bool = False,
-                  ritual: bool = False, corner: bool = False, new_orders: bool = False) -> list[discord.ui.Item]:
-    """The buttons of the common moves for the current step of the game; `ritual`: The Ritual is the
-    Primary Mission; `corner`: the Hidden Supplies corner is still to be recorded; `new_orders`: New Orders can
-    be used now (new_orders_allowed)."""
-    verbs: list[str] = []
-    if state.status == Status.SIDES:
-        verbs = ["attacker", "defender", "ready"]
-    elif state.status == Status.SECONDARIES:
-        verbs = ["choose", "ready", "undo"]
-    elif state.status == Status.DEPLOYMENT:
-        verbs = ["deployed", "ready", "undo"]
-    elif state.status == Status.BATTLE:
-        if state.prompts:
-            verbs.append("answer")
-        verbs += {
-            Phase.COMMAND: ["endcmd", "score", *(["neworders"] if new_orders else [])],
-            Phase.BATTLE: ["endturn", "score"],
-            Phase.END_OF_TURN: ["done", "score"],
-            Phase.DISCARDS: ["discard"],
-        }[state.phase]
-        if any(p.challenger_card for p in state.players):
-            verbs.append("challenger")
-        # Tactical: after a draw in the Command phase. Fixed: end of own turn (version 2: a decision of
-        # the discard step, offered by its Discard button).
-        swap_phase = (Phase.END_OF_TURN,) if state.setup.legacy else ()
-        if adapt_or_die and state.phase in (Phase.COMMAND, *swap_phase):
-            verbs.append("adapt")
-        if ritual and state.phase == Phase.END_OF_TURN:
-            verbs.append("ritual")  # The Ritual's Action completes at the end of the turn
-        verbs.append("undo")
-        clock = state.clock
-        if clock is not None:
-            verbs.append("resume" if clock.paused_by else "pause")
-            if clock.expiry == "claim" and clock.out:
-                verbs.append("claim")
-    if corner and state.status in (Status.SIDES, Status.SECONDARIES, Status.BATTLE):
-        verbs.insert(0, "corner")
-    return [GameButton(game_id, version, verb) for verb in verbs]
-
-
-class UnitsModal(discord.ui.Modal):
-    """Unit names for Marked for Death: three Alpha Targets from the opponent, one Gamma from the drawer."""
-
-    def __init__(self, desk: GameDesk, record: GameRecord, me: str) -> None:
-        prompt = next((q for q in record.state.prompts if q.player == me), None)
-        if prompt is None:
-            raise GameError("Nothing is waiting for your answer.")
-        alpha = prompt.kind == PromptKind.ALPHA_TARGETS
-        super().__init__(title="Alpha Targets" if alpha else "Gamma Target", timeout=600)
-        self.desk, self.game_id, self.version, self.me = desk, record.id, record.version, me
-        self.fields = [
-            discord.ui.TextInput(label=f"Unit {i + 1}", max_length=80, required=i == 0)
-            for i in range(3 if alpha else 1)
-        ]
-        for field in self.fields:
-            self.add_item(field)
-
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        units = tuple(f.value for f in self.fields if f.value.strip())
-        await self.desk.perform(interaction, a.AnswerPrompt(actor=self.me, units=units), game_id=self.game_id,
-                                version=self.version)

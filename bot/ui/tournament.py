@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.engine import tournament as t
-from bot.engine.catalog import Catalog
+from bot.engine.tournament import event as t
+from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.errors import GameError
 from bot.engine.rng import new_seed
-from bot.engine.state import GameSetup, GameState
+from bot.engine.chapter_approved.state import GameSetup, GameState
 from bot.store.tournament_repository import PendingReport, TableGame, TournamentRecord
 from bot.ui.challenge import offer_game, open_thread
 from bot.ui.text import title_case

@@ -8,7 +8,7 @@ import pytest
 import pytest_asyncio
 
 from bot.client import MissionBot
-from bot.engine.catalog import Catalog
+from bot.engine.chapter_approved.catalog import Catalog
 from bot.settings import Settings
 from tests.cogs.game_table import Table
 from tests.cogs.harness import Harness

@@ -10,10 +10,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from bot.engine import actions as a
-from bot.engine.catalog import Catalog
-from bot.engine.game import apply, new_game
-from bot.engine.state import GameSetup, GameState
+from bot.engine.chapter_approved import actions as a
+from bot.engine.chapter_approved.catalog import Catalog
+from bot.engine.chapter_approved.game import apply, new_game
+from bot.engine.chapter_approved.state import GameSetup, GameState
 from tests.cogs.harness import Harness, Reply
 from tests.discord_model import FakeChannel, FakeUser, Sent, walk_components
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.client import MissionBot
-from bot.engine.catalog import Catalog
+from bot.engine.chapter_approved.catalog import Catalog
 from tests.cogs.conftest import harness_settings
 from tests.cogs.game_table import CUSTOM_ID, Table, said, verbs
 from tests.cogs.harness import Harness

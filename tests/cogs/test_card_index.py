@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.catalog import Catalog
+from bot.engine.chapter_approved.catalog import Catalog
 from cogs.cards import CardIndex
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.catalog import Catalog
+from bot.engine.chapter_approved.catalog import Catalog
 from cogs.cards import CardIndex
 from tests.cogs.harness import Harness
 from tests.discord_model import embed_problems

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from bot.engine.state import Status
+from bot.engine.chapter_approved.state import Status
 from bot.ui.desk import GameDesk
 from tests.cogs.game_table import Table, public_text, verbs
 from tests.cogs.harness import Harness

@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 
 
-from bot.engine import actions as a
-from bot.engine.catalog import Window
-from bot.engine.objectives import table_objectives
-from bot.engine.state import GameState, Phase, PromptKind, Source, Status
+from bot.engine import moves as a
+from bot.engine.chapter_approved.catalog import Window
+from bot.engine.chapter_approved.objectives import table_objectives
+from bot.engine.chapter_approved.state import GameState, Phase, PromptKind, Source, Status
 from bot.service import GameService
 from bot.ui.desk import GameDesk
 from bot.ui.text import title_case

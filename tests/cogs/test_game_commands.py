@@ -10,10 +10,10 @@ import discord
 import pytest
 from PIL import Image
 
-from bot.engine.state import Source, Status
+from bot.engine.chapter_approved.state import Source, Status
 from bot.service import GameService, NoGame
 from bot.store.models import GameStatus
-from bot.ui.sheet_image import WIDTH
+from bot.ui.sheet_drawing import WIDTH
 from tests.cogs.game_table import Table, battle_steps, find_seed, public_text, said, verbs
 from tests.cogs.harness import Harness
 
@@ -350,8 +350,8 @@ async def test_card_autocomplete_offers_only_my_own_active_cards(table: Table, h
 # --- GameService.latest_game ----------------------------------------------------------------------
 
 async def test_latest_game_is_the_newest_of_the_channel_whatever_its_status(catalog, tmp_path) -> None:
-    from bot.engine import actions as a
-    from bot.engine.state import GameSetup
+    from bot.engine.chapter_approved import actions as a
+    from bot.engine.chapter_approved.state import GameSetup
     from bot.store.db import make_engine, make_sessionmaker, upgrade_database
 
     url = f"sqlite+aiosqlite:///{tmp_path / 'latest.db'}"

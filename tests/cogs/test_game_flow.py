@@ -12,11 +12,11 @@ import json
 from PIL import Image
 
 from bot.client import MissionBot
-from bot.engine.actions import parse_action
-from bot.engine.catalog import Catalog
-from bot.engine.game import replay
-from bot.engine.state import Phase, Source, Status
-from bot.ui.sheet_image import WIDTH
+from bot.engine.chapter_approved.actions import parse_action
+from bot.engine.chapter_approved.catalog import Catalog
+from bot.engine.chapter_approved.game import replay
+from bot.engine.chapter_approved.state import Phase, Source, Status
+from bot.ui.sheet_drawing import WIDTH
 from tests.cogs.conftest import harness_settings
 from tests.cogs.game_table import (
     Table, battle_steps, find_seed, fixed_turn, public_text, score_first_card_option, tactical_turn, verbs,

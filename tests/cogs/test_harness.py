@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.client import MissionBot
 from bot.ui.errors import APOLOGY
-from bot.engine.catalog import Catalog
+from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.errors import NotYourTurn
 from tests.cogs.conftest import harness_settings
 from tests.cogs.harness import Harness, InteractionFailed

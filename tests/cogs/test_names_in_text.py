@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from bot.engine.catalog import Catalog
+from bot.engine.chapter_approved.catalog import Catalog
 from tests.cogs.game_table import Table, fixed_turn, tactical_turn
 from tests.cogs.harness import Harness
 from tests.discord_model import walk_components

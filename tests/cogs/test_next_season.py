@@ -13,7 +13,7 @@ import pytest
 import bot.service
 from bot.client import MissionBot
 from bot.decks import installed_packs, load_catalog, pack_dir
-from bot.engine.catalog import Catalog
+from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.packs import FAMILIES, MISSION_DECK, ChapterApprovedRules, Packs
 from bot.verify import verify_export
 from tests.cogs.conftest import harness_settings

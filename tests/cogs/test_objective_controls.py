@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.engine.objectives import HIDDEN_SUPPLIES_ID
-from bot.engine.state import Phase
+from bot.engine.chapter_approved.objectives import HIDDEN_SUPPLIES_ID
+from bot.engine.chapter_approved.state import Phase
 from tests.cogs.game_table import Table, battle_steps, find_seed, menu_values, public_text
 from tests.cogs.harness import Harness
 

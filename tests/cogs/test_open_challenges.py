@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import update
 
 from bot.client import MissionBot
-from bot.engine.catalog import Catalog
+from bot.engine.chapter_approved.catalog import Catalog
 from bot.store.db import make_engine
 from bot.store.community_models import ChallengeStatus, OpenChallenge
 from bot.store.models import utcnow

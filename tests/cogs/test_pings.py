@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 
-from bot.engine.state import Status
+from bot.engine.chapter_approved.state import Status
 from tests.cogs.game_table import Table
 from tests.cogs.harness import Harness
 from tests.discord_model import Sent

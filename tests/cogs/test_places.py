@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.state import Status
+from bot.engine.chapter_approved.state import Status
 from bot.service import NoGame
 from tests.cogs.game_table import Table, verbs
 from tests.cogs.harness import Harness

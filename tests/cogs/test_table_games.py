@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from bot.engine import actions as a
-from bot.engine.state import Status
+from bot.engine import moves as a
+from bot.engine.chapter_approved.state import Status
 from bot.ui.tournament import report_table_game
 from tests.cogs.game_table import Table, verbs
 from tests.cogs.harness import Harness

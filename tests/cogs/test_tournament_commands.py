@@ -11,9 +11,9 @@ from typing import Any
 import discord
 import pytest
 
-from bot.engine.catalog import Catalog
-from bot.engine.tournament import missing_tables
-from bot.engine.tournament import standings as event_standings
+from bot.engine.chapter_approved.catalog import Catalog
+from bot.engine.tournament.event import missing_tables
+from bot.engine.tournament.event import standings as event_standings
 from bot.store.tournament_repository import TournamentRecord
 from bot.ui.text import title_case
 from bot.ui.tournament import name_of

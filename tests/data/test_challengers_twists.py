@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.decks import default_catalog
-from bot.engine.catalog import ChallengerCard, Twist, Window
+from bot.engine.chapter_approved.catalog import ChallengerCard, Twist, Window
 from tests.data.conftest import as_printed
 
 SEED = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "002_353b4d3c445720da.txt"

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.decks import default_catalog
-from bot.engine.catalog import Deployment, Point, Shape, Zone
-from bot.engine.geometry import area_of, shape_contains, zone_contains
+from bot.engine.chapter_approved.catalog import Deployment, Point, Shape, Zone
+from bot.engine.chapter_approved.geometry import area_of, shape_contains, zone_contains
 
 SEED = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "002_353b4d3c445720da.txt"
 SEED_LINES = SEED.read_text(encoding="utf-8").splitlines()

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.decks import default_catalog
-from bot.engine.catalog import Catalog, FaqEntry
+from bot.engine.chapter_approved.catalog import Catalog, FaqEntry
 
 SEED = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "002_353b4d3c445720da.txt"
 

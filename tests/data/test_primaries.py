@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.decks import default_catalog
-from bot.engine.catalog import PrimaryMission, ScoringOption, Scorer, Window, cumulative_base
+from bot.engine.chapter_approved.catalog import PrimaryMission, ScoringOption, Scorer, Window, cumulative_base
 
 SEED = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "002_353b4d3c445720da.txt"
 SEED_LINES = SEED.read_text(encoding="utf-8").splitlines()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 
 from bot.client import MissionBot
-from bot.engine.catalog import Catalog
+from bot.engine.chapter_approved.catalog import Catalog
 from bot.settings import Settings
 from bot.engine.table.state import Step
 from tests.cogs.game_table import Table, public_text

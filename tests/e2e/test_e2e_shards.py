@@ -23,9 +23,9 @@ import discord
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.engine.catalog import Catalog
-from bot.engine.game import replay
-from bot.engine.state import Status
+from bot.engine.chapter_approved.catalog import Catalog
+from bot.engine.chapter_approved.game import replay
+from bot.engine.chapter_approved.state import Status
 from bot.store.db import make_engine, make_sessionmaker
 from bot.store.repository import GameRecord, GameRepository
 from bot.store.tournament_models import TournamentStatus

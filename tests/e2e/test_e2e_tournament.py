@@ -16,10 +16,10 @@ from typing import Any
 import discord
 
 from bot.client import MissionBot
-from bot.engine.catalog import Catalog
-from bot.engine.tournament import standings
+from bot.engine.chapter_approved.catalog import Catalog
+from bot.engine.tournament.event import standings
 from bot.settings import Settings
-from bot.engine.state import Status
+from bot.engine.chapter_approved.state import Status
 from tests.cogs.game_table import Table, verbs
 from tests.cogs.harness import Reply
 from tests.discord_model import GUILD_ID, MEMBER_PERMISSIONS, FakeUser

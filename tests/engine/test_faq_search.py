@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.catalog import Catalog, FaqEntry
-from bot.engine.faq_search import search_faq, stem, tokens
+from bot.engine.chapter_approved.catalog import Catalog, FaqEntry
+from bot.engine.chapter_approved.faq_search import search_faq, stem, tokens
 
 
 def best(catalog: Catalog, query: str) -> str:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 
 from bot.decks import fourth_edition, installed_packs
-from bot.engine.actions import DeclareBattleReady, DeploymentDone, DoneScoring, EndTurn, SpendCp
+from bot.engine.moves import DeclareBattleReady, DeploymentDone, DoneScoring, EndTurn, SpendCp
 from bot.engine.errors import GameError, InvalidValue, NotYourTurn, WrongPhase
 from bot.engine.events import Event
 from bot.engine.rng import roll_off_between, stream_of

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from bot.decks import grand_tournament, installed_packs
-from bot.engine.actions import (
+from bot.engine.moves import (
     Abandon, ChooseSide, Concede, DeclareBattleReady, DeploymentDone, DoneScoring, EndCommandPhase, EndTurn, SpendCp,
 )
 from bot.engine.errors import GameError, InvalidValue, NotAPlayer, NotYourTurn, WrongPhase

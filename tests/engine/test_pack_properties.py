@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
 from bot.decks import fourth_edition, grand_tournament, installed_packs
-from bot.engine import actions as a
+from bot.engine import moves as a
 from bot.engine.errors import GameError
 from bot.engine.gt2020.selection import CODEX
 from bot.engine.rng import stream_of

@@ -1,5 +1,5 @@
 """Big events: players of a window the matching cannot tell apart are paired off before it runs
-(tournament_pairing._pair_interchangeable). The pairing must stay as good, on every level but the random
+(bot.engine.tournament.pairing._pair_interchangeable). The pairing must stay as good, on every level but the random
 one, as the matching of the whole window."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from unittest.mock import patch
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from bot.engine import tournament_pairing as tp
-from bot.engine.tournament import PlayerRecord, records
+from bot.engine.tournament import pairing as tp
+from bot.engine.tournament.event import PlayerRecord, records
 from tests.engine.test_tournament_pairing import simulate
 
 

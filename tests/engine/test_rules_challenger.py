@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.errors import GameError, InvalidValue, WrongPhase
-from bot.engine.state import Source
+from bot.engine.chapter_approved.state import Source
 
 
 def _trailing(table, gap, round_=2):

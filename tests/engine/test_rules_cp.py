@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.errors import GameError, InvalidValue, WrongPhase
-from bot.engine.state import Phase
+from bot.engine.chapter_approved.state import Phase
 
 
 def test_spending_more_than_you_have_is_refused(table):

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.errors import GameError, InvalidValue, NotAPlayer, NotYourTurn, WrongPhase
-from bot.engine.game import replay
-from bot.engine.state import Phase, Status
+from bot.engine.chapter_approved.game import replay
+from bot.engine.chapter_approved.state import Phase, Status
 
 PLAIN = ("secure-no-mans-land", "area-denial")
 

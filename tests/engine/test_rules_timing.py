@@ -11,7 +11,7 @@ import pytest
 
 from bot.engine.errors import GameError, InvalidValue, NotYourTurn, WrongPhase
 from bot.engine.rng import roll_off, stream_of
-from bot.engine.state import Phase, Status
+from bot.engine.chapter_approved.state import Phase, Status
 
 FIXED_PAIR = ("cleanse", "assassination")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.errors import GameError, InvalidValue, NotYourTurn, WrongPhase
-from bot.engine.state import PromptKind
+from bot.engine.chapter_approved.state import PromptKind
 
 _SEEDS: dict[bool, str] = {}
 

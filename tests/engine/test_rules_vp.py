@@ -7,8 +7,8 @@ import pytest
 
 from bot.decks import default_catalog
 from bot.engine.errors import InvalidValue, WrongPhase
-from bot.engine.scoring import hand_totals
-from bot.engine.state import Source, Status
+from bot.engine.chapter_approved.scoring import hand_totals
+from bot.engine.chapter_approved.state import Source, Status
 
 
 def _turn_end(table, first_hand=None, second_hand=None):

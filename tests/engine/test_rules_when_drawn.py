@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.errors import InvalidValue, WrongPhase
-from bot.engine.state import PromptKind, Targets
+from bot.engine.chapter_approved.state import PromptKind, Targets
 
 KEEP = "extend-battle-lines"
 NEXT = ("secure-no-mans-land", "area-denial")

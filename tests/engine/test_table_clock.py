@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.decks import installed_packs
-from bot.engine import actions as a
+from bot.engine import moves as a
 from bot.engine.errors import GameError
 from bot.engine.table import actions as t
 from bot.engine.table.state import Step, TableSetup

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.engine.errors import InvalidValue
-from bot.engine.tournament import (
+from bot.engine.tournament.event import (
     MISSION_LETTERS,
     Outcome,
     Pairings,
@@ -28,8 +28,8 @@ from bot.engine.tournament import (
     repair_round,
     start_round,
 )
-from bot.engine.tournament_pairing import pair_round
-from bot.engine.tournament_ranking import opponents_win_rate
+from bot.engine.tournament.pairing import pair_round
+from bot.engine.tournament.ranking import opponents_win_rate
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.engine.errors import InvalidValue
-from bot.engine.tournament import (
+from bot.engine.tournament.event import (
     Outcome,
     Reason,
     Result,
@@ -22,7 +22,7 @@ from bot.engine.tournament import (
     standings,
     start_round,
 )
-from bot.engine.tournament_ranking import PlayerRecord, player_records, rank
+from bot.engine.tournament.ranking import PlayerRecord, player_records, rank
 
 W, B, D = Outcome.A_WINS, Outcome.B_WINS, Outcome.DRAW
 

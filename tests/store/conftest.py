@@ -21,10 +21,10 @@ from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.decks import default_catalog
-from bot.engine import actions as a
-from bot.engine.catalog import Catalog
-from bot.engine.game import apply, new_game
-from bot.engine.state import GameSetup, GameState, Phase, PromptKind, Source, Status
+from bot.engine.chapter_approved import actions as a
+from bot.engine.chapter_approved.catalog import Catalog
+from bot.engine.chapter_approved.game import apply, new_game
+from bot.engine.chapter_approved.state import GameSetup, GameState, Phase, PromptKind, Source, Status
 from bot.engine.table import actions as t
 from bot.engine.table.rules import TableRules
 from bot.engine.table.state import Step, TableSetup, TableState

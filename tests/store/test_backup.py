@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.engine.game import replay
+from bot.engine.chapter_approved.game import replay
 from bot.service import GameService
 from bot.store.backup import BackupError, backup_sqlite
 from bot.store.db import make_engine, make_sessionmaker, upgrade_database

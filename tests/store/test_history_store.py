@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from sqlalchemy import delete
 
-from bot.engine import actions as a
-from bot.engine.state import GameSetup
+from bot.engine import moves as a
+from bot.engine.chapter_approved.state import GameSetup
 from bot.service import GameService
 from bot.store.community_models import GameSummary, ServerTally
 from bot.store.history import tallies

@@ -10,10 +10,10 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.engine import actions as a
-from bot.engine.catalog import Catalog
-from bot.engine.game import apply, new_game, seed_hash
-from bot.engine.state import SCHEMA_VERSION, GameSetup, GameState, Status
+from bot.engine.chapter_approved import actions as a
+from bot.engine.chapter_approved.catalog import Catalog
+from bot.engine.chapter_approved.game import apply, new_game, seed_hash
+from bot.engine.chapter_approved.state import GameSetup, GameState, SCHEMA_VERSION, Status
 from bot.store.codec import SnapshotError, dump_state, load_state
 from bot.store.models import GameStatus
 from bot.store.repository import ActiveGameExists, GameRepository, StaleVersion

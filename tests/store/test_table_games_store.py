@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import text
 
 from bot.decks import installed_packs
-from bot.engine import actions as a
+from bot.engine.chapter_approved import actions as a
 from bot.engine.errors import GameError
 from bot.engine.table import actions as t
 from bot.engine.table.state import TABLE_SCHEMA, Step, TableSetup

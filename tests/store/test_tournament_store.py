@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import text
 
 from bot.engine.errors import GameError
-from bot.engine.tournament import Outcome, Reason
+from bot.engine.tournament.event import Outcome, Reason
 from bot.store.codec import SnapshotError
 from bot.store.db import make_engine, make_sessionmaker
 from bot.store.repository import StaleVersion

@@ -18,7 +18,7 @@ from sqlalchemy import text
 
 from bot.__main__ import main
 from bot.decks import installed_packs
-from bot.engine.actions import SpendCp
+from bot.engine.moves import SpendCp
 from bot.engine.table.state import Step, TableSetup
 from bot.service import GameService
 from bot.store.db import make_engine, make_sessionmaker

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.engine import actions as a
-from bot.engine.state import GameSetup
+from bot.engine.chapter_approved import actions as a
+from bot.engine.chapter_approved.state import GameSetup
 from bot.service import GameService
 from bot.store.db import make_engine, make_sessionmaker
 from bot.verify import MISMATCH, UNREADABLE

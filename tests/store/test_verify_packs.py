@@ -16,8 +16,8 @@ import pytest
 from bot import verify
 from bot.__main__ import main
 from bot.decks import installed_packs
-from bot.engine import actions as a
-from bot.engine.game import apply, new_game
+from bot.engine import moves as a
+from bot.engine.chapter_approved.game import apply, new_game
 from bot.engine.packs import Packs
 from bot.engine.rng import seed_hash
 from bot.engine.table import actions as t

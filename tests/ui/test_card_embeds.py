@@ -7,23 +7,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.decks import default_catalog
-from bot.engine import catalog as c
-from bot.engine.faq_search import search_faq
-from bot.engine.game import new_game
-from bot.engine.state import GameSetup
-from bot.ui.briefing import briefing
+from bot.engine.chapter_approved import catalog as c
+from bot.engine.chapter_approved.faq_search import search_faq
+from bot.engine.chapter_approved.game import new_game
+from bot.engine.chapter_approved.state import GameSetup
+from bot.ui.chapter_approved.briefing import briefing
 from bot.ui.text import title_case
-from bot.ui.card_embeds import (
-    DESCRIPTION_LIMIT,
-    FIELD_VALUE_LIMIT,
-    TRUNCATED_NOTE,
-    Section,
-    build_embed,
-    card_embed,
-    card_title,
-    faq_embed,
-    split_text,
-)
+from bot.ui.chapter_approved.cards import card_embed, card_title, faq_embed
+from bot.ui.embeds import DESCRIPTION_LIMIT, FIELD_VALUE_LIMIT, TRUNCATED_NOTE, Section, build_embed, split_text
 from tests.discord_model import embed_problems
 
 CATALOG = default_catalog()

@@ -10,13 +10,13 @@ from pathlib import Path
 
 from PIL import Image, ImageFont
 
-from bot.engine.catalog import Catalog, Deployment
-from bot.engine.game import new_game
-from bot.engine.objectives import table_objectives
-from bot.engine.state import GameSetup
-from bot.ui import map_image
-from bot.ui.briefing import briefing, table_map
-from bot.ui.map_image import BOLD_FONT, REGULAR_FONT, WIDTH, map_key, render_deployment
+from bot.engine.chapter_approved.catalog import Catalog, Deployment
+from bot.engine.chapter_approved.game import new_game
+from bot.engine.chapter_approved.objectives import table_objectives
+from bot.engine.chapter_approved.state import GameSetup
+from bot.ui.chapter_approved import map_image
+from bot.ui.chapter_approved.briefing import briefing, table_map
+from bot.ui.chapter_approved.map_image import BOLD_FONT, REGULAR_FONT, WIDTH, map_key, render_deployment
 from tests.engine.conftest import Table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -130,7 +130,7 @@ def test_the_shipped_dejavu_font_draws_the_text(catalog: Catalog, monkeypatch) -
     finally:
         map_image._font.cache_clear()
     assert set(opened) == {str(REGULAR_FONT), str(BOLD_FONT)}
-    assert REGULAR_FONT.parent == Path(map_image.__file__).parent / "fonts"
+    assert REGULAR_FONT.parent == Path(map_image.__file__).parents[1] / "fonts"  # bot/ui/fonts, shipped
     font = ImageFont.truetype(str(REGULAR_FONT), 20)
     assert font.getname() == ("DejaVu Sans", "Book")
     missing = font.getmask("\U000f0000").getbbox()  # a private-use code point DejaVu has no glyph for

@@ -8,12 +8,12 @@ import io
 from PIL import Image
 
 from bot.decks import installed_packs
-from bot.engine.actions import ChooseSide, Concede, DeclareBattleReady, DeploymentDone, DoneScoring, EndTurn
+from bot.engine.moves import ChooseSide, Concede, DeclareBattleReady, DeploymentDone, DoneScoring, EndTurn
 from bot.engine.rng import seed_hash
 from bot.engine.table.actions import ChooseTurn, MissionResult, ScoreObjective, SelectSecondaries
 from bot.engine.table.state import Step, TableSetup, TableState
-from bot.ui.sheet_image import WIDTH
-from bot.ui.table_sheet import (
+from bot.ui.sheet_drawing import WIDTH
+from bot.ui.table.sheet import (
     Column, Row, render_table_sheet, table_sheet_content, table_sheet_file, table_sheet_text,
 )
 

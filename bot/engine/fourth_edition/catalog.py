@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from bot.engine.state import Frozen
+from bot.engine.models import Frozen
 
 
 class MissionRoll(Frozen):

@@ -13,7 +13,7 @@ from pydantic import Field
 from bot.engine.errors import InvalidValue, NotAPlayer
 from bot.engine.fourth_edition.catalog import MissionGenerator
 from bot.engine.rng import roll_off_between, stream_of
-from bot.engine.state import Frozen, RollOff
+from bot.engine.models import Frozen, RollOff
 
 STRATEGY_RATINGS = (1, 2, 3)
 

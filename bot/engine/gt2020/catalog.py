@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from bot.engine.state import Frozen
+from bot.engine.models import Frozen
 
 Size = Literal["incursion", "strike-force"]
 Kind = Literal["progressive", "end-game", "progressive-and-end-game"]

@@ -8,15 +8,15 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, TypeAdapter
 
-from bot.engine.actions import (
+from bot.engine.moves import (
     Abandon, ChooseSide, ClaimTime, Concede, DeclareBattleReady, DeploymentDone, DoneScoring, EndCommandPhase, EndTurn,
-    PauseClock, ResumeClock, SpendCp, TimeOut, _Action,
+    Move, PauseClock, ResumeClock, SpendCp, TimeOut,
 )
 
 MAX_VP = 10_000  # 4th edition Victory Points are units' points values
 
 
-class SelectSecondaries(_Action):
+class SelectSecondaries(Move):
     """GT 2020: the actor's secret selection of secondary objectives (`codex`: the name of a Codex one)."""
 
     kind: Literal["select_secondaries"] = "select_secondaries"
@@ -24,21 +24,21 @@ class SelectSecondaries(_Action):
     codex: str | None = None
 
 
-class ChooseMission(_Action):
+class ChooseMission(Move):
     """4th edition: the Strategy Roll winner chooses the mission."""
 
     kind: Literal["choose_mission"] = "choose_mission"
     mission: str
 
 
-class ChooseTurn(_Action):
+class ChooseTurn(Move):
     """The first-turn roll-off winner takes the first or the second turn."""
 
     kind: Literal["choose_turn"] = "choose_turn"
     first: bool
 
 
-class ScoreObjective(_Action):
+class ScoreObjective(Move):
     """VP for an objective in the current battle round (or at the end of the battle)."""
 
     kind: Literal["score_objective"] = "score_objective"
@@ -46,7 +46,7 @@ class ScoreObjective(_Action):
     vp: int = Field(ge=1, le=MAX_VP)
 
 
-class GainCp(_Action):
+class GainCp(Move):
     """CP gained. `mission_rule`: a mission rule gave it in the actor's Command phase, outside the 1CP limit."""
 
     kind: Literal["gain_cp"] = "gain_cp"
@@ -55,7 +55,7 @@ class GainCp(_Action):
     mission_rule: bool = False
 
 
-class MissionResult(_Action):
+class MissionResult(Move):
     """4th edition, a level without Victory Points: who achieved the mission's objective (None: nobody)."""
 
     kind: Literal["mission_result"] = "mission_result"

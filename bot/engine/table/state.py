@@ -1,5 +1,5 @@
 """The state of a table game of an older pack: immutable pydantic models, stored as JSON like the Chapter
-Approved state (bot/engine/state.py), with their own schema version."""
+Approved state (bot/engine/chapter_approved/state.py), with their own schema version."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from bot.engine.state import Clock, Expiry, Frozen, Result, RollOff, Seats
+from bot.engine.models import Clock, Expiry, Frozen, Result, RollOff, Seats
 
 TABLE_SCHEMA = 1  # of a table game's snapshot; bot/store/codec.py upgrades older ones
 # Of the setup: 2, SHA-256 streams (docs/verify.md); 3, the end of a battle round is a step of its own (objectives

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.engine import actions as a
+from bot.engine import moves as a
 from bot.engine.errors import GameError
 from bot.engine.gt2020.game import GrandTournamentRules
 from bot.engine.gt2020.selection import CODEX, MAX_CODEX_NAME, options as secondary_options

@@ -6,12 +6,14 @@ import discord
 
 import io
 
-from bot.engine.catalog import Catalog
+from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.rng import seed_hash
-from bot.engine.state import GameState
+from bot.engine.chapter_approved.state import GameState
 from bot.game_log import score_sheet
-from bot.ui.board import mission_title, replay_mark, status_line
-from bot.ui.sheet_image import render_score_sheet, score_sheet_content
+from bot.ui.board_lines import replay_mark
+from bot.ui.chapter_approved.board import mission_title, status_line
+from bot.ui.chapter_approved.sheet_image import render_score_sheet, score_sheet_content
+from bot.ui.sheet_drawing import sheet_filename
 from bot.ui.text import clip, field_value
 
 
@@ -36,10 +38,6 @@ def verify_text(state: GameState, game_id: int) -> str:
     return (f"Seed `` {seed} `` — SHA-256 `{seed_hash(seed)}` (the hash shown since the start). Anyone can "
             f"re-derive every shuffle, draw and roll: `/game log`, then `python -m bot verify game-{game_id}.json` "
             "('Verify a game' in the docs).")
-
-
-def sheet_filename(game_id: int) -> str:
-    return f"score-sheet-{game_id}.png"
 
 
 def sheet_file(catalog: Catalog, state: GameState, game_id: int) -> discord.File:

@@ -10,27 +10,22 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-from bot.engine.catalog import Catalog
+from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.rng import seed_hash
-from bot.engine.state import GameState, Source, Status
+from bot.engine.chapter_approved.state import GameState, Source, Status
 from bot.game_log import score_sheet, seed_is_public
-from bot.ui.board import mission_title
+from bot.ui.chapter_approved.board import mission_title
+from bot.ui.sheet_drawing import (
+    ATTACKER, DEFENDER, HEADER, INK, MARGIN, MUTED, PAPER, RULE, STRIPE, WIDTH, draw_centred, fit_text, load_font,
+)
 from bot.ui.text import title_case
 
-WIDTH = 1100
-MARGIN = 40
 LABEL_COLUMN = 440
 ROW = 46
-INK = (20, 20, 20)
-MUTED = (95, 95, 95)
-PAPER = (255, 255, 255)
-STRIPE = (238, 238, 238)
-RULE = (60, 60, 60)
-ATTACKER = (170, 25, 25)
-DEFENDER = (25, 70, 170)
-HEADER = (28, 28, 28)
+
+
 
 
 @dataclass(frozen=True)
@@ -128,26 +123,6 @@ def _footer(state: GameState, game_id: int) -> tuple[str, ...]:
             f"Verify: /game log, then python -m bot verify game-{game_id}.json")
 
 
-# ---- drawing -----------------------------------------------------------------------------------
-
-def load_font(size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.load_default(size=size)
-
-
-# Pillow's built-in font has no dashes, curly quotes or ellipsis: draw their plain forms.
-PLAIN = str.maketrans({"—": "-", "–": "-", "’": "'", "‘": "'", "“": '"', "”": '"', "…": "..."})
-
-
-def fit_text(draw: ImageDraw.ImageDraw, text: str, font, width: float) -> str:
-    """`text` in plain characters, cut with an ellipsis to fit `width` pixels."""
-    text = text.translate(PLAIN)
-    if draw.textlength(text, font=font) <= width:
-        return text
-    while text and draw.textlength(text + "...", font=font) > width:
-        text = text[:-1]
-    return text + "..."
-
-
 def _height(content: SheetContent) -> int:
     table = sum(60 + ROW * (len(p.lines) + 1) + 30 for p in content.players)
     return 150 + 60 + table + 50 + 40 * len(content.footer) + MARGIN
@@ -217,6 +192,3 @@ def _draw_line(draw: ImageDraw.ImageDraw, line: Line, y: int, column: float, *, 
                  bold=1 if last or line.kind == "total" else 0)
 
 
-def draw_centred(draw: ImageDraw.ImageDraw, text: str, x: float, y: float, font, fill, *, bold: int = 0) -> None:
-    draw.text((x - draw.textlength(text, font=font) / 2, y), text, fill=fill, font=font, stroke_width=bold,
-              stroke_fill=fill)

@@ -10,10 +10,11 @@ from collections import defaultdict
 
 import discord
 
-from bot.engine.catalog import Catalog
-from bot.engine.objectives import table_markers, table_objectives
+from bot.engine.chapter_approved.catalog import Catalog
+from bot.engine.chapter_approved.objectives import table_markers, table_objectives
 from bot.engine.rng import seed_hash
-from bot.engine.state import GameState, Phase, PlayerState, PromptKind, Source, Status
+from bot.engine.chapter_approved.state import GameState, Phase, PlayerState, PromptKind, Source, Status
+from bot.ui.board_lines import clock_text, replay_mark
 from bot.ui.text import clip, field_value, size_name, title_case
 
 PHASES = {
@@ -195,43 +196,6 @@ def board_embed(catalog: Catalog, state: GameState, *, game_id: int, version: in
         footer += f" · seed {state.setup.seed}"
     embed.set_footer(text=footer)
     return embed
-
-
-def clock_text(state: GameState) -> str:
-    """Both players' time. The running one is a Discord timestamp that counts down by itself on every
-    reader's screen, so the board is edited only when play passes, not every second."""
-    clock = state.clock
-    lines = []
-    for player in state.players:
-        left = clock.left_ms(player.id)
-        if player.id in clock.out:
-            text = f"⌛ out of time ({_minutes(-left)} over when last counted)"
-        elif clock.ticking(player.id) and state.status == Status.BATTLE:
-            text = f"⏱️ {_minutes(left)} left at the last move · runs out <t:{clock.deadline_ms // 1000}:R>"
-        else:
-            text = f"{_minutes(left)} left"
-        lines.append(f"**{player.name}**: {text}")
-    if clock.paused_by is not None:
-        asked = f"; {state.player(clock.resume_asked_by).name} asks to resume" if clock.resume_asked_by else ""
-        lines.append(f"⏸️ Paused by {state.player(clock.paused_by).name}{asked}.")
-    if clock.out:
-        lines.append("When time runs out: " + ("the opponent may claim the game." if clock.expiry == "claim"
-                                               else "play on."))
-    return "\n".join(lines)
-
-
-def _minutes(ms: int) -> str:
-    seconds = max(0, ms) // 1000
-    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}" if seconds >= 3600 \
-        else f"{seconds // 60}:{seconds % 60:02d}"
-
-
-def replay_mark(state: GameState) -> str:
-    """A line marking a game whose seed a player fixed: its shuffles were never secret."""
-    fixer = state.setup.seed_fixed_by
-    if fixer is None:
-        return ""
-    return f"\n🔁 **Replay** of seed `` {state.setup.seed} `` fixed by {state.player(fixer).name}: no secret shuffles."
 
 
 def _colour(state: GameState) -> discord.Colour:

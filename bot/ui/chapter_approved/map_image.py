@@ -17,11 +17,11 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 from PIL.PngImagePlugin import PngInfo
 
-from bot.engine.catalog import Deployment, Shape, TerrainLayout
-from bot.engine.objectives import Marker, table_markers
+from bot.engine.chapter_approved.catalog import Deployment, Shape, TerrainLayout
+from bot.engine.chapter_approved.objectives import Marker, table_markers
 from bot.ui.text import size_name, title_case
 
-FONTS = Path(__file__).with_name("fonts")
+FONTS = Path(__file__).parents[1] / "fonts"  # bot/ui/fonts
 REGULAR_FONT = FONTS / "DejaVuSans.ttf"
 BOLD_FONT = FONTS / "DejaVuSans-Bold.ttf"
 

@@ -6,13 +6,13 @@ import io
 
 import discord
 
-from bot.engine.catalog import Catalog
-from bot.engine.game import Event
-from bot.engine.objectives import table_objectives
-from bot.engine.state import GameState
-from bot.ui.board import mission_name, mission_title, supply_drop_text
-from bot.ui.card_embeds import card_embed, rulings_sections
-from bot.ui.map_image import marker_numbers, render_deployment
+from bot.engine.chapter_approved.catalog import Catalog
+from bot.engine.chapter_approved.game import Event
+from bot.engine.chapter_approved.objectives import table_objectives
+from bot.engine.chapter_approved.state import GameState
+from bot.ui.chapter_approved.board import mission_name, mission_title, supply_drop_text
+from bot.ui.chapter_approved.cards import card_embed, rulings_sections
+from bot.ui.chapter_approved.map_image import marker_numbers, render_deployment
 from bot.ui.text import clip, field_value
 
 MAP_FILE = "deployment.png"

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.engine.catalog import Catalog, Deployment, Point
-from bot.engine.geometry import OPPOSITE_CORNER, Area, area_of, towards_corner
-from bot.engine.state import GameState
+from bot.engine.chapter_approved.catalog import Catalog, Deployment, Point
+from bot.engine.chapter_approved.geometry import OPPOSITE_CORNER, Area, area_of, towards_corner
+from bot.engine.chapter_approved.state import GameState
 
 HIDDEN_SUPPLIES_ID = "hidden-supplies"
 CENTRE = Point(x=30, y=22)

@@ -26,10 +26,9 @@ from bot.engine.fourth_edition.game import mission_roll
 from bot.engine.rng import seed_hash
 from bot.engine.table.state import END_GAME, Seat, Step, TableState, Tally
 from bot.game_log import seed_is_public
-from bot.ui.result_card import sheet_filename
-from bot.ui.sheet_image import (
+from bot.ui.sheet_drawing import (
     ATTACKER, DEFENDER, HEADER, INK, MARGIN, MUTED, PAPER, PLAIN, RULE, STRIPE, WIDTH, draw_centred, fit_text,
-    load_font,
+    load_font, sheet_filename,
 )
 
 GT_PACK = "gt-2020"

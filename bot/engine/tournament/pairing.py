@@ -55,7 +55,7 @@ from dataclasses import dataclass
 import networkx as nx
 
 from bot.engine.errors import InvalidValue
-from bot.engine.tournament_ranking import MAX_GAME_VP, Frozen, Outcome, PlayerRecord, Result, opponents_win_rate
+from bot.engine.tournament.ranking import MAX_GAME_VP, Frozen, Outcome, PlayerRecord, Result, opponents_win_rate
 
 CHUNK = 32
 EXACT_LIMIT = 40

@@ -1,74 +1,19 @@
-"""The state of one game: immutable pydantic models that serialise to JSON for the store.
-
-Pydantic rather than plain frozen dataclasses: the same models validate the snapshot read back from
-the database and give the JSON codec for free (see the closing note of the engine issue).
-"""
+"""The state of one Chapter Approved game: immutable pydantic models (bot/engine/models.py) that serialise to
+JSON for the store."""
 
 from __future__ import annotations
 
 from enum import StrEnum
-from collections.abc import Mapping
-from typing import Any, Literal, Self, TypeVar
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from bot.engine.catalog import GameSize
+from bot.engine.chapter_approved.catalog import GameSize
+from bot.engine.models import Clock, Expiry, Frozen, Result, RollOff, Seats
 
 SCHEMA_VERSION = 4  # of the snapshot (4: a chess clock); bot/store/codec.py upgrades older ones
 CA_PACK = "ca-2025-26"  # the pack these models belong to (bot/engine/packs.py)
 SETUP_VERSION = 3  # of the setup: how its random streams are made and which rules it is played by
-
-
-M = TypeVar("M", bound=BaseModel)
-
-
-class Frozen(BaseModel):
-    """An immutable model. Pydantic gives every instance its own set of the field names it was given; the
-    states of thousands of games held in memory share one set per combination instead (bench_interactions)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    def model_post_init(self, context: Any, /) -> None:
-        _share_fields_set(self)
-
-    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
-        return _share_fields_set(super().model_copy(update=update, deep=deep))
-
-
-_FIELDS_SETS: dict[frozenset[str], set[str]] = {}
-
-
-def _share_fields_set(model: M) -> M:
-    # Safe to share: pydantic copies the set before adding to it (model_copy), and frozen models never change.
-    names = model.__pydantic_fields_set__
-    object.__setattr__(model, "__pydantic_fields_set__", _FIELDS_SETS.setdefault(frozenset(names), names))
-    return model
-
-
-class Seats:
-    """A game's two players (its `players` field), looked up by Discord id: every pack's state has them."""
-
-    players: tuple
-
-    def player(self, player_id: str):
-        for p in self.players:
-            if p.id == player_id:
-                return p
-        raise KeyError(player_id)
-
-    def opponent(self, player_id: str):
-        for p in self.players:
-            if p.id != player_id:
-                return p
-        raise KeyError(player_id)
-
-    @property
-    def leader(self) -> str | None:
-        """The player with more VP (None: level), by the state's own `total_vp`."""
-        one, two = (self.total_vp(p.id) for p in self.players)  # type: ignore[attr-defined]
-        if one == two:
-            return None
-        return self.players[0].id if one > two else self.players[1].id
 
 
 class Status(StrEnum):
@@ -92,9 +37,6 @@ class Source(StrEnum):
     SECONDARY = "secondary"
     CHALLENGER = "challenger"
     BATTLE_READY = "battle_ready"
-
-
-Expiry = Literal["play-on", "claim"]  # when a player's time runs out: play on, or the opponent may claim
 
 
 class GameSetup(Frozen):
@@ -124,18 +66,6 @@ class GameSetup(Frozen):
         (first-turn roll-off and Supply Drop at creation, one Done scoring closing the end of a turn for
         both players, an Adapt or Die swap inside that window, add-ons and burns unchecked)."""
         return self.version < 2
-
-
-class RollOff(Frozen):
-    """A roll-off as the core rules play it: ties are rolled again."""
-
-    rolls: tuple[tuple[int, int], ...]
-    winner: str
-
-    @property
-    def text(self) -> str:
-        """The dice as players read them: "2–5", or "3–3, then 6–1" after a tie."""
-        return ", then ".join(f"{a}–{b}" for a, b in self.rolls)
 
 
 class Mission(Frozen):
@@ -222,49 +152,12 @@ class VpEntry(Frozen):
         return self.claimed - self.awarded
 
 
-class Result(Frozen):
-    winner: str | None = Field(description="None for a draw or an abandoned game")
-    reason: Literal["battle", "concession", "time", "abandoned"]
-    vp: dict[str, int]
-
-
 class RitualMarker(Frozen):
     """An objective marker a completed The Ritual Action set up in No Man's Land."""
 
     id: str
     player: str
     round: int
-
-
-class Clock(Frozen):
-    """A chess clock (bot/engine/clock.py): times in milliseconds, counted from the actions' stamps."""
-
-    budget_ms: int = Field(description="Each player's time at the start")
-    expiry: Expiry = Field("play-on", description="When a player's time runs out: play on, or the opponent may "
-                                                  "claim the game")
-    used_ms: dict[str, int] = Field(default_factory=dict, description="Time used by each player up to `since_ms`")
-    running: str | None = Field(None, description="The player whose time runs from `since_ms` (None: nobody's)")
-    since_ms: int | None = None
-    paused_by: str | None = None
-    resume_asked_by: str | None = Field(None, description="The player who asked the pauser to resume")
-    out: tuple[str, ...] = Field((), description="Players whose time ran out (recorded once)")
-
-    def left_ms(self, player: str, now_ms: int | None = None) -> int:
-        """Time left (negative: over time); with `now_ms`, counting the running player's current stretch."""
-        used = self.used_ms.get(player, 0)
-        if now_ms is not None and self.ticking(player) and self.since_ms is not None:
-            used += max(0, now_ms - self.since_ms)
-        return self.budget_ms - used
-
-    def ticking(self, player: str) -> bool:
-        return self.running == player and self.paused_by is None
-
-    @property
-    def deadline_ms(self) -> int | None:
-        """When the running player's time runs out, unless paused or already out."""
-        if self.running is None or self.paused_by is not None or self.running in self.out or self.since_ms is None:
-            return None
-        return self.since_ms + self.left_ms(self.running)
 
 
 class GameState(Seats, Frozen):

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.engine.catalog import Catalog, ScoringOption
-from bot.engine.objectives import removable_objectives, table_objectives
-from bot.engine.scoring import window_refusal
-from bot.engine.state import GameState, Source
+from bot.engine.chapter_approved.catalog import Catalog, ScoringOption
+from bot.engine.chapter_approved.objectives import removable_objectives, table_objectives
+from bot.engine.chapter_approved.scoring import window_refusal
+from bot.engine.chapter_approved.state import GameState, Source
 from bot.ui.text import clip, title_case
 
 MAX_MENU = 25  # Discord's limit of options in one select menu

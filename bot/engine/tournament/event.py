@@ -1,8 +1,8 @@
 """A Swiss event as immutable state: players, drops, rounds with their pairings, mission and results.
 
 Each action returns a new `Tournament` or raises `InvalidValue` with a message for the organiser; the
-state given is never changed. Pairing lives in `tournament_pairing`, records and standings in
-`tournament_ranking`; this module checks the organiser's input and ties them together.
+state given is never changed. Pairing lives in `pairing`, records and standings in
+`ranking`; this module checks the organiser's input and ties them together.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from pydantic import Field
 
 from bot.engine.errors import InvalidValue
-from bot.engine.tournament_pairing import Pairing, Pairings, pair_round
-from bot.engine.tournament_ranking import (
+from bot.engine.tournament.pairing import Pairing, Pairings, pair_round
+from bot.engine.tournament.ranking import (
     MAX_GAME_VP,
     Frozen,
     Outcome,

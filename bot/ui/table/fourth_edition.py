@@ -12,7 +12,7 @@ from bot.engine.errors import GameError
 from bot.engine.fourth_edition.catalog import Level, Mission, MissionGenerator, SpecialRule
 from bot.engine.fourth_edition.generator import BattleStart, RolledMission, roll_mission, start_battle
 from bot.engine.rng import new_seed
-from bot.ui.card_embeds import Section, build_embed
+from bot.ui.embeds import Section, build_embed
 from bot.ui.errors import APOLOGY, send_error
 from bot.ui.text import clip, field_value
 

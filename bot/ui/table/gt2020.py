@@ -11,7 +11,7 @@ from bot.engine.errors import GameError
 from bot.engine.gt2020.catalog import GrandTournament, Mission, Objective, Secondary
 from bot.engine.gt2020.missions import RolledGtMission
 from bot.engine.gt2020.selection import check_selection, options
-from bot.ui.card_embeds import Section, build_embed
+from bot.ui.embeds import Section, build_embed
 from bot.ui.errors import APOLOGY, send_error
 from bot.ui.text import clip, field_value
 

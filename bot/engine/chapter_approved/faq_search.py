@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bot.engine.catalog import Catalog, FaqEntry
+from bot.engine.chapter_approved.catalog import Catalog, FaqEntry
 
 QUESTION_WEIGHT = 2.0
 ANSWER_WEIGHT = 1.0

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Literal
 
-from bot.engine.catalog import Deployment, Point, Shape, Zone
+from bot.engine.chapter_approved.catalog import Deployment, Point, Shape, Zone
 
 Area = Literal["attacker", "defender", "no_mans_land"]
 

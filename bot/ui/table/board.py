@@ -14,9 +14,9 @@ from bot.engine.gt2020.game import BATTLE_READY, GrandTournamentRules
 from bot.engine.rng import seed_hash
 from bot.engine.table.rules import TableRules
 from bot.engine.table.state import END_GAME, Seat, Step, TableState
-from bot.ui.board import clock_text, replay_mark
-from bot.ui.fourth_edition import level_card, mission_card as fourth_mission_card
-from bot.ui.gt2020 import KINDS, gt_mission_card
+from bot.ui.board_lines import clock_text, replay_mark
+from bot.ui.table.fourth_edition import level_card, mission_card as fourth_mission_card
+from bot.ui.table.gt2020 import KINDS, gt_mission_card
 from bot.ui.text import clip, field_value
 
 COLOUR = discord.Colour.dark_red()
@@ -128,7 +128,7 @@ def board_embed(rules: TableRules, state: TableState, *, game_id: int, version: 
         embed.add_field(name="Clock", value=clock_text(state), inline=False)
     if recent:
         embed.add_field(name="Latest", value=field_value("\n".join(recent)), inline=False)
-    # The same words as every pack's board (bot/ui/board.py).
+    # The same words as every pack's board (bot/ui/chapter_approved/board.py).
     embed.set_footer(text=f"Game {game_id} · move {version} · seed hash {seed_hash(state.setup.seed)[:16]}")
     return embed
 

@@ -1,0 +1,298 @@
+"""The buttons and menus of a Chapter Approved game: one small handler per control, each turning a press into one
+engine action. The desk (bot/ui/desk.py) runs them through the same service, version checks and board edits as
+every pack's."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.engine.chapter_approved import actions as a
+from bot.engine.chapter_approved.catalog import Catalog
+from bot.engine.chapter_approved.game import apply
+from bot.engine.chapter_approved.state import GameState, Phase, PromptKind, Status
+from bot.engine.errors import GameError
+from bot.ui.chapter_approved import choices
+from bot.ui.chapter_approved.briefing import table_map
+from bot.ui.controls import GameButton, GameSelect, view_of
+from bot.ui.text import title_case
+
+if TYPE_CHECKING:
+    from bot.store.repository import GameRecord
+    from bot.ui.desk import GameDesk
+
+# The secret choice does not depend on what the board shows, and both players make it at the same
+# time: a menu opened before the opponent chose must still work. The engine checks the game state.
+UNVERSIONED = frozenset({"fixed", "tactical", "pause", "resume", "claim"})
+# Buttons that act at once (no menu, no form first): verb -> the action of the player `me` pressing it.
+SIMPLE_ACTIONS: dict[str, Callable[[str, GameState], a.Action]] = {
+    "attacker": lambda me, state: a.ChooseSide(actor=me, side="attacker"),
+    "defender": lambda me, state: a.ChooseSide(actor=me, side="defender"),
+    "ready": lambda me, state: a.DeclareBattleReady(actor=me, ready=not state.player(me).battle_ready),
+    "deployed": lambda me, state: a.DeploymentDone(actor=me),
+    "endcmd": lambda me, state: a.EndCommandPhase(actor=me),
+    "endturn": lambda me, state: a.EndTurn(actor=me),
+    "done": lambda me, state: a.DoneScoring(actor=me),
+    "tactical": lambda me, state: a.ChooseSecondaries(actor=me, mode="tactical"),
+    "keep": lambda me, state: a.Discard(actor=me),
+    "yes": lambda me, state: a.AnswerPrompt(actor=me, accept=True),
+    "no": lambda me, state: a.AnswerPrompt(actor=me, accept=False),
+    "nounits": lambda me, state: a.AnswerPrompt(actor=me, units=()),
+    "nogamma": lambda me, state: a.AnswerPrompt(actor=me, units=()),
+    "stratagem": lambda me, state: a.UseChallenger(actor=me, use="stratagem"),
+    "mission": lambda me, state: a.UseChallenger(actor=me, use="mission"),
+    "ritual": lambda me, state: a.CompleteRitual(actor=me),
+    "pause": lambda me, state: a.PauseClock(actor=me),
+    "resume": lambda me, state: a.ResumeClock(actor=me),
+    "claim": lambda me, state: a.ClaimTime(actor=me),
+}
+
+
+async def open_menu(desk: GameDesk, interaction: discord.Interaction, record: GameRecord, verb: str) -> None:
+    """Menus open privately for the presser, drawn from what they may pick right now."""
+    me = str(interaction.user.id)
+    if me not in record.setup.players:
+        raise GameError("Only the two players of this game can do that.")
+    state, game, version = record.state, record.id, record.version
+    cat = desk.catalog_of(state)
+    if verb == "choose":
+        content = ("Pick **two** Fixed Missions in the menu, or use Tactical Missions. "
+                   "Nobody sees your choice until both players have chosen.")
+        items = [GameSelect(game, version, "fixed", placeholder="Fixed Missions: pick two",
+                            options=choices.fixed_choices(cat, state), min_values=2, max_values=2),
+                 GameButton(game, version, "tactical")]
+    elif verb == "score":
+        options = choices.score_choices(cat, state, me)
+        if not options:
+            raise GameError("Nothing of yours scores right now. Use /score add for anything the menu lacks.")
+        content = "What do you score? (For anything else use `/score add`.)"
+        items = [GameSelect(game, version, "score", placeholder="Scoring option", options=options)]
+    elif verb == "neworders":
+        if state.player(me).mode != "tactical":
+            raise GameError("New Orders is for Tactical Missions; Fixed Missions cannot be discarded.")
+        content = "New Orders (1CP): which active card do you discard to draw a new one?"
+        items = [GameSelect(game, version, "neworders", options=choices.hand_choices(cat, state, me))]
+    elif verb == "discard":
+        hand = choices.hand_choices(cat, state, me)
+        if me not in state.discard_queue or not hand:
+            raise GameError("You have no end-of-turn discard to decide now.")
+        if state.player(me).mode == "fixed":  # in the queue only for an Adapt or Die swap
+            content, items = _adapt_menu(desk, state, me, game, version)
+            items.append(GameButton(game, version, "keep"))
+        else:
+            content = "Discard any active Secondary Missions? (1CP if it is your turn, once per battle round.)"
+            items = [GameSelect(game, version, "discard", placeholder="Cards to discard", options=hand,
+                                max_values=len(hand)), GameButton(game, version, "keep")]
+    elif verb == "challenger":
+        card = state.player(me).challenger_card
+        if card is None:
+            raise GameError("You hold no Challenger card.")
+        challenger = cat.challenger(card)
+        content = (f"**{title_case(challenger.name)}**: use it as its Stratagem (0CP) or go for its Mission "
+                   f"**{challenger.mission.name}** — not both.")
+        items = [GameButton(game, version, "stratagem"), GameButton(game, version, "mission")]
+    elif verb == "answer":
+        content, items = _prompt_menu(desk, state, me, game, version)
+    elif verb == "adapt":
+        content, items = _adapt_menu(desk, state, me, game, version)
+    elif verb == "corner":
+        rolloff = state.mission.hidden_supplies_rolloff
+        who = f" ({state.player(rolloff.winner).name} won the roll-off and selects)" if rolloff else ""
+        content = f"Hidden Supplies: which corner did the centre marker move 6\" towards?{who}"
+        items = [GameSelect(game, version, "corner", options=choices.corner_choices(state))]
+    else:
+        raise GameError("That button is not available here.")
+    await interaction.response.send_message(content, view=view_of(*items), ephemeral=True)
+
+
+def _adapt_menu(desk: GameDesk, state: GameState, me: str, game: int, version: int):
+    """Adapt or Die: a Tactical player draws again after a draw; a Fixed player swaps a card once."""
+    player = state.player(me)
+    if player.mode == "tactical":
+        options = choices.adapt_draw_choices(desk.catalog_of(state), state, me)
+        if not options:
+            raise GameError("Adapt or Die follows a card you have just drawn in this Command phase.")
+        return ("Adapt or Die (twice per battle): after which card do you draw another? "
+                "Then you keep one of the two and shuffle the other back.",
+                [GameSelect(game, version, "adaptdraw", options=options)])
+    options = choices.adapt_swap_choices(desk.catalog_of(state), state, me)
+    if not options:
+        raise GameError("You have no Fixed Mission to swap.")
+    return ("Adapt or Die (once per battle, at the end of your turn after scoring): "
+            "replace which Fixed Mission with which?",
+            [GameSelect(game, version, "adaptswap", options=options)])
+
+
+def _prompt_menu(desk: GameDesk, state: GameState, me: str, game: int, version: int):
+    prompt = next((q for q in state.prompts if q.player == me), None)
+    if prompt is None:
+        raise GameError("Nothing is waiting for your answer.")
+    catalog = desk.catalog_of(state)
+    card = catalog.secondary(prompt.card)
+    name = title_case(card.name)
+    owner = state.player(prompt.owner).name
+    match prompt.kind:
+        case PromptKind.OPTIONAL_RESHUFFLE:
+            return (f"**{name}** — {card.when_drawn.text}\nShuffle it back and draw a new card?",
+                    [GameButton(game, version, "yes"), GameButton(game, version, "no")])
+        case PromptKind.DISCARD_IF:
+            hint = ""
+            if state.setup.size in card.when_drawn.holds_in_sizes:
+                hint = f"\n(This is a {state.setup.size.replace('-', ' ')} game, so the condition holds.)"
+            return (f"**{name}** — {card.when_drawn.condition}{hint}\nDiscard it and draw a new card?",
+                    [GameButton(game, version, "yes"), GameButton(game, version, "no")])
+        case PromptKind.ALPHA_TARGETS:
+            return (f"{owner} drew **{name}**: select three units from your army on the battlefield "
+                    "(all of them if you have only one or two) as their Alpha Targets.",
+                    [GameButton(game, version, "units"), GameButton(game, version, "nounits")])
+        case PromptKind.GAMMA_TARGET:
+            return (f"**{name}**: you can select one enemy unit on the battlefield as your Gamma Target.",
+                    [GameButton(game, version, "units"), GameButton(game, version, "nogamma")])
+        case PromptKind.TEMPTING_OBJECTIVE:
+            return (f"{owner} drew **{name}**: select one objective marker in No Man's Land as their "
+                    "Tempting Target.",
+                    [GameSelect(game, version, "objective",
+                                options=choices.objective_choices(catalog, state))])
+        case PromptKind.ADAPT_KEEP:
+            options = [(title_case(catalog.secondary(c).name), c) for c in (prompt.card, prompt.other_card)]
+            return ("Adapt or Die: keep which card? The other is shuffled back.",
+                    [GameSelect(game, version, "keep", options=options)])
+    raise GameError("Nothing is waiting for your answer.")
+
+
+async def on_select(desk: GameDesk, interaction: discord.Interaction, record: GameRecord, verb: str,
+                    values: list[str], version: int | None) -> None:
+    me, game_id = str(interaction.user.id), record.id
+    if verb == "fixed":
+        action = a.ChooseSecondaries(actor=me, mode="fixed", cards=tuple(values))
+    elif verb == "score":
+        pick = choices.parse_score_value(values[0])
+        action = a.Score(actor=me, source=pick.source, card=pick.card, option=pick.option, count=pick.count,
+                         objective=pick.objective)
+    elif verb == "neworders":
+        action = a.NewOrders(actor=me, card=values[0])
+    elif verb == "discard":
+        action = a.Discard(actor=me, cards=tuple(values))
+    elif verb == "objective":
+        action = a.AnswerPrompt(actor=me, objective=values[0])
+    elif verb == "keep":
+        action = a.AnswerPrompt(actor=me, keep=values[0])
+    elif verb == "adaptdraw":
+        action = a.AdaptOrDieDraw(actor=me, card=values[0])
+    elif verb == "adaptswap":
+        card, replacement = values[0].split("|")
+        action = a.AdaptOrDieSwap(actor=me, card=card, replacement=replacement)
+    elif verb == "corner":
+        action = a.HiddenSuppliesCorner(actor=me, corner=values[0])
+    else:
+        raise GameError("That menu is not available here.")
+    result = await desk.perform(interaction, action, game_id=game_id, version=version)
+    if result is not None and verb == "corner" and interaction.channel is not None:
+        # The briefing's map was drawn before the markers were placed: show where they are now.
+        await interaction.channel.send(file=table_map(desk.catalog_of(result.state), result.state))
+
+
+def waits(state: GameState) -> set[tuple[str, ...]]:
+    """(player, verb, ...) for each turn and decision the game waits on: the roll-off winner's side, the player
+    whose turn it is, prompts to answer, the next discard, and once one player has chosen, deployed or finished
+    scoring, the other."""
+    waiting = {(q.player, "answer", q.kind.value, q.card) for q in state.prompts}
+    if state.status == Status.SIDES:
+        waiting.add((state.sides_rolloff.winner, "sides"))
+    if state.status == Status.BATTLE and state.active is not None:
+        waiting.add((state.active, "turn", str(state.round), str(state.turn)))
+    if state.phase == Phase.DISCARDS and state.discard_queue:
+        waiting.add((state.discard_queue[0], "discard", str(state.round), str(state.turn)))
+    if state.clock is not None and state.clock.resume_asked_by is not None:
+        waiting.add((state.clock.paused_by, "resume", str(state.clock.resume_asked_by)))
+    if state.status == Status.SECONDARIES and any(p.choice for p in state.players):
+        waiting |= {(p.id, "choose") for p in state.players if p.choice is None}
+    for confirmed, verb in ((state.deployed if state.status == Status.DEPLOYMENT else (), "deployed"),
+                            (state.scoring_done, "done")):
+        for p in state.players:
+            if confirmed and p.id not in confirmed:
+                waiting.add((p.id, verb, str(state.round), str(state.turn)))
+    return waiting
+
+
+
+def new_orders_allowed(catalog: Catalog, state: GameState) -> bool:
+    """Would the engine take New Orders from the player whose turn it is now (Tactical, their Command phase, the
+    CP, not used yet this phase, a card to draw)? Asked of the engine itself, so the board never offers a button
+    that would only be refused."""
+    player = state.active
+    if player is None or state.phase != Phase.COMMAND or not state.player(player).hand:
+        return False
+    try:
+        apply(catalog, state, a.NewOrders(actor=player, card=state.player(player).hand[0]))
+    except GameError:
+        return False
+    return True
+
+
+
+def board_buttons(game_id: int, state: GameState, version: int, *, adapt_or_die: bool = False,
+                  ritual: bool = False, corner: bool = False, new_orders: bool = False) -> list[discord.ui.Item]:
+    """The buttons of the common moves for the current step of the game; `ritual`: The Ritual is the
+    Primary Mission; `corner`: the Hidden Supplies corner is still to be recorded; `new_orders`: New Orders can
+    be used now (new_orders_allowed)."""
+    verbs: list[str] = []
+    if state.status == Status.SIDES:
+        verbs = ["attacker", "defender", "ready"]
+    elif state.status == Status.SECONDARIES:
+        verbs = ["choose", "ready", "undo"]
+    elif state.status == Status.DEPLOYMENT:
+        verbs = ["deployed", "ready", "undo"]
+    elif state.status == Status.BATTLE:
+        if state.prompts:
+            verbs.append("answer")
+        verbs += {
+            Phase.COMMAND: ["endcmd", "score", *(["neworders"] if new_orders else [])],
+            Phase.BATTLE: ["endturn", "score"],
+            Phase.END_OF_TURN: ["done", "score"],
+            Phase.DISCARDS: ["discard"],
+        }[state.phase]
+        if any(p.challenger_card for p in state.players):
+            verbs.append("challenger")
+        # Tactical: after a draw in the Command phase. Fixed: end of own turn (version 2: a decision of
+        # the discard step, offered by its Discard button).
+        swap_phase = (Phase.END_OF_TURN,) if state.setup.legacy else ()
+        if adapt_or_die and state.phase in (Phase.COMMAND, *swap_phase):
+            verbs.append("adapt")
+        if ritual and state.phase == Phase.END_OF_TURN:
+            verbs.append("ritual")  # The Ritual's Action completes at the end of the turn
+        verbs.append("undo")
+        clock = state.clock
+        if clock is not None:
+            verbs.append("resume" if clock.paused_by else "pause")
+            if clock.expiry == "claim" and clock.out:
+                verbs.append("claim")
+    if corner and state.status in (Status.SIDES, Status.SECONDARIES, Status.BATTLE):
+        verbs.insert(0, "corner")
+    return [GameButton(game_id, version, verb) for verb in verbs]
+
+
+
+class UnitsModal(discord.ui.Modal):
+    """Unit names for Marked for Death: three Alpha Targets from the opponent, one Gamma from the drawer."""
+
+    def __init__(self, desk: GameDesk, record: GameRecord, me: str) -> None:
+        prompt = next((q for q in record.state.prompts if q.player == me), None)
+        if prompt is None:
+            raise GameError("Nothing is waiting for your answer.")
+        alpha = prompt.kind == PromptKind.ALPHA_TARGETS
+        super().__init__(title="Alpha Targets" if alpha else "Gamma Target", timeout=600)
+        self.desk, self.game_id, self.version, self.me = desk, record.id, record.version, me
+        self.fields = [
+            discord.ui.TextInput(label=f"Unit {i + 1}", max_length=80, required=i == 0)
+            for i in range(3 if alpha else 1)
+        ]
+        for field in self.fields:
+            self.add_item(field)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        units = tuple(f.value for f in self.fields if f.value.strip())
+        await self.desk.perform(interaction, a.AnswerPrompt(actor=self.me, units=units), game_id=self.game_id,
+                                version=self.version)

@@ -1,0 +1,79 @@
+"""How a Chapter Approved game is shown and run in Discord (the PackView of bot/ui/packs.py): its briefing, board,
+calls, result card and score sheet, and its buttons and menus (controls.py)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.engine.chapter_approved.catalog import Catalog
+from bot.engine.chapter_approved.state import GameState
+from bot.engine.events import Event
+from bot.engine.packs import Packs
+from bot.ui.chapter_approved import controls
+from bot.ui.chapter_approved.board import board_embed
+from bot.ui.chapter_approved.briefing import briefing
+from bot.ui.chapter_approved.result_card import result_embed, sheet_file
+from bot.ui.controls import view_of
+
+if TYPE_CHECKING:
+    from bot.service import ActResult
+    from bot.store.repository import GameRecord
+    from bot.ui.desk import GameDesk
+
+
+class MissionDeckView:
+    simple_actions = controls.SIMPLE_ACTIONS
+    acting = frozenset(controls.SIMPLE_ACTIONS)
+    unversioned = controls.UNVERSIONED
+
+    def __init__(self, packs: Packs) -> None:
+        self.packs = packs
+
+    def catalog_of(self, state: GameState) -> Catalog:
+        """The decks of the Chapter Approved season the game is played with."""
+        return self.packs.rules(state.pack).catalog
+
+    def briefing(self, state: GameState, events: tuple[Event, ...]) -> dict:
+        embeds, files = briefing(self.catalog_of(state), state, events)
+        return dict(embeds=embeds, files=files)
+
+    def board(self, game_id: int, state: GameState, version: int,
+              recent: list[str]) -> tuple[discord.Embed, discord.ui.View]:
+        catalog = self.catalog_of(state)
+        twist = state.mission.twist
+        primary = catalog.primary(state.mission.primary)
+        buttons = controls.board_buttons(
+            game_id, state, version, adapt_or_die=twist is not None and catalog.twist(twist).adapt_or_die,
+            ritual=primary.sets_up_objectives, new_orders=controls.new_orders_allowed(catalog, state),
+            corner=primary.random_setup == "hidden_supplies" and state.mission.hidden_supplies_corner is None)
+        embed = board_embed(catalog, state, game_id=game_id, version=version, recent=recent)
+        return embed, view_of(*buttons)
+
+    def waits(self, state: GameState) -> set[tuple[str, ...]]:
+        return controls.waits(state)
+
+    def result_card(self, state: GameState, game_id: int) -> dict:
+        return dict(embed=result_embed(self.catalog_of(state), state, game_id), file=self.sheet_file(state, game_id))
+
+    def sheet_file(self, state: GameState, game_id: int) -> discord.File:
+        return sheet_file(self.catalog_of(state), state, game_id)
+
+    async def press(self, desk: GameDesk, interaction: discord.Interaction, record: GameRecord, verb: str,
+                    version: int | None) -> None:
+        me = str(interaction.user.id)
+        if verb in self.simple_actions:
+            await desk.perform(interaction, self.simple_actions[verb](me, record.state), game_id=record.id,
+                               version=version)
+        elif verb == "units":
+            await interaction.response.send_modal(controls.UnitsModal(desk, record, me))
+        else:
+            await controls.open_menu(desk, interaction, record, verb)
+
+    async def select(self, desk: GameDesk, interaction: discord.Interaction, record: GameRecord, verb: str,
+                     values: list[str], version: int | None) -> None:
+        await controls.on_select(desk, interaction, record, verb, values, version)
+
+    async def announce(self, desk: GameDesk, channel: discord.abc.Messageable, result: ActResult) -> None:
+        """Nothing besides the board and the calls: the secret choices are revealed on the board."""

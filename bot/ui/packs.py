@@ -1,0 +1,67 @@
+"""What each family of packs gives the desk (bot/ui/desk.py) to show and run its games: the list a new family fills
+in. The Mission Deck's is bot/ui/chapter_approved/view.py, the table games' (Grand Tournament 2020, 4th edition)
+bot/ui/table/view.py; `PackViews.of(state)` says which one shows a game."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
+
+import discord
+
+from bot.engine.events import Event
+from bot.engine.packs import Packs, is_mission_deck
+from bot.ui.chapter_approved.view import MissionDeckView
+from bot.ui.table.view import TableView
+
+if TYPE_CHECKING:
+    from bot.service import ActResult
+    from bot.store.repository import GameRecord
+    from bot.ui.desk import GameDesk
+
+
+class PackView(Protocol):
+    simple_actions: Mapping[str, Callable[[str, Any], Any]]  # buttons that act at once: verb -> the presser's move
+    acting: frozenset[str]  # verbs that act (rather than open a menu): acknowledged before any work
+    unversioned: frozenset[str]  # verbs whose press does not depend on the board it was drawn on
+
+    def briefing(self, state: Any, events: tuple[Event, ...]) -> dict:
+        """The challenge's embeds (and pictures), read before the game starts."""
+
+    def board(self, game_id: int, state: Any, version: int,
+              recent: list[str]) -> tuple[discord.Embed, discord.ui.View]:
+        """The board and the buttons of the moves the game allows now."""
+
+    def waits(self, state: Any) -> set[tuple[str, ...]]:
+        """(player, verb, ...) for each turn and decision the game waits on: the calls (bot/ui/calls.py)."""
+
+    def result_card(self, state: Any, game_id: int) -> dict:
+        """The result card's embed, and its score sheet picture where the game has one."""
+
+    def sheet_file(self, state: Any, game_id: int) -> discord.File:
+        """The score sheet picture (public information only)."""
+
+    async def press(self, desk: GameDesk, interaction: discord.Interaction, record: GameRecord, verb: str,
+                    version: int | None) -> None:
+        """A button of the game's (any but Undo, which every pack shares)."""
+
+    async def select(self, desk: GameDesk, interaction: discord.Interaction, record: GameRecord, verb: str,
+                     values: list[str], version: int | None) -> None:
+        """A choice in one of the game's menus."""
+
+    async def announce(self, desk: GameDesk, channel: discord.abc.Messageable, result: ActResult) -> None:
+        """What an action tells the channel besides the board, the calls and the result card."""
+
+
+class PackViews:
+    """Every family's view, and what the desk must know before it reads a game (which verbs act at once)."""
+
+    def __init__(self, packs: Packs) -> None:
+        self.mission_deck = MissionDeckView(packs)
+        self.table = TableView(packs)
+        every: tuple[PackView, ...] = (self.mission_deck, self.table)
+        self.acting = frozenset().union(*(view.acting for view in every))
+        self.unversioned = frozenset().union(*(view.unversioned for view in every))
+
+    def of(self, state: Any) -> PackView:
+        return self.mission_deck if is_mission_deck(state) else self.table

@@ -1,0 +1,85 @@
+"""How a table game (Grand Tournament 2020, 4th edition) is shown and run in Discord (the PackView of
+bot/ui/packs.py): its briefing and board (board.py), calls, result card and score sheet (sheet.py), and its buttons
+and menus (controls.py)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.engine.errors import GameError
+from bot.engine.events import Event
+from bot.engine.packs import Packs
+from bot.engine.table.rules import TableRules
+from bot.engine.table.state import TableState
+from bot.ui.controls import view_of
+from bot.ui.table import board, controls
+from bot.ui.table.sheet import table_sheet_file
+
+if TYPE_CHECKING:
+    from bot.service import ActResult
+    from bot.store.repository import GameRecord
+    from bot.ui.desk import GameDesk
+
+
+class TableView:
+    simple_actions = controls.SIMPLE_ACTIONS
+    acting = frozenset(controls.SIMPLE_ACTIONS) | controls.DEPLOYING
+    unversioned = controls.UNVERSIONED
+
+    def __init__(self, packs: Packs) -> None:
+        self.packs = packs
+
+    def rules(self, state: TableState) -> TableRules:
+        return self.packs.rules(state.pack)
+
+    def briefing(self, state: TableState, events: tuple[Event, ...]) -> dict:
+        return dict(embeds=board.briefing(self.rules(state), state, events), files=[])
+
+    def board(self, game_id: int, state: TableState, version: int,
+              recent: list[str]) -> tuple[discord.Embed, discord.ui.View]:
+        rules = self.rules(state)
+        embed = board.board_embed(rules, state, game_id=game_id, version=version, recent=recent)
+        return embed, view_of(*controls.board_buttons(rules, game_id, state, version))
+
+    def waits(self, state: TableState) -> set[tuple[str, ...]]:
+        return controls.waits(self.rules(state), state)
+
+    def result_card(self, state: TableState, game_id: int) -> dict:
+        """A game VP do not decide (4th edition Alpha) has no score sheet."""
+        rules = self.rules(state)
+        if not rules.scores_vp(state):
+            return dict(embed=board.result_embed(rules, state, game_id, None))
+        sheet = self.sheet_file(state, game_id)
+        return dict(embed=board.result_embed(rules, state, game_id, sheet.filename), file=sheet)
+
+    def sheet_file(self, state: TableState, game_id: int) -> discord.File:
+        rules = self.rules(state)
+        if not rules.scores_vp(state):
+            raise GameError(f"A {rules.data.level(state.level).name} mission scores no VP, so it has no score "
+                            "sheet: its result card says who achieved the mission's objective.")
+        return table_sheet_file(rules, state, game_id)
+
+    async def press(self, desk: GameDesk, interaction: discord.Interaction, record: GameRecord, verb: str,
+                    version: int | None) -> None:
+        if verb in controls.DEPLOYING:
+            await controls.deploy(desk, interaction, record, verb, version)
+        elif verb in self.simple_actions:
+            action = self.simple_actions[verb](str(interaction.user.id), record.state)
+            await desk.perform(interaction, action, game_id=record.id, version=version)
+        else:
+            await controls.open_menu(desk, interaction, record, verb)
+
+    async def select(self, desk: GameDesk, interaction: discord.Interaction, record: GameRecord, verb: str,
+                     values: list[str], version: int | None) -> None:
+        await controls.on_select(desk, interaction, record, verb, values, version)
+
+    async def announce(self, desk: GameDesk, channel: discord.abc.Messageable, result: ActResult) -> None:
+        """Secret selections revealed by this action are told to both players in one message."""
+        text = board.reveal_text(self.rules(result.state), result.previous, result.state)
+        if text is None:
+            return
+        quiet = await desk.service.repo.quiet_players(result.game_id)
+        users = [discord.Object(int(p)) for p in result.state.setup.players if p not in quiet]
+        await channel.send(text, allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=users))
