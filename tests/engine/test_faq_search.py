@@ -36,6 +36,15 @@ def test_inflections_meet(catalog: Catalog) -> None:
     assert best(catalog, "DESTROYED Bodyguard, Cull-the-Horde!") == best(catalog, "destroying bodyguards cull the horde")
 
 
+@pytest.mark.parametrize(("typed", "meant"), [
+    ("sabotge", "sabotage"),
+    ("bodygaurd", "bodyguard"),
+    ("terrafrom an objective", "terraform an objective"),
+])
+def test_a_typo_finds_what_the_word_spelled_right_finds(catalog: Catalog, typed: str, meant: str) -> None:
+    assert best(catalog, typed) == best(catalog, meant)
+
+
 def test_naming_a_card_favours_its_rulings(catalog: Catalog) -> None:
     matches = search_faq(catalog, "Marked for Death", limit=5)
     top_two = {m.entry.id for m in matches[:2]}

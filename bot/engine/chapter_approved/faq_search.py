@@ -1,8 +1,9 @@
 """Rank the pack's FAQ rulings for a free-text question.
 
 Plain word overlap, weighted by how rare a word is across the FAQ (so "Sabotage" counts for more than
-"unit"), with a crude stemmer so "destroyed" finds "destroying". A ruling tied to a card the question
-names gets a bonus. Small enough to need no search library: the FAQ has a few dozen entries.
+"unit"), with a crude stemmer so "destroyed" finds "destroying", and a typed word the FAQ does not use read as
+the FAQ's closest word (rapidfuzz), so "sabotge" finds "sabotage". A ruling tied to a card the question names
+gets a bonus. The FAQ has a few dozen entries: no index is needed.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from rapidfuzz import fuzz, process
+
 from bot.engine.chapter_approved.catalog import Catalog, FaqEntry
 
 QUESTION_WEIGHT = 2.0
@@ -19,6 +22,7 @@ ANSWER_WEIGHT = 1.0
 CARD_NAME_WEIGHT = 3.0  # words of the names of the cards a ruling is tied to
 NAMED_CARD_BONUS = 6.0  # the question names a card the ruling is tied to
 RELATIVE_CUTOFF = 0.35  # drop matches far weaker than the best one
+TYPO_CUTOFF = 80  # how alike (0-100) a typed word must be to a word of the FAQ to be read as it
 
 STOPWORDS = frozenset(
     """a an and are as at be been but by can could do does doing did for from had has have how i if in into
@@ -63,8 +67,10 @@ def search_faq(catalog: Catalog, query: str, limit: int = 3) -> list[FaqMatch]:
     if not wanted or not catalog.faq:
         return []
     names = _card_names(catalog)
-    named_cards = {card_id for card_id, name in names.items() if name and name <= wanted}
     documents = [_document(catalog.faq_cards(entry), entry, names) for entry in catalog.faq]
+    vocabulary = set().union(*names.values(), *(q | a | c for q, a, c in documents))
+    wanted = {_as_spelled(word, vocabulary) for word in wanted}
+    named_cards = {card_id for card_id, name in names.items() if name and name <= wanted}
     idf = _idf(documents, len(documents))
 
     matches = []
@@ -87,6 +93,14 @@ def search_faq(catalog: Catalog, query: str, limit: int = 3) -> list[FaqMatch]:
     matches.sort(key=lambda m: (-m.score, m.entry.id))
     best = matches[0].score
     return [m for m in matches if m.score >= best * RELATIVE_CUTOFF][:limit]
+
+
+def _as_spelled(word: str, vocabulary: set[str]) -> str:
+    """A word the FAQ and the card names never use, read as their closest word when one is close (a typo)."""
+    if word in vocabulary or len(word) < 4:
+        return word
+    match = process.extractOne(word, vocabulary, scorer=fuzz.ratio, score_cutoff=TYPO_CUTOFF)
+    return word if match is None else match[0]
 
 
 def _card_names(catalog: Catalog) -> dict[str, frozenset[str]]:
