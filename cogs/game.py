@@ -216,6 +216,8 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
             f"<@{other}>, {interaction.user.mention} wants to abandon this game (no result). Agree?",
             view=view_of(GameButton(record.id, record.version, verb)),
             allowed_mentions=await self.desk.ping_to(record.id, other, actor=me))
+        # Its button goes once the game is over, whichever way it ends.
+        await self.desk.calls.remember(await interaction.original_response(), record.id, other, [(other, "endby")])
 
     @app_commands.command(name="pings", description="Turn the bot's pings to you on or off in this channel's game")
     @app_commands.describe(setting="off: the bot still names you with your buttons, but your phone stays quiet")

@@ -40,6 +40,7 @@ ASKS: dict[str, tuple[str, str]] = {
     "gofirst": ("you won the roll-off: take the first or the second turn.", "{name} chose who goes first."),
     "gosecond": ("you won the roll-off: take the first or the second turn.", "{name} chose who goes first."),
     "pickmission": ("you won the Strategy Roll: choose the mission.", "{name} chose the mission."),
+    "endby": ("", "The request to abandon the game is closed: the game is over."),
 }
 PROMPTS: dict[PromptKind, str] = {
     PromptKind.OPTIONAL_RESHUFFLE: "{card} was drawn: keep it or draw again?",
@@ -81,6 +82,10 @@ class Calls:
                    waits: list[Wait], view: discord.ui.View | None, mentions: discord.AllowedMentions) -> None:
         message = await channel.send(call_text(self.desk, state, player, waits), view=view,
                                      allowed_mentions=mentions)
+        await self.remember(message, game_id, player, waits)
+
+    async def remember(self, message: discord.Message, game_id: int, player: str, waits: list[Wait]) -> None:
+        """A message asking `player` for something, to close once its waits are gone."""
         await self.repo.add_call(message.id, game_id, message.channel.id, player, json.dumps(waits))
 
     async def close_answered(self, game_id: int, state: Any, now: set[Wait]) -> None:
@@ -88,7 +93,8 @@ class Calls:
         without buttons, and forget it."""
         for call in await self.repo.calls_of(game_id):
             waits = [tuple(w) for w in json.loads(call.wait_key)]
-            if any(w in now for w in waits):
+            # A request to abandon the game (/game end) waits on the opponent for as long as the game goes on.
+            if any(w in now or (w[1] == "endby" and not _over(state)) for w in waits):
                 continue
             await self.repo.drop_call(call.message_id)
             message = self.desk.bot.get_partial_messageable(call.channel_id).get_partial_message(call.message_id)
@@ -97,6 +103,10 @@ class Calls:
                                    allowed_mentions=discord.AllowedMentions.none())
             except (discord.NotFound, discord.Forbidden):
                 _log.info("Call %s of game %s is gone", call.message_id, game_id)
+
+
+def _over(state: Any) -> bool:
+    return state.status in ("ended", "abandoned")
 
 
 def _round(wait: Wait, state: Any) -> str:

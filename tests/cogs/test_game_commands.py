@@ -181,6 +181,20 @@ async def test_both_players_agree_to_end(table: Table, harness: Harness, alice, 
     assert not (await harness.slash("game new", user=bob, size="incursion", opponent=alice)).ephemeral
 
 
+async def test_a_request_to_abandon_closes_when_the_game_ends_another_way(table: Table, harness: Harness, alice,
+                                                                           bob) -> None:
+    """/game end asks the opponent; if the game ends otherwise (a concession), the request loses its button and
+    says so, so the channel keeps no live button that could only be refused."""
+    await table.start()
+    await table.to_battle()
+    ask = await table.slash("game end", alice)
+    await table.slash("game concede", bob)
+    assert (await table.state()).status == Status.ENDED
+    closed = harness.message(ask.main.message["id"])
+    assert closed["content"] == "✓ The request to abandon the game is closed: the game is over."
+    assert not closed.get("components")
+
+
 async def test_concede_before_and_during_the_battle(table: Table, harness: Harness, alice, bob) -> None:
     await table.start()
     reply = await table.slash("game concede", alice)
