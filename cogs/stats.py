@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.errors import GameError
+from bot.ui.history_view import pack_titles
 from bot.ui.stats_image import player_picture, player_stats, rows_csv, server_picture, server_stats
 
 
@@ -34,7 +35,7 @@ class StatsCog(commands.GroupCog, name="stats", description="Stats of this serve
         if not rows:
             raise GameError(f"{who.display_name} has no finished games on this server yet.")
         await interaction.response.defer(ephemeral=not public, thinking=True)
-        stats = player_stats(rows, str(who.id))
+        stats = player_stats(rows, str(who.id), pack_titles(self.bot.service.packs))
         picture = await self.bot.loop.run_in_executor(None, player_picture, stats)  # drawing takes a moment
         await interaction.followup.send(stats.text(), file=discord.File(io.BytesIO(picture), "stats.png"),
                                         ephemeral=not public)

@@ -69,8 +69,10 @@ class PlayerStats:
         return "\n".join(lines)
 
 
-def player_stats(rows: list[GameSummary], player: str) -> PlayerStats:
-    """A player's record from their finished games (abandoned ones counted apart)."""
+def player_stats(rows: list[GameSummary], player: str, titles: dict[str, str] | None = None) -> PlayerStats:
+    """A player's record from their finished games (abandoned ones counted apart); `titles` names each pack by
+    its title (pack id -> title) rather than its id."""
+    titles = titles or {}
     name = next(((r.name_a if r.player_a == player else r.name_b) for r in reversed(rows)), "This player")
     stats = PlayerStats(name)
     for r in rows:
@@ -82,7 +84,7 @@ def player_stats(rows: list[GameSummary], player: str) -> PlayerStats:
         stats.record.add(outcome)
         stats.vp_for += r.vp_a if seat_a else r.vp_b
         stats.vp_against += r.vp_b if seat_a else r.vp_a
-        stats.by_pack.setdefault(r.pack, Record()).add(outcome)
+        stats.by_pack.setdefault(titles.get(r.pack, r.pack), Record()).add(outcome)
         stats.by_mission.setdefault(r.mission, Record()).add(outcome)
         if r.first is not None:
             stats.by_turn.setdefault("first" if r.first == player else "second", Record()).add(outcome)

@@ -79,6 +79,7 @@ async def test_stats_are_pictures_with_a_summary_and_rows_as_csv(harness: Harnes
     await play(harness, alice, carol, winner=carol)
     reply = await harness.slash("stats player", user=alice)
     assert reply.ephemeral and "3 games, 2-1-0" in reply.content
+    assert "By pack: Chapter Approved 2025-26 2-1-0" in reply.content  # the pack by its title, not its id
     image = picture(harness, reply)
     assert image.format == "PNG" and len(image.convert("L").getcolors(1 << 16)) > 10  # drawn, not blank
     reply = await harness.slash("stats server", user=bob, public=True)
