@@ -120,7 +120,7 @@ def roll_off_between(source: RandomSource, players: tuple[str, str], dice: tuple
     player first; a tie is rolled again."""
     rolls: list[tuple[int, int]] = []
     while True:
-        pair = tuple(max(source.randint(1, 6) for _ in range(count)) for count in dice)
-        rolls.append(pair)
-        if pair[0] != pair[1]:
-            return RollOff(rolls=tuple(rolls), winner=players[0] if pair[0] > pair[1] else players[1])
+        first, second = (max(source.randint(1, 6) for _ in range(count)) for count in dice)
+        rolls.append((first, second))
+        if first != second:
+            return RollOff(rolls=tuple(rolls), winner=players[0] if first > second else players[1])

@@ -7,7 +7,7 @@ what the engine needs to enforce the rules (Fixed symbol, When Drawn, scoring wi
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -318,13 +318,9 @@ class Catalog(Frozen):
 
     @model_validator(mode="after")
     def _check(self) -> Catalog:
-        _unique(
-            c.id
-            for c in (
-                *self.primaries, *self.deployments, *self.secondaries,
-                *self.challengers, *self.twists, *self.layouts, *self.faq,
-            )
-        )
+        kinds: tuple[tuple[Any, ...], ...] = (self.primaries, self.deployments, self.secondaries, self.challengers,
+                                               self.twists, self.layouts, self.faq)
+        _unique(c.id for kind in kinds for c in kind)
         _unique(m.letter for m in self.pool)
         names = {d.name.casefold() for d in self.deployments}
         for entry in self.faq:

@@ -68,9 +68,9 @@ class MissionGenerator(Frozen):
         for entry in self.mission_table:
             if entry.mission is not None and entry.mission not in missions:
                 raise ValueError(f"mission_table roll {entry.roll}: unknown mission {entry.mission!r}")
-        for entry in self.level_table:
-            if entry.level not in levels:
-                raise ValueError(f"level_table roll {entry.roll}: unknown level {entry.level!r}")
+        for row in self.level_table:
+            if row.level not in levels:
+                raise ValueError(f"level_table roll {row.roll}: unknown level {row.level!r}")
         for level in self.levels:
             for rule in level.special_rules:
                 if rule not in rules:
