@@ -10,7 +10,7 @@ and the mission's result (at Alpha level: who achieved the mission's objective).
 
 `table_sheet_content` gathers every string the picture shows from public information only: never a secondary
 selection before both players have chosen, never the seed before the game ends (unless a player fixed it: a
-replay). `render_table_sheet` only lays those strings out (with the Chapter Approved sheet's fonts and colours).
+replay). `render_table_sheet` only lays those strings out (drawn with bot/ui/sheet_drawing.py, as every pack's sheet).
 """
 
 from __future__ import annotations
