@@ -12,20 +12,20 @@ from discord.ext import commands
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.engine.chapter_approved.catalog import Catalog
-from bot.settings import Settings
 from bot.service import GameService
+from bot.settings import Settings
 from bot.store.db import make_engine, make_sessionmaker, upgrade_database
 from bot.store.picks import SecretPicks
 from bot.tournament_service import TournamentService
 from bot.ui.controls import GameButton, GameSelect
 from bot.ui.desk import GameDesk
 from bot.ui.errors import answer_failure, send_error
-from bot.ui.table.fourth_edition import ArmiesDeployed, PickMission
-from bot.ui.table.gt2020 import PickSecondaries, SelectSecondaries
 from bot.ui.help import HelpMenu
 from bot.ui.history_view import HistoryPage
 from bot.ui.ladder_view import StandingsPage
 from bot.ui.open_challenge import ChallengeButton
+from bot.ui.table.fourth_edition import ArmiesDeployed, PickMission
+from bot.ui.table.gt2020 import PickSecondaries, SelectSecondaries
 from bot.ui.tournament import CheckInButton, CloseCheckInButton, ConfirmResult, DraftButton, NudgeButton
 
 _log = logging.getLogger(__name__)

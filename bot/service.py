@@ -25,23 +25,23 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.decks import installed_packs
-from bot.engine.moves import Abandon
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.errors import GameError, NotAPlayer
 from bot.engine.events import Event
+from bot.engine.moves import Abandon
 from bot.engine.packs import Packs, is_mission_deck
 from bot.engine.rng import seed_hash
 from bot.game_log import export_game
 from bot.ladders import Ladders
 from bot.locks import KeyedLocks
-from bot.summaries import summary_row
-from bot.table_log import export_table_game
 from bot.store.codec import game_status
 from bot.store.community import CommunityRepository
 from bot.store.history import HistoryRepository
 from bot.store.ladders import LadderRepository
 from bot.store.models import GameStatus
 from bot.store.repository import ActiveGameExists, GameRecord, GameRepository, StaleVersion
+from bot.summaries import summary_row
+from bot.table_log import export_table_game
 
 
 class StaleBoard(GameError):

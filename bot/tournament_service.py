@@ -18,9 +18,9 @@ from weakref import WeakValueDictionary
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.engine.tournament import event as t
 from bot.engine.errors import GameError, InvalidValue, NotAPlayer
 from bot.engine.rng import derive_rng, new_seed
+from bot.engine.tournament import event as t
 from bot.engine.tournament.ranking import MAX_GAME_VP
 from bot.store.repository import StaleVersion
 from bot.store.tournament_models import TournamentStatus

@@ -24,10 +24,10 @@ from pydantic import TypeAdapter, ValidationError
 
 from bot import table_log
 from bot.engine.chapter_approved.catalog import Catalog
+from bot.engine.chapter_approved.state import CA_PACK
 from bot.engine.errors import GameError
 from bot.engine.packs import FAMILIES, ChapterApprovedRules, Packs, family
 from bot.engine.rng import seed_hash
-from bot.engine.chapter_approved.state import CA_PACK
 from bot.engine.table.rules import TableRules
 from bot.game_log import FORMAT, FORMAT_VERSION, OVER, action_facts, public_view, score_sheet
 

@@ -21,9 +21,9 @@ from bot.engine.fourth_edition.catalog import MissionGenerator
 from bot.engine.gt2020.catalog import GrandTournament, Mission
 from bot.engine.names import ranked
 from bot.engine.packs import FOURTH_PACK, GT_PACK, ChapterApprovedRules
+from bot.ui.chapter_approved.cards import card_embed, card_title, kind_label
 from bot.ui.table import fourth_edition as fourth_ui
 from bot.ui.table import gt2020 as gt_ui
-from bot.ui.chapter_approved.cards import card_embed, card_title, kind_label
 
 MAX_CHOICES = 25  # Discord's limit for autocomplete
 CHOICE_LIMIT = 100  # characters in a choice's name and value

@@ -11,8 +11,8 @@ from discord.ext import commands
 
 from bot.client import MissionBot
 from bot.decks import DEFAULT_PACK
-from bot.engine.packs import ChapterApprovedRules
 from bot.engine.chapter_approved.faq_search import search_faq
+from bot.engine.packs import ChapterApprovedRules
 from bot.ui.chapter_approved.cards import faq_embed
 from bot.ui.errors import send_error
 from cogs.cards import PackOption

@@ -14,20 +14,20 @@ from discord.ext import commands
 
 from bot.decks import fourth_edition
 from bot.engine import moves as a
+from bot.engine.chapter_approved.state import CA_PACK
 from bot.engine.clock import MAX_CLOCK_MINUTES
 from bot.engine.errors import GameError
 from bot.engine.names import resolve
 from bot.engine.packs import is_mission_deck
 from bot.engine.rng import seed_hash
-from bot.engine.chapter_approved.state import CA_PACK
 from bot.store.models import utcnow
 from bot.times import DEFAULT_ZONE, parse_when, stamp
-from bot.ui.challenge import offer_game, open_thread
 from bot.ui import history_view
+from bot.ui.challenge import offer_game, open_thread
+from bot.ui.chapter_approved.result_card import score_sheet_text
+from bot.ui.controls import GameButton, view_of
 from bot.ui.game_options import MAX_SEED, GameOptions, mission_choices, pack_choices, read_typed
 from bot.ui.open_challenge import DEFAULT_EXPIRY
-from bot.ui.controls import GameButton, view_of
-from bot.ui.chapter_approved.result_card import score_sheet_text
 from bot.ui.table.sheet import table_sheet_text
 
 MAX_EXPIRY_HOURS = 24 * 7

@@ -9,10 +9,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.chapter_approved import actions as a
+from bot.engine.chapter_approved.state import Source
 from bot.engine.errors import GameError
 from bot.engine.names import resolve
 from bot.engine.packs import is_mission_deck
-from bot.engine.chapter_approved.state import Source
 from bot.engine.table import actions as t
 from bot.ui.chapter_approved import controls as mission_deck_controls
 from bot.ui.table import controls as table_controls

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.engine.chapter_approved.state import GameState, Phase, Status
 from bot.engine.errors import InvalidValue, NotYourTurn, WrongPhase
 from bot.engine.events import Event
-from bot.engine.chapter_approved.state import GameState, Phase, Status
 from bot.engine.models import Clock, Expiry
 
 MAX_CLOCK_MINUTES = 600

@@ -20,8 +20,8 @@ from pydantic import BaseModel, TypeAdapter
 from bot.engine.chapter_approved import actions as ca_actions
 from bot.engine.chapter_approved import game as ca_game
 from bot.engine.chapter_approved.catalog import Catalog
-from bot.engine.events import Outcome
 from bot.engine.chapter_approved.state import CA_PACK, GameSetup, GameState, SCHEMA_VERSION, Status
+from bot.engine.events import Outcome
 from bot.engine.table.actions import TABLE_ACTIONS
 from bot.engine.table.state import TABLE_SCHEMA, TableSetup, TableState
 

@@ -22,8 +22,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from bot.engine.packs import MISSION_DECK, Family, family
 from bot.engine.chapter_approved.state import CA_PACK, GameSetup, GameState, SCHEMA_VERSION
+from bot.engine.packs import MISSION_DECK, Family, family
 from bot.store.models import GameStatus
 
 M = TypeVar("M", bound=BaseModel)

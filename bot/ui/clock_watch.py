@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.engine import moves as a
-from bot.engine.errors import GameError
 from bot.engine.chapter_approved.state import GameState, Status
+from bot.engine.errors import GameError
 from bot.ui.alarms import Alarms
 
 if TYPE_CHECKING:

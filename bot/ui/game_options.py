@@ -7,11 +7,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from bot.engine.chapter_approved.state import CA_PACK, GameSetup
 from bot.engine.errors import GameError
 from bot.engine.names import resolve
 from bot.engine.packs import GT_PACK, ChapterApprovedRules, Packs
 from bot.engine.rng import new_seed
-from bot.engine.chapter_approved.state import CA_PACK, GameSetup
 from bot.engine.table.state import TableSetup
 
 MAX_SEED = 64

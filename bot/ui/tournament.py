@@ -15,15 +15,15 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.engine.tournament import event as t
 from bot.engine.chapter_approved.catalog import Catalog
+from bot.engine.chapter_approved.state import GameSetup, GameState
 from bot.engine.errors import GameError
 from bot.engine.rng import new_seed
-from bot.engine.chapter_approved.state import GameSetup, GameState
+from bot.engine.tournament import event as t
 from bot.store.tournament_repository import PendingReport, TableGame, TournamentRecord
 from bot.ui.challenge import offer_game, open_thread
-from bot.ui.text import title_case
 from bot.ui.errors import APOLOGY, send_error
+from bot.ui.text import title_case
 
 if TYPE_CHECKING:
     from bot.tournament_service import TournamentService

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.chapter_approved.catalog import Catalog
-from bot.engine.rng import stream_of
 from bot.engine.chapter_approved.state import Phase, PromptKind
+from bot.engine.rng import stream_of
 from tests.cogs.game_table import Table, menu_values
 from tests.cogs.harness import Harness
 from tests.cogs.test_game_buttons import refusal

@@ -14,9 +14,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import MissionBot
-from bot.ui.errors import APOLOGY
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.errors import NotYourTurn
+from bot.ui.errors import APOLOGY
 from tests.cogs.conftest import harness_settings
 from tests.cogs.harness import Harness, InteractionFailed
 from tests.discord_model import EPHEMERAL, FakeChannel, FakeUser, HarnessError

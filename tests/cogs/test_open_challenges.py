@@ -14,8 +14,8 @@ from sqlalchemy import update
 
 from bot.client import MissionBot
 from bot.engine.chapter_approved.catalog import Catalog
-from bot.store.db import make_engine
 from bot.store.community_models import ChallengeStatus, OpenChallenge
+from bot.store.db import make_engine
 from bot.store.models import utcnow
 from tests.cogs.conftest import harness_settings
 from tests.cogs.game_table import public_text, verbs

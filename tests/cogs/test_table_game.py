@@ -9,8 +9,8 @@ from bot.client import MissionBot
 from bot.decks import installed_packs
 from bot.engine.table.state import Step, TableState
 from bot.verify import verify_export
-from tests.cogs.game_table import Table, menu_values, public_text, verbs
 from tests.cogs.conftest import harness_settings
+from tests.cogs.game_table import Table, menu_values, public_text, verbs
 from tests.cogs.harness import Harness
 from tests.cogs.test_pings import pings
 from tests.discord_model import DiscordModel, FakeUser

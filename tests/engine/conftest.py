@@ -17,13 +17,13 @@ import pytest
 from bot.decks import default_catalog
 from bot.engine.chapter_approved import actions as a
 from bot.engine.chapter_approved.catalog import Catalog, WhenDrawnKind
-from bot.engine.errors import GameError
 from bot.engine.chapter_approved.game import Event, apply, new_game
 from bot.engine.chapter_approved.objectives import table_objectives
-from bot.engine.rng import roll_off, stream_of
 from bot.engine.chapter_approved.state import (
     GameSetup, GameState, Phase, PlayerState, PromptKind, SETUP_VERSION, Status,
 )
+from bot.engine.errors import GameError
+from bot.engine.rng import roll_off, stream_of
 
 CATALOG: Catalog = default_catalog()
 P1, P2, OUTSIDER = "100000000000000001", "100000000000000002", "100000000000000003"

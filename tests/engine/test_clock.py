@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.chapter_approved import actions as a
 from bot.engine import clock as clocks
-from bot.engine.errors import GameError
+from bot.engine.chapter_approved import actions as a
 from bot.engine.chapter_approved.game import apply, new_game, replay
 from bot.engine.chapter_approved.state import Phase, Prompt, PromptKind, Status
+from bot.engine.errors import GameError
 from tests.engine.conftest import CATALOG, P1, Table
 
 MINUTE = 60_000

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.errors import GameError, WrongPhase
 from bot.engine.chapter_approved.state import Phase, Status
+from bot.engine.errors import GameError, WrongPhase
 
 _BURDEN: list[str] = []
 

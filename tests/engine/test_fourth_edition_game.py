@@ -10,9 +10,9 @@ from collections.abc import Callable
 import pytest
 
 from bot.decks import fourth_edition, installed_packs
-from bot.engine.moves import DeclareBattleReady, DeploymentDone, DoneScoring, EndTurn, SpendCp
 from bot.engine.errors import GameError, InvalidValue, NotYourTurn, WrongPhase
 from bot.engine.events import Event
+from bot.engine.moves import DeclareBattleReady, DeploymentDone, DoneScoring, EndTurn, SpendCp
 from bot.engine.rng import roll_off_between, stream_of
 from bot.engine.table.actions import TABLE_ACTIONS, ChooseMission, ChooseTurn, GainCp, MissionResult, ScoreObjective
 from bot.engine.table.state import END_GAME, Step, TableSetup

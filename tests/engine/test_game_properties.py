@@ -20,14 +20,14 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from bot.decks import default_catalog
-from bot.engine.chapter_approved import actions as a
 from bot.engine import clock as clocks
-from bot.engine.errors import GameError
+from bot.engine.chapter_approved import actions as a
 from bot.engine.chapter_approved.game import Event, Outcome, apply, new_game, replay
 from bot.engine.chapter_approved.geometry import CORNERS
 from bot.engine.chapter_approved.objectives import HIDDEN_SUPPLIES_ID, table_objectives
-from bot.engine.rng import seed_hash
 from bot.engine.chapter_approved.state import GameSetup, GameState, Phase, PromptKind, Source, Status
+from bot.engine.errors import GameError
+from bot.engine.rng import seed_hash
 from bot.game_log import export_game
 from bot.verify import verify
 

@@ -9,11 +9,11 @@ import re
 import pytest
 
 from bot.decks import grand_tournament, installed_packs
+from bot.engine.errors import GameError, InvalidValue, NotAPlayer, NotYourTurn, WrongPhase
+from bot.engine.events import Event
 from bot.engine.moves import (
     Abandon, ChooseSide, Concede, DeclareBattleReady, DeploymentDone, DoneScoring, EndCommandPhase, EndTurn, SpendCp,
 )
-from bot.engine.errors import GameError, InvalidValue, NotAPlayer, NotYourTurn, WrongPhase
-from bot.engine.events import Event
 from bot.engine.rng import roll_off_between, stream_of
 from bot.engine.table.actions import TABLE_ACTIONS, ChooseTurn, GainCp, ScoreObjective, SelectSecondaries
 from bot.engine.table.state import END_GAME, TABLE_VERSION, Step, TableSetup, Tally

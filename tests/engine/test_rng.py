@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.engine.rng import Stream, roll_off, seed_hash, shuffled, stream
 from bot.engine.chapter_approved.state import GameSetup
+from bot.engine.rng import Stream, roll_off, seed_hash, shuffled, stream
 
 ROOT = Path(__file__).resolve().parents[2]
 VERIFY_PAGE = ROOT / "docs" / "verify.md"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.errors import GameError, InvalidValue, WrongPhase
 from bot.engine.chapter_approved.state import Source
+from bot.engine.errors import GameError, InvalidValue, WrongPhase
 
 
 def _trailing(table, gap, round_=2):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.errors import GameError, InvalidValue, WrongPhase
 from bot.engine.chapter_approved.state import Phase
+from bot.engine.errors import GameError, InvalidValue, WrongPhase
 
 
 def test_spending_more_than_you_have_is_refused(table):

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.errors import GameError, InvalidValue, NotAPlayer, NotYourTurn, WrongPhase
 from bot.engine.chapter_approved.game import replay
 from bot.engine.chapter_approved.state import Phase, Status
+from bot.engine.errors import GameError, InvalidValue, NotAPlayer, NotYourTurn, WrongPhase
 
 PLAIN = ("secure-no-mans-land", "area-denial")
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.errors import InvalidValue, NotYourTurn, WrongPhase
 from bot.engine.chapter_approved.objectives import HIDDEN_SUPPLIES_ID, table_objectives
 from bot.engine.chapter_approved.state import PromptKind, Targets
+from bot.engine.errors import InvalidValue, NotYourTurn, WrongPhase
 
 TEMPTING = ("a-tempting-target", "secure-no-mans-land", "area-denial")
 KEEP = "cleanse"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.errors import InvalidValue, WrongPhase
 from bot.engine.chapter_approved.state import Status
+from bot.engine.errors import InvalidValue, WrongPhase
 
 NON_FIXED = ["defend-stronghold", "marked-for-death", "secure-no-mans-land", "sabotage", "area-denial",
              "recover-assets", "a-tempting-target", "extend-battle-lines", "overwhelming-force", "display-of-might"]

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.errors import InvalidValue, NotYourTurn, WrongPhase
 from bot.engine.chapter_approved.game import new_game
-from bot.engine.rng import roll_off
 from bot.engine.chapter_approved.state import GameSetup
+from bot.engine.errors import InvalidValue, NotYourTurn, WrongPhase
+from bot.engine.rng import roll_off
 
 SIZES = ("incursion", "strike-force", "asymmetric-war")
 SEEDS = [f"setup-{n}" for n in range(40)]

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+from bot.engine.chapter_approved.state import Phase, Status
 from bot.engine.errors import GameError, InvalidValue, NotYourTurn, WrongPhase
 from bot.engine.rng import roll_off, stream_of
-from bot.engine.chapter_approved.state import Phase, Status
 
 FIXED_PAIR = ("cleanse", "assassination")
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.errors import GameError, InvalidValue, NotYourTurn, WrongPhase
 from bot.engine.chapter_approved.state import PromptKind
+from bot.engine.errors import GameError, InvalidValue, NotYourTurn, WrongPhase
 
 _SEEDS: dict[bool, str] = {}
 

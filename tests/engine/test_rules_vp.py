@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from bot.decks import default_catalog
-from bot.engine.errors import InvalidValue, WrongPhase
 from bot.engine.chapter_approved.scoring import hand_totals
 from bot.engine.chapter_approved.state import Source, Status
+from bot.engine.errors import InvalidValue, WrongPhase
 
 
 def _turn_end(table, first_hand=None, second_hand=None):

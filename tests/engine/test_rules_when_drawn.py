@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.errors import InvalidValue, WrongPhase
 from bot.engine.chapter_approved.state import PromptKind, Targets
+from bot.engine.errors import InvalidValue, WrongPhase
 
 KEEP = "extend-battle-lines"
 NEXT = ("secure-no-mans-land", "area-denial")

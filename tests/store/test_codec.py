@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine.moves import DeclareBattleReady
 from bot.engine.chapter_approved.game import apply, new_game, replay
 from bot.engine.chapter_approved.state import GameSetup, GameState, SCHEMA_VERSION, Source, Status, VpEntry
+from bot.engine.moves import DeclareBattleReady
 from bot.store.codec import VP_COLUMNS, SnapshotError, dump_state, load_state
 from tests.engine.test_game_properties import CATALOG, setups
 from tests.store.conftest import ALICE, BOB, next_action

@@ -14,10 +14,10 @@ import pytest
 from sqlalchemy import text
 
 from bot.decks import default_catalog
-from bot.engine.moves import SpendCp
-from bot.engine.errors import GameError
 from bot.engine.chapter_approved.game import replay
 from bot.engine.chapter_approved.state import SCHEMA_VERSION, Status
+from bot.engine.errors import GameError
+from bot.engine.moves import SpendCp
 from bot.engine.tournament.event import Outcome, Reason, records
 from bot.service import GameService
 from bot.store.db import make_engine, make_sessionmaker

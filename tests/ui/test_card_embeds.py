@@ -12,9 +12,9 @@ from bot.engine.chapter_approved.faq_search import search_faq
 from bot.engine.chapter_approved.game import new_game
 from bot.engine.chapter_approved.state import GameSetup
 from bot.ui.chapter_approved.briefing import briefing
-from bot.ui.text import title_case
 from bot.ui.chapter_approved.cards import card_embed, card_title, faq_embed
 from bot.ui.embeds import DESCRIPTION_LIMIT, FIELD_VALUE_LIMIT, TRUNCATED_NOTE, Section, build_embed, split_text
+from bot.ui.text import title_case
 from tests.discord_model import embed_problems
 
 CATALOG = default_catalog()

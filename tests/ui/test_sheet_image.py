@@ -6,8 +6,8 @@ import io
 
 from PIL import Image
 
-from bot.engine.rng import seed_hash
 from bot.engine.chapter_approved.state import Status
+from bot.engine.rng import seed_hash
 from bot.ui.chapter_approved.sheet_image import render_score_sheet, score_sheet_content
 from bot.ui.sheet_drawing import WIDTH
 from tests.engine.conftest import CATALOG, Table

@@ -9,21 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.engine.chapter_approved import actions as a
 from bot.engine import clock as clocks
+from bot.engine.chapter_approved import actions as a
 from bot.engine.chapter_approved.catalog import Catalog, ScoringOption, WhenDrawnKind, Window
-from bot.engine.command_points import cp_amount, cp_reason
-from bot.engine.events import Event, Outcome, result_text
-from bot.engine.errors import GameError, InvalidValue, NotAPlayer, NotYourTurn, WrongPhase
 from bot.engine.chapter_approved.geometry import OPPOSITE_CORNER, corner_areas
 from bot.engine.chapter_approved.objectives import objective_name, removable_objectives, table_objectives
-from bot.engine.rng import roll_off, seed_hash, shuffled, stream
 from bot.engine.chapter_approved.scoring import award, check_repeat, hand_refusal, option_vp, scoring_closed, window_refusal
 from bot.engine.chapter_approved.state import (
     GameSetup, GameState, Mission, Phase, PlayerState, Prompt, PromptKind, RitualMarker, SecondaryChoice, Source,
     Status, Targets, VpEntry,
 )
+from bot.engine.command_points import cp_amount, cp_reason
+from bot.engine.errors import GameError, InvalidValue, NotAPlayer, NotYourTurn, WrongPhase
+from bot.engine.events import Event, Outcome, result_text
 from bot.engine.models import Result
+from bot.engine.rng import roll_off, seed_hash, shuffled, stream
 
 __all__ = ["Event", "Outcome", "new_game", "apply", "replay", "seed_hash"]
 

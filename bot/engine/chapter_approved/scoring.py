@@ -6,8 +6,8 @@ VP above a cap are kept in the ledger as lost (claimed minus awarded), never sil
 from __future__ import annotations
 
 from bot.engine.chapter_approved.catalog import Catalog, ScoringOption, Scorer, Window, cumulative_base
-from bot.engine.errors import GameError, InvalidValue, WrongPhase
 from bot.engine.chapter_approved.state import GameState, Phase, Source, VpEntry
+from bot.engine.errors import GameError, InvalidValue, WrongPhase
 
 MAX_COUNT = 20
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine.errors import InvalidValue, NotYourTurn, WrongPhase
-from bot.engine.fourth_edition.catalog import MissionGenerator
 from bot.engine.events import result_text
+from bot.engine.fourth_edition.catalog import MissionGenerator
 from bot.engine.fourth_edition.generator import roll_mission, start_battle
 from bot.engine.table import actions as t
 from bot.engine.table.rules import Objective, Play, TableRules

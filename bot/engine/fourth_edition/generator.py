@@ -12,8 +12,8 @@ from pydantic import Field
 
 from bot.engine.errors import InvalidValue, NotAPlayer
 from bot.engine.fourth_edition.catalog import MissionGenerator
-from bot.engine.rng import roll_off_between, stream_of
 from bot.engine.models import Frozen, RollOff
+from bot.engine.rng import roll_off_between, stream_of
 
 STRATEGY_RATINGS = (1, 2, 3)
 

@@ -7,8 +7,8 @@ from pydantic import Field
 
 from bot.engine.errors import InvalidValue
 from bot.engine.gt2020.catalog import GrandTournament, Size
-from bot.engine.rng import stream_of
 from bot.engine.models import Frozen
+from bot.engine.rng import stream_of
 
 
 class RolledGtMission(Frozen):

@@ -16,8 +16,8 @@ from bot.engine import clock as clocks
 from bot.engine.command_points import cp_amount, cp_reason
 from bot.engine.errors import InvalidValue, NotAPlayer, NotYourTurn, WrongPhase
 from bot.engine.events import Event, Outcome, result_text
-from bot.engine.rng import roll_off_between, stream_of
 from bot.engine.models import Result, RollOff
+from bot.engine.rng import roll_off_between, stream_of
 from bot.engine.table import actions as t
 from bot.engine.table.state import END_GAME, Seat, Step, TableSetup, TableState, Tally
 

@@ -12,8 +12,8 @@ import discord
 
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.objectives import table_markers, table_objectives
-from bot.engine.rng import seed_hash
 from bot.engine.chapter_approved.state import GameState, Phase, PlayerState, PromptKind, Source, Status
+from bot.engine.rng import seed_hash
 from bot.ui.board_lines import clock_text, replay_mark
 from bot.ui.text import clip, field_value, size_name, title_case
 

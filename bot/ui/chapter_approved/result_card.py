@@ -7,8 +7,8 @@ import discord
 import io
 
 from bot.engine.chapter_approved.catalog import Catalog
-from bot.engine.rng import seed_hash
 from bot.engine.chapter_approved.state import GameState
+from bot.engine.rng import seed_hash
 from bot.game_log import score_sheet
 from bot.ui.board_lines import replay_mark
 from bot.ui.chapter_approved.board import mission_title, status_line

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.engine.chapter_approved.catalog import Catalog
-from bot.engine.rng import seed_hash
 from bot.engine.chapter_approved.state import GameState, Source, Status
+from bot.engine.rng import seed_hash
 from bot.game_log import score_sheet, seed_is_public
 from bot.ui.chapter_approved.board import mission_title
 from bot.ui.sheet_drawing import (
