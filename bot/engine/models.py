@@ -13,6 +13,16 @@ from typing import Any, Literal, Self, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
+
+
+def settled(value: T | None) -> T:
+    """A field already set where it is read: by the game's step (a roll-off once rolled, the player whose turn it
+    is during the battle) or by the data's validation (a listed secondary's category). The type checker cannot
+    follow either, so this says so, and fails loudly if that ever did not hold."""
+    if value is None:
+        raise ValueError("a step of the game read a field the game had not set yet")
+    return value
 
 
 class Frozen(BaseModel):

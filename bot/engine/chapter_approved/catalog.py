@@ -176,7 +176,7 @@ class Shape(Frozen):
         is_circle = self.circle_centre is not None and self.radius is not None
         if is_polygon == is_circle:
             raise ValueError("a shape is either a polygon (3+ points) or a circle (centre and radius)")
-        if is_polygon and len(self.polygon) < 3:
+        if self.polygon is not None and len(self.polygon) < 3:
             raise ValueError("a polygon needs at least 3 points")
         return self
 

@@ -22,7 +22,7 @@ from bot.engine.chapter_approved.state import (
 from bot.engine.command_points import cp_amount, cp_reason
 from bot.engine.errors import GameError, InvalidValue, NotAPlayer, NotYourTurn, WrongPhase
 from bot.engine.events import Event, Outcome, result_text
-from bot.engine.models import Result
+from bot.engine.models import Result, settled
 from bot.engine.rng import roll_off, seed_hash, shuffled, stream
 
 __all__ = ["Event", "Outcome", "new_game", "apply", "replay", "seed_hash"]
@@ -64,14 +64,14 @@ def new_game(catalog: Catalog, setup: GameSetup) -> Outcome:
 def apply(catalog: Catalog, state: GameState, action: a.Action) -> Outcome:
     """A clocked game charges the running player up to the action's stamp, applies the rules, then runs the
     clock for whoever the game waits on next."""
-    timed = state.clock is not None and action.at is not None
-    if timed:
-        state = state.model_copy(update={"clock": clocks.charge(state.clock, action.at)})
+    clock, at = state.clock, action.at
+    if clock is not None and at is not None:
+        state = state.model_copy(update={"clock": clocks.charge(clock, at)})
     game = _Game(catalog, state)
     game.apply(action)
     after = game.state
-    if timed and after.clock is not None:
-        after = after.model_copy(update={"clock": clocks.switch(after.clock, clocks.runner(after), action.at)})
+    if clock is not None and at is not None and after.clock is not None:
+        after = after.model_copy(update={"clock": clocks.switch(after.clock, clocks.runner(after), at)})
     return Outcome(after, tuple(game.events))
 
 
@@ -180,7 +180,7 @@ class _Game:
     def require_active(self, actor: str, what: str) -> None:
         self.require_battle()
         if actor != self.state.active:
-            raise NotYourTurn(f"It is {self.name(self.state.active)}'s turn: only they can {what}.")
+            raise NotYourTurn(f"It is {self.name(settled(self.state.active))}'s turn: only they can {what}.")
 
     def require_phase(self, phase: Phase, what: str) -> None:
         if self.state.phase != phase:
@@ -214,12 +214,12 @@ class _Game:
         other = self.state.opponent(action.actor).id
         attacker = action.actor if action.side == "attacker" else other
         self.update(attacker=attacker, status=Status.SECONDARIES)
-        sides = f"{self.name(attacker)} is the Attacker, {self.name(self.state.defender)} the Defender."
+        sides = f"{self.name(attacker)} is the Attacker, {self.name(settled(self.state.defender))} the Defender."
         if not self.state.setup.legacy:
             self.say(f"{sides} Who takes the first turn is decided once both armies are deployed.")
         else:
             how = self._determine_first_turn()
-            self.say(f"{sides} {how} {self.name(self.state.first)} goes first.")
+            self.say(f"{sides} {how} {self.name(settled(self.state.first))} goes first.")
         self.say("Both players now secretly choose Fixed or Tactical Missions with /secondary choose.")
 
     def _determine_first_turn(self) -> str:
@@ -281,10 +281,11 @@ class _Game:
     def _reveal(self) -> None:
         all_cards = [c.id for c in self.catalog.secondaries]
         for p in self.state.players:
-            if p.choice.mode == "fixed":
-                rest = tuple(c for c in all_cards if c not in p.choice.fixed_cards)
-                self.update_player(p.id, mode="fixed", hand=p.choice.fixed_cards, set_aside=rest)
-                names = " and ".join(self.card_name(c) for c in p.choice.fixed_cards)
+            choice = settled(p.choice)
+            if choice.mode == "fixed":
+                rest = tuple(c for c in all_cards if c not in choice.fixed_cards)
+                self.update_player(p.id, mode="fixed", hand=choice.fixed_cards, set_aside=rest)
+                names = " and ".join(self.card_name(c) for c in choice.fixed_cards)
                 self.say(f"{p.name} reveals Fixed Missions: {names}.")
             else:
                 deck = shuffled(self.state.setup, f"deck:{p.id}", all_cards)
@@ -294,7 +295,8 @@ class _Game:
             self._begin_battle()
             return
         self.update(status=Status.DEPLOYMENT)
-        first, other = self.state.deploys_first, self.state.opponent(self.state.deploys_first).id
+        first = settled(self.state.deploys_first)
+        other = self.state.opponent(first).id
         how = ("sets up their whole army first, then" if self.state.setup.size == "asymmetric-war"
                else "sets up a unit first, then the players alternate with")
         self.say(f"Deploy armies: {self.name(first)} {how} {self.name(other)}. Each player presses "
@@ -307,7 +309,7 @@ class _Game:
         if self._confirm("deployed", action.actor, "You have already confirmed your deployment",
                          "has finished deploying"):
             how = self._determine_first_turn()
-            self.say(f"{how} {self.name(self.state.first)} takes the first turn.")
+            self.say(f"{how} {self.name(settled(self.state.first))} takes the first turn.")
             self._begin_battle()
 
     def _begin_battle(self) -> None:
@@ -319,13 +321,13 @@ class _Game:
         primary = self.catalog.primary(self.state.mission.primary)
         if primary.random_setup == "supply_drop" and not self.state.setup.legacy:
             self.update(mission=_supply_drop(self.catalog, self.state.setup, self.state.mission))
-            alpha, omega = (self._objective_name(o) for o in (self.state.mission.alpha_objective,
-                                                               self.state.mission.omega_objective))
+            alpha, omega = (self._objective_name(settled(o)) for o in (self.state.mission.alpha_objective,
+                                                                        self.state.mission.omega_objective))
             self.say(f"Supply Drop, drawn at random: the Alpha objective is {alpha} (removed at the start of "
                      f"round 4), the Omega objective {omega} (round 5).")
         for option in primary.scoring:
             if option.window == Window.START_OF_BATTLE:
-                scorer = self.state.defender if option.scorer == "defender" else self.state.attacker
+                scorer = settled(self.state.defender if option.scorer == "defender" else self.state.attacker)
                 self._record(Source.PRIMARY, scorer, primary.id, option, option.vp, note="start of the battle")
 
     # ---- battle rounds, turns and phases -------------------------------------------------------
@@ -354,7 +356,7 @@ class _Game:
             self.say(f"{trailing.name} trails by {abs(vp_one - vp_two)}VP and is the Challenger this battle round.")
 
     def _start_turn(self) -> None:
-        active = self.state.active
+        active = settled(self.state.active)
         self.update(phase=Phase.COMMAND)
         for p in self.state.players:
             self.update_player(p.id, cp=p.cp + self.rules.command_phase_cp, stratagems_this_phase=(),
@@ -483,7 +485,7 @@ class _Game:
         self._finish_turn()
 
     def _finish_turn(self) -> None:
-        active = self.state.active
+        active = settled(self.state.active)
         p = self.p(active)
         if p.challenger_card:
             self.update(challenger_discard=self.state.challenger_discard + (p.challenger_card,))
@@ -533,7 +535,7 @@ class _Game:
     _do_pause_clock = _do_resume_clock = _do_time_out = _do_claim_time = _clock_move
 
     def _turn_order(self) -> tuple[str, str]:
-        active = self.state.active
+        active = settled(self.state.active)
         return active, self.state.opponent(active).id
 
     # ---- Secondary Mission cards ---------------------------------------------------------------
@@ -671,7 +673,7 @@ class _Game:
             case PromptKind.TEMPTING_OBJECTIVE:
                 self._answer_tempting(owner, card, action.objective)
             case PromptKind.ADAPT_KEEP:
-                self._answer_adapt_keep(owner, card, prompt.other_card, action.keep)
+                self._answer_adapt_keep(owner, card, settled(prompt.other_card), action.keep)
 
     def _answer_alpha(self, owner: str, card: str, units: tuple[str, ...]) -> None:
         names = _unit_names(units, at_most=3)
@@ -941,7 +943,7 @@ class _Game:
     def _removed_by(self, scorer: str, option: ScoringOption | None, objective: str | None) -> str | None:
         """The objective marker a burn or deny option removes: named, on the table, in the option's area."""
         area = option.removes_objective if option is not None else None
-        if area is None:
+        if option is None or area is None:
             if objective is not None:
                 raise InvalidValue("Name an objective marker only when you score burning or denying one.")
             return None

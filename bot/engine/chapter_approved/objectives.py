@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from bot.engine.chapter_approved.catalog import Catalog, Deployment, Point
 from bot.engine.chapter_approved.geometry import OPPOSITE_CORNER, Area, area_of, towards_corner
 from bot.engine.chapter_approved.state import GameState
+from bot.engine.models import settled
 
 HIDDEN_SUPPLIES_ID = "hidden-supplies"
 CENTRE = Point(x=30, y=22)
@@ -40,7 +41,7 @@ def table_objectives(catalog: Catalog, state: GameState, *, removed: bool = Fals
     markers = list(table_markers(deployment))
     if hidden_supplies:
         centres = {o.id for o in deployment.objectives if o.centre}
-        markers = [_moved_centre(deployment, m.id, m.at, corner) if m.id in centres else m for m in markers]
+        markers = [_moved_centre(deployment, m.id, settled(m.at), corner) if m.id in centres else m for m in markers]
         markers.append(_hidden_supplies(corner))
     for number, ritual in enumerate(state.ritual_markers, start=1):
         markers.append(Marker(ritual.id, f"Ritual marker {number} ({state.player(ritual.player).name}, "

@@ -8,6 +8,7 @@ from __future__ import annotations
 from bot.engine.chapter_approved.catalog import Catalog, ScoringOption, Scorer, Window, cumulative_base
 from bot.engine.chapter_approved.state import GameState, Phase, Source, VpEntry
 from bot.engine.errors import GameError, InvalidValue, WrongPhase
+from bot.engine.models import settled
 
 MAX_COUNT = 20
 
@@ -201,7 +202,7 @@ def _cap_options(catalog: Catalog, entry: VpEntry, option: ScoringOption) -> set
     """The options whose VP count against `option`'s per-turn limit: itself, or its whole cap group."""
     if option.cap_group is None or entry.source != Source.PRIMARY:
         return {option.id}
-    return {o.id for o in catalog.primary(entry.card).scoring if o.cap_group == option.cap_group}
+    return {o.id for o in catalog.primary(settled(entry.card)).scoring if o.cap_group == option.cap_group}
 
 
 def _source_name(source: Source) -> str:

@@ -14,6 +14,7 @@ from bot.engine.errors import InvalidValue, NotYourTurn, WrongPhase
 from bot.engine.events import result_text
 from bot.engine.fourth_edition.catalog import MissionGenerator
 from bot.engine.fourth_edition.generator import roll_mission, start_battle
+from bot.engine.models import settled
 from bot.engine.table import actions as t
 from bot.engine.table.rules import Objective, Play, TableRules
 from bot.engine.table.state import Step, TableSetup, TableState
@@ -61,8 +62,9 @@ class FourthEditionRules(TableRules):
         state = play.state
         if state.status != Step.MISSION:
             raise WrongPhase("The mission is already set.")
-        if action.actor != state.strategy_roll.winner:
-            raise NotYourTurn(f"{play.name(state.strategy_roll.winner)} won the Strategy Roll and chooses.")
+        winner = settled(state.strategy_roll).winner
+        if action.actor != winner:
+            raise NotYourTurn(f"{play.name(winner)} won the Strategy Roll and chooses.")
         setup = state.setup
         rolled = roll_mission(self.data, setup.seed, setup.players, mission=setup.mission, level=setup.level,
                               strategy_ratings=setup.strategy_ratings, picked=(action.actor, action.mission))
@@ -73,7 +75,7 @@ class FourthEditionRules(TableRules):
 
     def battle_rolls(self, play: Play) -> None:
         # The game's seed is secret until the end, so the generator's post-deployment rolls come from it too.
-        rolled = start_battle(self.data, play.state.setup.seed, play.state.setup.players, play.state.level)
+        rolled = start_battle(self.data, play.state.setup.seed, play.state.setup.players, settled(play.state.level))
         play.update(first_turn_rolloff=rolled.first_turn_roll, infiltrate_first=rolled.infiltrate_first,
                     dusk_and_dawn=rolled.dusk_and_dawn)
         if rolled.infiltrate_first is not None:
@@ -100,7 +102,7 @@ class FourthEditionRules(TableRules):
         """An Alpha mission's end says who achieved its objective, and no VP."""
         if self.scores_vp(state):
             return super().result_line(state)
-        result, name = state.result, lambda player: state.player(player).name
+        result, name = settled(state.result), lambda player: state.player(player).name
         if result.reason != "battle":
             return result_text(result, name, vp=False)
         who = name(state.mission_winner) if state.mission_winner else "Nobody"

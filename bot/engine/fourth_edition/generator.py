@@ -64,17 +64,19 @@ def roll_mission(generator: MissionGenerator, seed: str, players: tuple[str, str
     def draw(label: str, low: int, high: int) -> int:
         return stream_of(seed, f"4e:{label}").randint(low, high)
 
-    mission_roll = None if mission is not None else draw("mission", 1, 6)
-    strategy_roll = None
+    mission_roll = strategy_roll = None
     if mission is None:
+        mission_roll = draw("mission", 1, 6)
         mission = generator.mission_table[mission_roll - 1].mission
         if mission is None:  # "Chosen by Strategy Roll Winner"
             strategy_roll = roll_off_between(stream_of(seed, "4e:strategy"), players, strategy_ratings)
             mission = _picked(generator, strategy_roll.winner, picked)
     elif picked is not None:
         raise InvalidValue("This mission was chosen, not rolled: there is nothing left to pick.")
-    level_roll = None if level is not None else draw("level", 1, 3)
-    level = level or generator.level_table[level_roll - 1].level
+    level_roll = None
+    if level is None:
+        level_roll = draw("level", 1, 3)
+        level = generator.level_table[level_roll - 1].level
     tokens = mission is not None and generator.mission(mission).tokens is not None
     return RolledMission(
         seed=seed, players=players, mission_roll=mission_roll, strategy_ratings=strategy_ratings,

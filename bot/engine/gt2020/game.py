@@ -17,6 +17,7 @@ from bot.engine.gt2020.catalog import GrandTournament, Mission
 from bot.engine.gt2020.catalog import Objective as GtObjective
 from bot.engine.gt2020.missions import roll_gt_mission
 from bot.engine.gt2020.selection import CODEX, MAX_CODEX_NAME, check_selection
+from bot.engine.models import settled
 from bot.engine.table import actions as t
 from bot.engine.table.rules import Objective, Play, TableRules, capped
 from bot.engine.table.state import END_GAME, Step, TableSetup, TableState, Tally
@@ -132,7 +133,7 @@ class GrandTournamentRules(TableRules):
     # ---- the battle sequence -----------------------------------------------------------------------
 
     def start_turn(self, play: Play) -> None:
-        active = play.state.active
+        active = settled(play.state.active)
         seat = play.state.player(active)
         play.seat(active, cp=seat.cp + 1)
         play.say(f"Battle-forged CP bonus: {seat.name} gains 1CP ({seat.cp + 1}CP).")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.engine.errors import InvalidValue
 from bot.engine.gt2020.catalog import GrandTournament, Mission
+from bot.engine.models import settled
 
 CODEX = "codex"  # a secondary from the player's Codex: not in the pack, named by the player when revealed
 MAX_CODEX_NAME = 80
@@ -12,7 +13,7 @@ MAX_CODEX_NAME = 80
 
 def options(pack: GrandTournament, mission: Mission) -> list[tuple[str, str, str]]:
     """(id, name, category name) of everything a player may select in this mission."""
-    listed = [(s.id, s.name, pack.category(s.category).name) for s in pack.secondaries]
+    listed = [(s.id, s.name, pack.category(settled(s.category)).name) for s in pack.secondaries]
     own = mission.secondary
     return [*listed, (own.id, own.name, f"{mission.name}'s own objective"),
             (CODEX, "A secondary from my Codex", "named when revealed")]
@@ -29,9 +30,10 @@ def check_selection(pack: GrandTournament, mission: Mission, picks: list[str]) -
         raise InvalidValue(f"{unknown[0]!r} is not a secondary objective of this mission.")
     seen: dict[str, str] = {}
     for secondary in (s for s in pack.secondaries if s.id in picks):
-        if secondary.category in seen:
-            category = pack.category(secondary.category).name
-            raise InvalidValue(f"{seen[secondary.category]} and {secondary.name} are both {category}: select no more "
+        category_id = settled(secondary.category)
+        if category_id in seen:
+            category = pack.category(category_id).name
+            raise InvalidValue(f"{seen[category_id]} and {secondary.name} are both {category}: select no more "
                                "than one from each category.")
-        seen[secondary.category] = secondary.name
+        seen[category_id] = secondary.name
     return tuple(p for p in picks)

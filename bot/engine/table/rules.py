@@ -16,7 +16,7 @@ from bot.engine import clock as clocks
 from bot.engine.command_points import cp_amount, cp_reason
 from bot.engine.errors import InvalidValue, NotAPlayer, NotYourTurn, WrongPhase
 from bot.engine.events import Event, Outcome, result_text
-from bot.engine.models import Result, RollOff
+from bot.engine.models import Result, RollOff, settled
 from bot.engine.rng import roll_off_between, stream_of
 from bot.engine.table import actions as t
 from bot.engine.table.state import END_GAME, Seat, Step, TableSetup, TableState, Tally
@@ -152,9 +152,9 @@ class TableRules:
     def apply(self, state: TableState, action: t.TableAction) -> Outcome:
         """A clocked game charges the running player up to the action's stamp, applies the rules, then runs the
         clock for whoever the game waits on next (as the Chapter Approved rules do)."""
-        timed = state.clock is not None and action.at is not None
-        if timed:
-            state = state.model_copy(update={"clock": clocks.charge(state.clock, action.at)})
+        clock, at = state.clock, action.at
+        if clock is not None and at is not None:
+            state = state.model_copy(update={"clock": clocks.charge(clock, at)})
         if state.over:
             raise WrongPhase("This game is over.")
         # As in the Chapter Approved engine: a moderator may abandon a game too (the service decides who may).
@@ -166,8 +166,8 @@ class TableRules:
             raise InvalidValue(f"A {self.title} game has no such move.")
         handler(play, action)
         after = play.state
-        if timed and after.clock is not None:
-            after = after.model_copy(update={"clock": clocks.switch(after.clock, self.runner(after), action.at)})
+        if clock is not None and at is not None and after.clock is not None:
+            after = after.model_copy(update={"clock": clocks.switch(after.clock, self.runner(after), at)})
         return Outcome(after, tuple(play.events))
 
     def replay(self, setup: TableSetup, actions: list[t.TableAction]) -> TableState:
@@ -200,8 +200,9 @@ class TableRules:
     def _do_choose_side(self, play: Play, action) -> None:
         state = play.state
         _expect(state, Step.SIDES, "Attacker and Defender are chosen after the secondary objectives are revealed.")
-        if action.actor != state.sides_rolloff.winner:
-            raise NotYourTurn(f"{play.name(state.sides_rolloff.winner)} won the roll-off and chooses.")
+        winner = settled(state.sides_rolloff).winner
+        if action.actor != winner:
+            raise NotYourTurn(f"{play.name(winner)} won the roll-off and chooses.")
         attacker = action.actor if action.side == "attacker" else state.opponent(action.actor).id
         play.update(attacker=attacker, status=Step.DEPLOYMENT)
         defender = state.opponent(attacker).id
@@ -227,7 +228,7 @@ class TableRules:
         if len(play.state.deployed) < 2:
             return
         self.battle_rolls(play)
-        rolloff = play.state.first_turn_rolloff
+        rolloff = settled(play.state.first_turn_rolloff)
         play.update(status=Step.FIRST_TURN)
         play.say(f"First turn roll-off: {rolloff.text}. {play.name(rolloff.winner)} chooses to go first or "
                  "second.")
@@ -235,8 +236,9 @@ class TableRules:
     def _do_choose_turn(self, play: Play, action: t.ChooseTurn) -> None:
         state = play.state
         _expect(state, Step.FIRST_TURN, "The first turn is chosen once both armies are deployed.")
-        if action.actor != state.first_turn_rolloff.winner:
-            raise NotYourTurn(f"{play.name(state.first_turn_rolloff.winner)} won the roll-off and chooses.")
+        winner = settled(state.first_turn_rolloff).winner
+        if action.actor != winner:
+            raise NotYourTurn(f"{play.name(winner)} won the roll-off and chooses.")
         first = action.actor if action.first else state.opponent(action.actor).id
         play.update(first=first, status=Step.BATTLE, round=1, turn=1)
         play.say(f"{play.name(first)} takes the first turn. Battle round 1 begins.")
@@ -254,7 +256,7 @@ class TableRules:
             raise InvalidValue(f"A {self.title} turn has no Command phase to end.")
         _expect(state, Step.BATTLE, "There is no Command phase now.")
         if action.actor != state.active:
-            raise NotYourTurn(f"It is {play.name(state.active)}'s turn.")
+            raise NotYourTurn(f"It is {play.name(settled(state.active))}'s turn.")
         if not state.command_phase:
             raise WrongPhase("Your Command phase is already over.")
         play.update(command_phase=False)
@@ -264,10 +266,10 @@ class TableRules:
         state = play.state
         _expect(state, Step.BATTLE, "There is no turn to end now.")
         if action.actor != state.active:
-            raise NotYourTurn(f"It is {play.name(state.active)}'s turn.")
+            raise NotYourTurn(f"It is {play.name(settled(state.active))}'s turn.")
         if state.turn == 1:
             play.update(turn=2)
-            play.say(f"{play.name(play.state.active)}'s turn.")
+            play.say(f"{play.name(settled(play.state.active))}'s turn.")
             self._begin_turn(play)
         elif state.setup.version >= 3 and self.round_scorers(state):
             play.update(status=Step.ROUND_END, turn=0, command_phase=False)
@@ -283,7 +285,7 @@ class TableRules:
         if state.round < state.battle_rounds or self.extend(play):
             play.update(round=play.state.round + 1, turn=1, status=Step.BATTLE)
             play.say(f"Battle round {play.state.round} begins.")
-            play.say(f"{play.name(play.state.active)}'s turn.")
+            play.say(f"{play.name(settled(play.state.active))}'s turn.")
             self._begin_turn(play)
         else:
             play.update(status=Step.END_GAME, turn=0, command_phase=False)
