@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.engine.chapter_approved.state import PromptKind
+from bot.game_log import OVER
 
 if TYPE_CHECKING:
     from bot.ui.desk import GameDesk
@@ -94,7 +95,7 @@ class Calls:
         for call in await self.repo.calls_of(game_id):
             waits = [tuple(w) for w in json.loads(call.wait_key)]
             # A request to abandon the game (/game end) waits on the opponent for as long as the game goes on.
-            if any(w in now or (w[1] == "endby" and not _over(state)) for w in waits):
+            if any(w in now or (w[1] == "endby" and state.status not in OVER) for w in waits):
                 continue
             await self.repo.drop_call(call.message_id)
             message = self.desk.bot.get_partial_messageable(call.channel_id).get_partial_message(call.message_id)
@@ -103,10 +104,6 @@ class Calls:
                                    allowed_mentions=discord.AllowedMentions.none())
             except (discord.NotFound, discord.Forbidden):
                 _log.info("Call %s of game %s is gone", call.message_id, game_id)
-
-
-def _over(state: Any) -> bool:
-    return state.status in ("ended", "abandoned")
 
 
 def _round(wait: Wait, state: Any) -> str:

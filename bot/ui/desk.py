@@ -267,10 +267,14 @@ class GameDesk:
         if verb in self.views.acting or verb == "undo":  # at once: reading the game may wait behind other writes
             await interaction.response.defer()
         record = await self._current(interaction, game_id, version)
+        view = self.views.of(record.state)
         if verb == "undo":
             await self._undo(interaction, record, me)
+        elif verb in view.simple_actions:
+            await self.perform(interaction, view.simple_actions[verb](me, record.state), game_id=game_id,
+                               version=version)
         else:
-            await self.views.of(record.state).press(self, interaction, record, verb, version)
+            await view.press(self, interaction, record, verb, version)
 
     async def _undo(self, interaction: discord.Interaction, record: GameRecord, me: str) -> None:
         if not interaction.response.is_done():

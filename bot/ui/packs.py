@@ -43,7 +43,7 @@ class PackView(Protocol):
 
     async def press(self, desk: GameDesk, interaction: discord.Interaction, record: GameRecord, verb: str,
                     version: int | None) -> None:
-        """A button of the game's (any but Undo, which every pack shares)."""
+        """A button of the game's that is not a simple action (the desk runs those, and Undo)."""
 
     async def select(self, desk: GameDesk, interaction: discord.Interaction, record: GameRecord, verb: str,
                      values: list[str], version: int | None) -> None:

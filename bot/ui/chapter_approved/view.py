@@ -62,12 +62,8 @@ class MissionDeckView:
 
     async def press(self, desk: GameDesk, interaction: discord.Interaction, record: GameRecord, verb: str,
                     version: int | None) -> None:
-        me = str(interaction.user.id)
-        if verb in self.simple_actions:
-            await desk.perform(interaction, self.simple_actions[verb](me, record.state), game_id=record.id,
-                               version=version)
-        elif verb == "units":
-            await interaction.response.send_modal(controls.UnitsModal(desk, record, me))
+        if verb == "units":
+            await interaction.response.send_modal(controls.UnitsModal(desk, record, str(interaction.user.id)))
         else:
             await controls.open_menu(desk, interaction, record, verb)
 

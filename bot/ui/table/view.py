@@ -65,9 +65,6 @@ class TableView:
                     version: int | None) -> None:
         if verb in controls.DEPLOYING:
             await controls.deploy(desk, interaction, record, verb, version)
-        elif verb in self.simple_actions:
-            action = self.simple_actions[verb](str(interaction.user.id), record.state)
-            await desk.perform(interaction, action, game_id=record.id, version=version)
         else:
             await controls.open_menu(desk, interaction, record, verb)
 
