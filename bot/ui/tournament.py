@@ -22,7 +22,7 @@ from bot.engine.rng import new_seed
 from bot.engine.tournament import event as t
 from bot.store.tournament_repository import PendingReport, TableGame, TournamentRecord
 from bot.ui.challenge import offer_game, open_thread
-from bot.ui.errors import APOLOGY, send_error
+from bot.ui.errors import answer_failure
 from bot.ui.text import title_case
 
 if TYPE_CHECKING:
@@ -363,11 +363,8 @@ class ConfirmResult(discord.ui.DynamicItem[discord.ui.Button], template=CONFIRM_
                     f"Confirmed by {interaction.user.mention}.")
             await interaction.response.edit_message(content=text, view=None,
                                                     allowed_mentions=discord.AllowedMentions.none())
-        except GameError as exc:
-            await send_error(interaction, exc.message)
-        except Exception:
-            _log.exception("Confirming a result of tournament %s failed", self.tournament)
-            await send_error(interaction, APOLOGY)
+        except Exception as exc:
+            await answer_failure(interaction, exc, f"Confirming a result of tournament {self.tournament}")
 
 
 async def announce(client: discord.Client, record: TournamentRecord,
@@ -576,11 +573,8 @@ class DraftButton(discord.ui.DynamicItem[discord.ui.Button], template=DRAFT_TEMP
                                             f"{announced_text(record, where, count)} Opened {threads} table "
                                             f"thread{'s' if threads != 1 else ''} there, each with its game "
                                             f"ready.{tidied}", ephemeral=True)
-        except GameError as exc:
-            await send_error(interaction, exc.message)
-        except Exception:
-            _log.exception("The draft of tournament %s failed", self.tournament)
-            await send_error(interaction, APOLOGY)
+        except Exception as exc:
+            await answer_failure(interaction, exc, f"The draft of tournament {self.tournament}")
 
 
 class NudgeButton(discord.ui.DynamicItem[discord.ui.Button], template=NUDGE_TEMPLATE):
@@ -610,11 +604,8 @@ class NudgeButton(discord.ui.DynamicItem[discord.ui.Button], template=NUDGE_TEMP
             count = sum(len(m.users) for m in messages)
             await interaction.followup.send(f"Nudged {count} player{'s' if count != 1 else ''} in {where}.",
                                             ephemeral=True)
-        except GameError as exc:
-            await send_error(interaction, exc.message)
-        except Exception:
-            _log.exception("Nudging the players of tournament %s failed", self.tournament)
-            await send_error(interaction, APOLOGY)
+        except Exception as exc:
+            await answer_failure(interaction, exc, f"Nudging the players of tournament {self.tournament}")
 
 
 class CheckInButton(discord.ui.DynamicItem[discord.ui.Button], template=CHECKIN_TEMPLATE):
@@ -633,11 +624,8 @@ class CheckInButton(discord.ui.DynamicItem[discord.ui.Button], template=CHECKIN_
         try:
             saved = await _service(interaction).check_in(self.tournament, str(interaction.user.id))
             await interaction.response.send_message(f"✅ You are checked in for **{saved.name}**.", ephemeral=True)
-        except GameError as exc:
-            await send_error(interaction, exc.message)
-        except Exception:
-            _log.exception("Checking in to tournament %s failed", self.tournament)
-            await send_error(interaction, APOLOGY)
+        except Exception as exc:
+            await answer_failure(interaction, exc, f"Checking in to tournament {self.tournament}")
 
 
 class CloseCheckInButton(discord.ui.DynamicItem[discord.ui.Button], template=CLOSE_TEMPLATE):
@@ -660,11 +648,8 @@ class CloseCheckInButton(discord.ui.DynamicItem[discord.ui.Button], template=CLO
             saved = await service.close_checkin(self.tournament, self.digest)
             await interaction.response.edit_message(content=checkin_closed_text(saved), view=None,
                                                     allowed_mentions=discord.AllowedMentions.none())
-        except GameError as exc:
-            await send_error(interaction, exc.message)
-        except Exception:
-            _log.exception("Closing the check-in of tournament %s failed", self.tournament)
-            await send_error(interaction, APOLOGY)
+        except Exception as exc:
+            await answer_failure(interaction, exc, f"Closing the check-in of tournament {self.tournament}")
 
 
 def checkin_closed_text(record: TournamentRecord) -> str:

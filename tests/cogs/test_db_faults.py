@@ -11,6 +11,7 @@ import pytest
 from bot.ui.errors import STORE_FAULT
 from tests.cogs.game_table import Table, verbs
 from tests.cogs.harness import Harness
+from tests.discord_model import FakeUser
 
 
 async def on_the_bots_connection(harness: Harness, sql: str) -> None:
@@ -58,3 +59,17 @@ async def test_a_command_the_database_refuses_is_said_plainly(table: Table, harn
     await on_the_bots_connection(harness, "PRAGMA query_only = OFF")
     await harness.slash("settings timezone", user=table.first, zone="Europe/Paris")
     assert await harness.bot.service.community.time_zone(str(table.first.id)) == "Europe/Paris"
+
+
+async def test_a_secret_selection_the_database_refuses_is_said_plainly(harness: Harness, alice: FakeUser,
+                                                                       bob: FakeUser) -> None:
+    reply = await harness.slash("mission roll", user=alice, pack="gt-2020", opponent=bob, mission="crossfire",
+                                size="incursion")
+    [select] = (await harness.press(reply.custom_ids[0], user=alice)).custom_ids
+    chosen = ["linebreaker", "assassinate", "psychic-ritual"]
+    await on_the_bots_connection(harness, "PRAGMA query_only = ON")
+    refused = await harness.select(select, chosen, user=alice, strict=False)
+    assert [s.content for s in refused if s.ephemeral] == [STORE_FAULT] and not refused.errors
+    await on_the_bots_connection(harness, "PRAGMA query_only = OFF")
+    assert not await harness.bot.picks.has_picked(int(reply.main.message["id"]), str(alice.id))
+    assert "Hidden until" in (await harness.select(select, chosen, user=alice)).content

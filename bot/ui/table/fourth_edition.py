@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from collections import OrderedDict
 
 import discord
@@ -13,10 +12,8 @@ from bot.engine.fourth_edition.catalog import Level, Mission, MissionGenerator, 
 from bot.engine.fourth_edition.generator import BattleStart, RolledMission, roll_mission, start_battle
 from bot.engine.rng import new_seed
 from bot.ui.embeds import Section, build_embed
-from bot.ui.errors import APOLOGY, send_error
+from bot.ui.errors import answer_failure
 from bot.ui.text import clip, field_value
-
-_log = logging.getLogger(__name__)
 
 COLOUR = discord.Colour.dark_teal()
 PICK_TEMPLATE = (r"m4p:(?P<ratings>[1-3]{2}):(?P<level>[a-z]+|-):(?P<a>[0-9]+):(?P<b>[0-9]+)"
@@ -139,11 +136,8 @@ class PickMission(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPL
                                   picked=(str(interaction.user.id), self.item.values[0]))
             await interaction.response.edit_message(embed=mission_embed(generator, rolled),
                                                     view=mission_view(generator, rolled, self.chosen_level))
-        except GameError as exc:
-            await send_error(interaction, exc.message)
-        except Exception:
-            _log.exception("Picking a 4th edition mission failed")
-            await send_error(interaction, APOLOGY)
+        except Exception as exc:
+            await answer_failure(interaction, exc, "Picking a 4th edition mission")
 
 
 class ArmiesDeployed(discord.ui.DynamicItem[discord.ui.Button], template=DEPLOYED_TEMPLATE):
@@ -175,11 +169,8 @@ class ArmiesDeployed(discord.ui.DynamicItem[discord.ui.Button], template=DEPLOYE
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(p)) for p in self.players]))
             if interaction.message is not None:
                 await interaction.message.edit(view=None)
-        except GameError as exc:
-            await send_error(interaction, exc.message)
-        except Exception:
-            _log.exception("Rolling the start of a 4th edition battle failed")
-            await send_error(interaction, APOLOGY)
+        except Exception as exc:
+            await answer_failure(interaction, exc, "Rolling the start of a 4th edition battle")
 
 
 class RecentIds:

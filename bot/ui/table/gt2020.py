@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import logging
-
 import discord
 
 from bot.decks import grand_tournament
@@ -12,10 +10,8 @@ from bot.engine.gt2020.catalog import GrandTournament, Mission, Objective, Secon
 from bot.engine.gt2020.missions import RolledGtMission
 from bot.engine.gt2020.selection import check_selection, options
 from bot.ui.embeds import Section, build_embed
-from bot.ui.errors import APOLOGY, send_error
+from bot.ui.errors import answer_failure
 from bot.ui.text import clip, field_value
-
-_log = logging.getLogger(__name__)
 
 COLOUR = discord.Colour.dark_red()
 SELECT_TEMPLATE = r"mgs:(?P<code>[is][123][123]):(?P<a>[0-9]+):(?P<b>[0-9]+)"
@@ -111,11 +107,8 @@ class SelectSecondaries(discord.ui.DynamicItem[discord.ui.Button], template=SELE
                 f"Select {pack.pack.secondaries_selected}, no more than one from each category. Nobody sees them "
                 "until both of you have selected yours.", view=discord.ui.View(timeout=None).add_item(menu),
                 ephemeral=True)
-        except GameError as exc:
-            await send_error(interaction, exc.message)
-        except Exception:
-            _log.exception("Opening the secondary objectives menu failed")
-            await send_error(interaction, APOLOGY)
+        except Exception as exc:
+            await answer_failure(interaction, exc, "Opening the secondary objectives menu")
 
 
 class PickSecondaries(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLATE):
@@ -152,11 +145,8 @@ class PickSecondaries(discord.ui.DynamicItem[discord.ui.Select], template=PICK_T
                            f"Hidden until <@{opponent}> has selected theirs."), view=None)
             if both is not None:
                 await self._reveal(interaction, pack, mission, both)
-        except GameError as exc:
-            await send_error(interaction, exc.message)
-        except Exception:
-            _log.exception("Selecting secondary objectives failed")
-            await send_error(interaction, APOLOGY)
+        except Exception as exc:
+            await answer_failure(interaction, exc, "Selecting secondary objectives")
 
     async def _reveal(self, interaction: discord.Interaction, pack: GrandTournament, mission: Mission,
                       both: dict[str, tuple[str, ...]]) -> None:
