@@ -3,14 +3,13 @@
 The engine never reads the wall clock. The service stamps each action of a clocked game with the moment it
 was received (`at`, Unix milliseconds, kept in the action log), so replaying the log, an undo and
 `python -m bot verify` all give the same clock. Before each action the running player is charged the time
-since the last switch; after it, the clock runs for whoever the game now waits on (`runner`).
+since the last switch; after it, the clock runs for whoever the game now waits on (each pack's `runner`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.engine.chapter_approved.state import GameState, Phase, Status
 from bot.engine.errors import InvalidValue, NotYourTurn, WrongPhase
 from bot.engine.events import Event
 from bot.engine.models import Clock, Expiry
@@ -38,21 +37,6 @@ def switch(clock: Clock, player: str | None, at_ms: int) -> Clock:
     if player == clock.running:
         return clock
     return clock.model_copy(update={"running": player, "since_ms": at_ms})
-
-
-def runner(state: GameState) -> str | None:
-    """Whose time runs: nobody's before the first turn or after the end; in the battle, the player a decision
-    waits on (a When Drawn answer, the next end-of-turn discard), else the player whose turn it is, or their
-    opponent once they finished their end-of-turn scoring and only the opponent's Done scoring is missing."""
-    if state.status != Status.BATTLE or state.active is None:
-        return None
-    if state.prompts:
-        return state.prompts[0].player
-    if state.phase == Phase.DISCARDS and state.discard_queue:
-        return state.discard_queue[0]
-    if state.active in state.scoring_done:
-        return state.opponent(state.active).id
-    return state.active
 
 
 def pause(clock: Clock, actor: str) -> Clock:

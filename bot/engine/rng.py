@@ -20,10 +20,10 @@ import secrets
 from typing import Protocol, TypeVar
 from collections.abc import Sequence
 
-from bot.engine.chapter_approved.state import GameSetup, SETUP_VERSION
 from bot.engine.models import RollOff
 
 T = TypeVar("T")
+STREAM_VERSION = 2  # setups from this version onwards draw from `Stream`, earlier ones from `derive_rng`
 
 _WORD = 4  # bytes per draw
 _SPAN = 1 << (8 * _WORD)
@@ -91,26 +91,37 @@ class RandomSource(Protocol):
     def randint(self, low: int, high: int) -> int: ...
 
 
+class Seeded(Protocol):
+    """A game's setup as its random streams read it, whichever pack it belongs to."""
+
+    @property
+    def seed(self) -> str: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def players(self) -> tuple[str, str]: ...
+
+
 def derive_rng(seed: str, label: str) -> random.Random:
     """Version 1's stream (still used for tournament pairings, which nobody replays elsewhere)."""
     return random.Random(hashlib.sha256(f"{seed}/{label}".encode()).digest())
 
 
-def stream_of(seed: str, label: str, version: int = SETUP_VERSION) -> RandomSource:
-    return Stream(seed, label) if version >= 2 else derive_rng(seed, label)
+def stream_of(seed: str, label: str, version: int = STREAM_VERSION) -> RandomSource:
+    return Stream(seed, label) if version >= STREAM_VERSION else derive_rng(seed, label)
 
 
-def stream(setup: GameSetup, label: str) -> RandomSource:
+def stream(setup: Seeded, label: str) -> RandomSource:
     return stream_of(setup.seed, label, setup.version)
 
 
-def shuffled(setup: GameSetup, label: str, items: Sequence[T]) -> tuple[T, ...]:
+def shuffled(setup: Seeded, label: str, items: Sequence[T]) -> tuple[T, ...]:
     pile = list(items)
     stream(setup, label).shuffle(pile)
     return tuple(pile)
 
 
-def roll_off(setup: GameSetup, label: str) -> RollOff:
+def roll_off(setup: Seeded, label: str) -> RollOff:
     """Both players roll a D6, the first player of the setup first; a tie is rolled again (core rules)."""
     return roll_off_between(stream(setup, label), setup.players)
 

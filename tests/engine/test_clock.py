@@ -6,7 +6,7 @@ import pytest
 
 from bot.engine import clock as clocks
 from bot.engine.chapter_approved import actions as a
-from bot.engine.chapter_approved.game import apply, new_game, replay
+from bot.engine.chapter_approved.game import apply, new_game, replay, runner
 from bot.engine.chapter_approved.state import Phase, Prompt, PromptKind, Status
 from bot.engine.errors import GameError
 from tests.engine.conftest import CATALOG, P1, Table
@@ -76,8 +76,8 @@ def test_a_decision_runs_the_time_of_the_player_it_waits_on(table: ClockTable) -
     table.to_battle()
     asked = Prompt(kind=PromptKind.ALPHA_TARGETS, player=table.second, owner=table.first, card="marked-for-death")
     state = table.state.model_copy(update={"prompts": (asked,)})
-    assert clocks.runner(state) == table.second
-    assert clocks.runner(table.state) == table.first
+    assert runner(state) == table.second
+    assert runner(table.state) == table.first
 
 
 def test_pausing_stops_the_clock_and_resuming_needs_the_player_who_paused(table: ClockTable) -> None:

@@ -20,9 +20,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from bot.decks import default_catalog
-from bot.engine import clock as clocks
 from bot.engine.chapter_approved import actions as a
-from bot.engine.chapter_approved.game import Event, Outcome, apply, new_game, replay
+from bot.engine.chapter_approved.game import Event, Outcome, apply, new_game, replay, runner
 from bot.engine.chapter_approved.geometry import CORNERS
 from bot.engine.chapter_approved.objectives import HIDDEN_SUPPLIES_ID, table_objectives
 from bot.engine.chapter_approved.state import GameSetup, GameState, Phase, PromptKind, Source, Status
@@ -455,7 +454,7 @@ class GameMachine(RuleBasedStateMachine):
         charged = sum(now.used_ms.values()) - sum(was.used_ms.values())
         assert charged == (max(0, action.at - was.since_ms) if ticking else 0), "time charged wrongly"
         assert all(now.used_ms.get(p, 0) >= was.used_ms.get(p, 0) for p in after.setup.players)
-        assert now.running == clocks.runner(after), "the clock runs for someone the game does not wait on"
+        assert now.running == runner(after), "the clock runs for someone the game does not wait on"
         assert set(was.out) <= set(now.out)
         for player in set(now.out) - set(was.out):
             assert isinstance(action, a.TimeOut) and now.left_ms(player) <= 0, "time ran out early"

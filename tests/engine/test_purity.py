@@ -67,6 +67,21 @@ def test_the_check_catches_impure_imports(tmp_path: Path, source: str) -> None:
     assert violations(module)
 
 
+SUBPACKAGES = tuple(f"bot.engine.{d.name}" for d in ENGINE.iterdir() if (d / "__init__.py").exists())
+SHARED_FILES = [p for p in ENGINE.glob("*.py") if p.name != "packs.py"]  # packs.py: the one entry, over every pack
+
+
+def test_the_engine_has_packs_and_shared_modules() -> None:
+    assert "bot.engine.chapter_approved" in SUBPACKAGES and "bot.engine.tournament" in SUBPACKAGES
+    assert any(p.name == "clock.py" for p in SHARED_FILES)
+
+
+@pytest.mark.parametrize("path", SHARED_FILES, ids=lambda p: p.name)
+def test_what_every_pack_shares_imports_no_pack(path: Path) -> None:
+    packs = [m for m in imported_modules(path) if m.startswith(SUBPACKAGES)]
+    assert packs == [], f"{path.name} is shared by every pack but imports {packs}"
+
+
 def test_the_check_lets_pure_imports_through(tmp_path: Path) -> None:
     module = tmp_path / "pure.py"
     module.write_text("import random\nfrom bot.engine.errors import InvalidValue\nfrom .catalog import Catalog\n")

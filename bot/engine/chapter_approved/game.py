@@ -71,8 +71,23 @@ def apply(catalog: Catalog, state: GameState, action: a.Action) -> Outcome:
     game.apply(action)
     after = game.state
     if clock is not None and at is not None and after.clock is not None:
-        after = after.model_copy(update={"clock": clocks.switch(after.clock, clocks.runner(after), at)})
+        after = after.model_copy(update={"clock": clocks.switch(after.clock, runner(after), at)})
     return Outcome(after, tuple(game.events))
+
+
+def runner(state: GameState) -> str | None:
+    """Whose time runs: nobody's before the first turn or after the end; in the battle, the player a decision
+    waits on (a When Drawn answer, the next end-of-turn discard), else the player whose turn it is, or their
+    opponent once they finished their end-of-turn scoring and only the opponent's Done scoring is missing."""
+    if state.status != Status.BATTLE or state.active is None:
+        return None
+    if state.prompts:
+        return state.prompts[0].player
+    if state.phase == Phase.DISCARDS and state.discard_queue:
+        return state.discard_queue[0]
+    if state.active in state.scoring_done:
+        return state.opponent(state.active).id
+    return state.active
 
 
 def replay(catalog: Catalog, setup: GameSetup, actions: Sequence[a.Action]) -> GameState:
