@@ -42,3 +42,18 @@ def fit_text(draw: ImageDraw.ImageDraw, text: str, font, width: float) -> str:
 def draw_centred(draw: ImageDraw.ImageDraw, text: str, x: float, y: float, font, fill, *, bold: int = 0) -> None:
     draw.text((x - draw.textlength(text, font=font) / 2, y), text, fill=fill, font=font, stroke_width=bold,
               stroke_fill=fill)
+
+
+def side_colour(side: str | None) -> tuple[int, int, int]:
+    """A player's colour on the sheet: the Attacker red, the Defender blue, ink without a side."""
+    return {"Attacker": ATTACKER, "Defender": DEFENDER}.get(side or "", INK)
+
+
+def draw_heading(draw: ImageDraw.ImageDraw, text: str, side: str | None, y: int, font) -> int:
+    """A player's heading in their side's colour, ruled off: the y below it."""
+    colour = side_colour(side)
+    draw.text((MARGIN, y), fit_text(draw, text, font, WIDTH - 2 * MARGIN), fill=colour, font=font, stroke_width=1,
+              stroke_fill=colour)
+    y += 48
+    draw.line((MARGIN, y, WIDTH - MARGIN, y), fill=colour, width=4)
+    return y + 8

@@ -18,7 +18,8 @@ from bot.engine.rng import seed_hash
 from bot.game_log import score_sheet, seed_is_public
 from bot.ui.chapter_approved.board import mission_title
 from bot.ui.sheet_drawing import (
-    ATTACKER, DEFENDER, HEADER, INK, MARGIN, MUTED, PAPER, RULE, STRIPE, WIDTH, draw_centred, fit_text, load_font,
+    HEADER, INK, MARGIN, MUTED, PAPER, RULE, STRIPE, WIDTH, draw_centred, draw_heading, fit_text, load_font,
+    side_colour,
 )
 from bot.ui.text import title_case
 
@@ -147,12 +148,8 @@ def render_score_sheet(content: SheetContent) -> bytes:
     columns = len(content.rounds) + 1
     column = (inner - LABEL_COLUMN) / columns
     for player in content.players:
-        colour = {"Attacker": ATTACKER, "Defender": DEFENDER}.get(player.side, INK)
-        draw.text((MARGIN, y), fit_text(draw, player.heading, body, inner), fill=colour, font=body, stroke_width=1,
-                  stroke_fill=colour)
-        y += 48
-        draw.line((MARGIN, y, WIDTH - MARGIN, y), fill=colour, width=4)
-        y += 8
+        colour = side_colour(player.side)
+        y = draw_heading(draw, player.heading, player.side, y, body)
         heads = [f"R{r}" if r else "Pre" for r in content.rounds] + ["Total"]
         for i, head in enumerate(heads):
             draw_centred(draw, head, MARGIN + LABEL_COLUMN + column * (i + 0.5), y + 8, small, MUTED)

@@ -27,8 +27,8 @@ from bot.engine.rng import seed_hash
 from bot.engine.table.state import END_GAME, Seat, Step, TableState, Tally
 from bot.game_log import seed_is_public
 from bot.ui.sheet_drawing import (
-    ATTACKER, DEFENDER, HEADER, INK, MARGIN, MUTED, PAPER, PLAIN, RULE, STRIPE, WIDTH, draw_centred, fit_text,
-    load_font, sheet_filename,
+    HEADER, INK, MARGIN, MUTED, PAPER, PLAIN, RULE, STRIPE, WIDTH, draw_centred, draw_heading, fit_text,
+    load_font, sheet_filename, side_colour,
 )
 
 GT_PACK = "gt-2020"
@@ -475,12 +475,8 @@ def render_table_sheet(content: TableSheet) -> bytes:
 def _draw_section(draw: ImageDraw.ImageDraw, content: TableSheet, section: Section, y: int, fonts) -> int:
     body, name_font, small = fonts["body"], fonts["name"], fonts["small"]
     inner = WIDTH - 2 * MARGIN
-    colour = {"Attacker": ATTACKER, "Defender": DEFENDER}.get(section.side, INK)
-    draw.text((MARGIN, y), fit_text(draw, section.heading, body, inner), fill=colour, font=body, stroke_width=1,
-              stroke_fill=colour)
-    y += 48
-    draw.line((MARGIN, y, WIDTH - MARGIN, y), fill=colour, width=4)
-    y += 8
+    colour = side_colour(section.side)
+    y = draw_heading(draw, section.heading, section.side, y, body)
 
     column = _column_width(section)
     names = _column_names(section)
