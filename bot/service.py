@@ -280,8 +280,8 @@ def _seed_notice(state: Any, digest: str) -> Event:
     """A bot-made seed is committed to by its hash; a seed a player fixed is public and promises nothing."""
     fixer = state.setup.seed_fixed_by
     if fixer is None:
-        return Event(f"Every shuffle and roll comes from a secret seed whose SHA-256 is {digest}; "
-                     "the seed is revealed when the game ends.")
+        return Event(f"Shuffles and rolls come from a secret seed, revealed when the game ends: its SHA-256 begins "
+                     f"`{digest[:16]}` (the whole hash is in `/game log`).")
     return Event(f"Replay: {state.player(fixer).name} fixed the seed {state.setup.seed!r}, so every shuffle "
                  "and roll of this game can be known in advance; it has no secret shuffles.")
 

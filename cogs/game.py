@@ -114,8 +114,10 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
                               (interaction.user.display_name, opponent.display_name))
         rules = self.service.packs.rules(pack)
         place = interaction.channel
+        # Acknowledged at once: the game is stored and its map drawn after, which takes a while when forty
+        # tables start together. A refusal stays private; the challenge is posted in the channel.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         if thread:
-            await interaction.response.defer(ephemeral=True)  # a refusal stays private; Discord shows the thread
             kind = size.replace('-', ' ') if size else rules.title
             name = f"{interaction.user.display_name} vs {opponent.display_name} ({kind})"
             place = await open_thread(interaction.channel, name, [interaction.user, opponent], "Mission Deck game")
@@ -134,11 +136,11 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
                                            thread=thread)
         if starts_at is not None:
             await self.desk.reminders.schedule(result.game_id, place.id, starts_at)
-        if thread:
-            await place.send(**message)
+        await place.send(**message)
+        if thread:  # Discord shows the thread; this says where
             await interaction.followup.send(f"Game {result.game_id} is in {place.mention}.", ephemeral=True)
         else:
-            await interaction.response.send_message(**message)
+            await interaction.delete_original_response()
 
     async def _when(self, me: str, when: str) -> datetime:
         """The moment a player typed, read in their own time zone."""
@@ -180,23 +182,24 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
         await self.desk.challenges.watch_stored()
         await self.desk.reminders.watch_stored()
 
-    @app_commands.command(name="status", description="Show this channel's game board again")
+    @app_commands.command(name="status", description="Bring this channel's game board to the bottom")
     async def status(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)  # a refusal stays private
         record = await self.service.get_state(channel_id=interaction.channel_id)
         if not await self.service.repo.board_messages(record.id):
             raise GameError("This game is waiting for the challenged player to accept.")
-        await interaction.response.send_message("Here is the board; the one before it is unpinned.", ephemeral=True)
-        await self.desk.post_board(interaction.channel, record)
+        await self.desk.move_board(record.id, notify=set())
+        await interaction.delete_original_response()  # the board at the bottom is the answer
 
     @app_commands.command(name="undo", description="Take back the last action of this channel's game")
     async def undo(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True)  # a refusal must stay private
         result = await self.service.undo(interaction.channel_id, str(interaction.user.id))
-        await self.desk.after(interaction, result, actor=str(interaction.user.id), done="Undone.")
+        await self.desk.after(interaction, result, actor=str(interaction.user.id))
 
     @app_commands.command(name="concede", description="Concede the game: your opponent wins")
     async def concede(self, interaction: discord.Interaction) -> None:
-        await self.desk.perform(interaction, a.Concede(actor=str(interaction.user.id)), done="You conceded.")
+        await self.desk.perform(interaction, a.Concede(actor=str(interaction.user.id)))
 
     @app_commands.command(name="end", description="Abandon this channel's game (both players, or Manage Channels)")
     async def end(self, interaction: discord.Interaction) -> None:
@@ -206,7 +209,7 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
         if moderator:
             await interaction.response.defer(ephemeral=True)
             result = await self.service.abandon(interaction.channel_id, me, moderator=True)
-            await self.desk.after(interaction, result, actor=me, done="Game abandoned.")
+            await self.desk.after(interaction, result, actor=me)
             return
         if me not in record.setup.players:
             raise GameError("Only the players, or someone with Manage Channels, can end this game.")

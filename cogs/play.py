@@ -99,7 +99,7 @@ class SecondaryCog(commands.GroupCog, name="secondary", description="Your Second
     @app_commands.autocomplete(card=own_cards)
     async def new_orders(self, interaction: discord.Interaction, card: str) -> None:
         (card,) = await typed_cards(interaction, card)
-        await self.bot.desk.perform(interaction, a.NewOrders(actor=_me(interaction), card=card), done="Done.")
+        await self.bot.desk.perform(interaction, a.NewOrders(actor=_me(interaction), card=card))
 
     @app_commands.command(name="discard", description="End of turn: discard active cards (none to keep them)")
     @app_commands.autocomplete(card=own_cards, second_card=own_cards)
@@ -107,7 +107,7 @@ class SecondaryCog(commands.GroupCog, name="secondary", description="Your Second
     async def discard(self, interaction: discord.Interaction, card: str | None = None,
                       second_card: str | None = None) -> None:
         cards = await typed_cards(interaction, card, second_card)
-        await self.bot.desk.perform(interaction, a.Discard(actor=_me(interaction), cards=cards), done="Done.")
+        await self.bot.desk.perform(interaction, a.Discard(actor=_me(interaction), cards=cards))
 
 
 class ScoreCog(commands.GroupCog, name="score", description="Victory points"):
@@ -127,7 +127,7 @@ class ScoreCog(commands.GroupCog, name="score", description="Victory points"):
         if card is not None:
             (card,) = await typed_cards(interaction, card)
         action = a.Score(actor=_me(interaction), source=Source(source), card=card, vp=vp)
-        await self.bot.desk.perform(interaction, action, done="Recorded.")
+        await self.bot.desk.perform(interaction, action)
 
     @app_commands.command(name="objective", description="Record VP for one of your objectives (Grand Tournament "
                                                             "2020, 4th edition)")
@@ -139,7 +139,7 @@ class ScoreCog(commands.GroupCog, name="score", description="Victory points"):
             raise GameError("Chapter Approved VP come from cards: use the board's Score button or `/score add`.")
         objective = await typed_objective(interaction, objective)
         action = t.ScoreObjective(actor=_me(interaction), objective=objective, vp=vp)
-        await self.bot.desk.perform(interaction, action, done="Recorded.")
+        await self.bot.desk.perform(interaction, action)
 
 
 class CpCog(commands.GroupCog, name="cp", description="Command points"):
@@ -151,7 +151,7 @@ class CpCog(commands.GroupCog, name="cp", description="Command points"):
     async def spend(self, interaction: discord.Interaction, amount: app_commands.Range[int, 1, 10],
                     reason: app_commands.Range[str, 0, 200] = "") -> None:
         action = a.SpendCp(actor=_me(interaction), amount=amount, reason=reason)
-        await self.bot.desk.perform(interaction, action, done="Recorded.")
+        await self.bot.desk.perform(interaction, action)
 
     @app_commands.command(name="gain", description="Gain CP from a rule (at most 1CP per battle round)")
     @app_commands.describe(mission_rule="Grand Tournament 2020: a mission rule gives it in your Command phase "
@@ -165,7 +165,7 @@ class CpCog(commands.GroupCog, name="cp", description="Command points"):
             action = a.GainCp(actor=_me(interaction), amount=amount, reason=reason)
         else:
             action = t.GainCp(actor=_me(interaction), amount=amount, reason=reason, mission_rule=mission_rule)
-        await self.bot.desk.perform(interaction, action, done="Recorded.")
+        await self.bot.desk.perform(interaction, action)
 
 
 class ChallengerCog(commands.GroupCog, name="challenger", description="Your Challenger card"):
@@ -176,7 +176,7 @@ class ChallengerCog(commands.GroupCog, name="challenger", description="Your Chal
     @app_commands.command(name="use", description="Use your Challenger card as its Stratagem or its Mission")
     @app_commands.rename(use_as="as")
     async def use(self, interaction: discord.Interaction, use_as: Literal["stratagem", "mission"]) -> None:
-        await self.bot.desk.perform(interaction, a.UseChallenger(actor=_me(interaction), use=use_as), done="Done.")
+        await self.bot.desk.perform(interaction, a.UseChallenger(actor=_me(interaction), use=use_as))
 
 
 async def setup(bot: commands.Bot) -> None:

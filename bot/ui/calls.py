@@ -1,47 +1,48 @@
-"""Calls: a message asking one named player for something, with the button for it, that goes away once answered.
+"""Calls: what the game asks of whom, said in the live board's content ("<@bob>, choose your Secondary Missions.").
 
-What a game waits on follows from its state (`waits` of each pack). A call is posted when a wait appears, stored
-with the waits it asks about (bot/store/community_models.py, CallMessage), and after every action, undo included,
-each call whose waits have all gone is edited to one line saying so, without its buttons. Nothing hidden is ever
-named: a call says what is wanted, never what a player chose or what the deck holds.
+What a game waits on follows from its state (`waits` of each pack); the board (bot/ui/live_board.py) carries the
+call and moves to the bottom when someone new is called. Nothing hidden is ever named: a call says what is wanted,
+never what a player chose or what the deck holds.
+
+A few calls are messages of their own, stored with the waits they ask about (CallMessage): the request to abandon
+a game (/game end), and the calls an earlier version posted. Each is deleted once none of its waits is left.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import discord
 
+from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.state import PromptKind
 from bot.game_log import OVER
-
-if TYPE_CHECKING:
-    from bot.ui.desk import GameDesk
+from bot.store.community import CommunityRepository
 
 _log = logging.getLogger(__name__)
 
 Wait = tuple[str, ...]  # (player, verb, ...) as `waits` gives it
 
-# verb -> (what is asked, what the call says once answered); {name}: the player, {round}: the battle round.
-ASKS: dict[str, tuple[str, str]] = {
-    "turn": ("your turn (battle round {round}).", "{name}'s turn (battle round {round}) is over."),
-    "sides": ("you won the roll-off: choose Attacker or Defender on the board.", "{name} chose a side."),
-    "choose": ("choose your Secondary Missions.", "{name} chose their Secondary Missions."),
-    "select": ("select your secondary objectives.", "{name} selected their secondary objectives."),
-    "deployed": ("press Deployment done once your army is set up.", "{name} deployed."),
-    "done": ("finish scoring, then press Done scoring.", "{name} finished scoring."),
-    "rounddone": ("battle round {round} is over: score what scores at the end of the battle round, then press Done "
-                  "scoring.", "{name} finished scoring battle round {round}."),
-    "discard": ("discard or keep your Tactical Missions.", "{name} decided their discards."),
-    "resume": ("your opponent asks to resume the clock.", "{name} answered about the clock."),
-    "attacker": ("you won the roll-off: choose Attacker or Defender.", "{name} chose a side."),
-    "defender": ("you won the roll-off: choose Attacker or Defender.", "{name} chose a side."),
-    "gofirst": ("you won the roll-off: take the first or the second turn.", "{name} chose who goes first."),
-    "gosecond": ("you won the roll-off: take the first or the second turn.", "{name} chose who goes first."),
-    "pickmission": ("you won the Strategy Roll: choose the mission.", "{name} chose the mission."),
-    "endby": ("", "The request to abandon the game is closed: the game is over."),
+# verb -> what is asked; {round}: the battle round.
+ASKS: dict[str, str] = {
+    "turn": "your turn (battle round {round}).",
+    "sides": "you won the roll-off: choose Attacker or Defender.",
+    "choose": "choose your Secondary Missions.",
+    "select": "select your secondary objectives.",
+    "deployed": "press Deployment done once your army is set up.",
+    "done": "finish scoring, then press Done scoring.",
+    "rounddone": "battle round {round} is over: score what scores at the end of the battle round, then press Done "
+                 "scoring.",
+    "discard": "discard or keep your Tactical Missions.",
+    "resume": "your opponent asks to resume the clock.",
+    "attacker": "you won the roll-off: choose Attacker or Defender.",
+    "defender": "you won the roll-off: choose Attacker or Defender.",
+    "gofirst": "you won the roll-off: take the first or the second turn.",
+    "gosecond": "you won the roll-off: take the first or the second turn.",
+    "pickmission": "you won the Strategy Roll: choose the mission.",
 }
 PROMPTS: dict[PromptKind, str] = {
     PromptKind.OPTIONAL_RESHUFFLE: "{card} was drawn: keep it or draw again?",
@@ -53,61 +54,48 @@ PROMPTS: dict[PromptKind, str] = {
 }
 
 
-def call_text(desk: GameDesk, state: Any, player: str, waits: list[Wait]) -> str:
-    """"<@bob>, choose your Secondary Missions." — what the game asks of `player`, one sentence per wait."""
-    asks = []
-    for wait in waits:
-        if wait[1] == "answer":
-            prompt = next(q for q in state.prompts if q.player == player and q.kind.value == wait[2])
-            card = desk.catalog_of(state).secondary(prompt.card).name
-            asks.append(PROMPTS[prompt.kind].format(card=card, owner=state.player(prompt.owner).name))
-        else:
-            asks.append(ASKS[wait[1]][0].format(round=_round(wait, state)))
-    unique = list(dict.fromkeys(asks))  # a choice of two buttons asks once
-    return f"<@{player}>, " + " ".join(_sentence(a) for a in unique)
+def call_line(catalog_of: Callable[[Any], Catalog], state: Any, waits: Iterable[Wait]) -> str:
+    """"<@alice>, your turn (battle round 2). <@bob>, finish scoring, then press Done scoring." — what the game
+    asks of each player, the seats in order; players asked the same thing share one sentence."""
+    by_player: dict[str, list[Wait]] = {}
+    for wait in sorted(waits, key=lambda w: (w[1] != "turn", w)):  # the turn first
+        by_player.setdefault(wait[0], []).append(wait)
+    asked: dict[str, list[str]] = {}  # what is asked -> of whom
+    for player in (p for p in state.setup.players if p in by_player):
+        asks = dict.fromkeys(_ask(catalog_of, state, player, wait) for wait in by_player[player])
+        asked.setdefault(" ".join(_sentence(a) for a in asks), []).append(player)
+    return " ".join(f"{' and '.join(f'<@{p}>' for p in players)}, {text}" for text, players in asked.items())
 
 
-def closed_text(state: Any, player: str, waits: list[Wait]) -> str:
-    name = state.player(player).name
-    lines = ["{name} answered." if w[1] == "answer" else ASKS[w[1]][1] for w in waits]
-    return "✓ " + " ".join(dict.fromkeys(line.format(name=name, round=_round(w, state))
-                                         for line, w in zip(lines, waits)))
+def _ask(catalog_of: Callable[[Any], Catalog], state: Any, player: str, wait: Wait) -> str:
+    if wait[1] == "answer":
+        prompt = next(q for q in state.prompts if q.player == player and q.kind.value == wait[2])
+        card = catalog_of(state).secondary(prompt.card).name
+        return PROMPTS[prompt.kind].format(card=card, owner=state.player(prompt.owner).name)
+    return ASKS[wait[1]].format(round=wait[2] if wait[1] in ("turn", "rounddone") else getattr(state, "round", ""))
 
 
-class Calls:
-    def __init__(self, desk: GameDesk) -> None:
-        self.desk = desk
-        self.repo = desk.service.community
-
-    async def post(self, channel: discord.abc.Messageable, game_id: int, state: Any, player: str,
-                   waits: list[Wait], view: discord.ui.View | None, mentions: discord.AllowedMentions) -> None:
-        message = await channel.send(call_text(self.desk, state, player, waits), view=view,
-                                     allowed_mentions=mentions)
-        await self.remember(message, game_id, player, waits)
+class StoredCalls:
+    def __init__(self, bot: discord.Client, repo: CommunityRepository) -> None:
+        self.bot, self.repo = bot, repo
 
     async def remember(self, message: discord.Message, game_id: int, player: str, waits: list[Wait]) -> None:
-        """A message asking `player` for something, to close once its waits are gone."""
+        """A message asking `player` for something, to delete once its waits are gone."""
         await self.repo.add_call(message.id, game_id, message.channel.id, player, json.dumps(waits))
 
     async def close_answered(self, game_id: int, state: Any, now: set[Wait]) -> None:
-        """Edit every call of the game none of whose waits is still in `now` (what the game waits on) to one line
-        without buttons, and forget it."""
+        """Delete every call of the game none of whose waits is still in `now` (what the game waits on)."""
         for call in await self.repo.calls_of(game_id):
             waits = [tuple(w) for w in json.loads(call.wait_key)]
             # A request to abandon the game (/game end) waits on the opponent for as long as the game goes on.
             if any(w in now or (w[1] == "endby" and state.status not in OVER) for w in waits):
                 continue
             await self.repo.drop_call(call.message_id)
-            message = self.desk.bot.get_partial_messageable(call.channel_id).get_partial_message(call.message_id)
+            message = self.bot.get_partial_messageable(call.channel_id).get_partial_message(call.message_id)
             try:
-                await message.edit(content=closed_text(state, call.player_id, waits), view=None,
-                                   allowed_mentions=discord.AllowedMentions.none())
+                await message.delete()
             except (discord.NotFound, discord.Forbidden):
                 _log.info("Call %s of game %s is gone", call.message_id, game_id)
-
-
-def _round(wait: Wait, state: Any) -> str:
-    return wait[2] if wait[1] in ("turn", "rounddone") else str(getattr(state, "round", ""))
 
 
 def _sentence(text: str) -> str:

@@ -11,6 +11,8 @@ from bot.service import ActResult
 from bot.ui.controls import GameButton, view_of
 from bot.ui.permissions import missing_permission_text
 
+ACCEPT_QUESTION = "\nAccept?"  # the challenge's last line, until it is answered
+
 
 async def open_thread(channel: discord.TextChannel, name: str, players: list[discord.abc.Snowflake],
                       reason: str) -> discord.Thread:
@@ -34,7 +36,6 @@ async def start_game(client: discord.Client, guild_id: int | None, place: discor
         if thread:
             await place.delete()  # type: ignore[attr-defined]
         raise
-    client.desk.note(result.game_id, result.events)  # type: ignore[attr-defined]
     return result
 
 
@@ -46,6 +47,6 @@ async def offer_game(client: discord.Client, guild_id: int | None, place: discor
     result = await start_game(client, guild_id, place, setup, thread=thread)
     view = view_of(GameButton(result.game_id, result.version, accept),
                    GameButton(result.game_id, result.version, "decline"))
-    briefing = client.desk.briefing(result.state, result.events)  # type: ignore[attr-defined]
-    return result, dict(content=content + "\nAccept?", view=view,
+    briefing = await client.desk.briefing(result.state, result.events)  # type: ignore[attr-defined]
+    return result, dict(content=content + ACCEPT_QUESTION, view=view,
                         allowed_mentions=discord.AllowedMentions(users=pinged), **briefing)

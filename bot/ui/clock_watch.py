@@ -7,26 +7,26 @@ stored deadline after every action and, at start-up, for every clocked game in p
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from functools import partial
-from typing import TYPE_CHECKING
 
 import discord
 
 from bot.engine import moves as a
 from bot.engine.chapter_approved.state import GameState, Status
 from bot.engine.errors import GameError
+from bot.service import GameService
 from bot.ui.alarms import Alarms
-
-if TYPE_CHECKING:
-    from bot.ui.desk import GameDesk
 
 _log = logging.getLogger(__name__)
 
 
 class ClockWatch:
-    def __init__(self, desk: GameDesk, alarms: Alarms) -> None:
-        self.desk = desk
-        self.alarms = alarms
+    def __init__(self, bot: discord.Client, service: GameService, alarms: Alarms, *,
+                 shown: Callable[..., Awaitable[None]]) -> None:
+        """`shown(result, actor=None, headline=...)`: the desk shows a recorded time-out on the board."""
+        self.bot, self.service, self.alarms = bot, service, alarms
+        self._shown = shown
 
     def deadline(self, game_id: int) -> int | None:
         moment = self.alarms.moment(("clock", game_id))
@@ -42,33 +42,25 @@ class ClockWatch:
     async def watch_stored(self) -> int:
         """At start-up: watch the clocked games in progress in this process's servers; how many."""
         count = 0
-        for record in await self.desk.service.repo.clocked_games():
-            if record.guild_id is None or self.desk.bot.get_guild(record.guild_id) is not None:
+        for record in await self.service.repo.clocked_games():
+            if record.guild_id is None or self.bot.get_guild(record.guild_id) is not None:
                 self.watch(record.id, record.state)
                 count += 1
         return count
 
     async def time_out(self, game_id: int, deadline: int) -> bool:
         """Record that the running player's time ran out at `deadline`, if the game still waits on them, and
-        tell both players (mentions in the message, exactly them): whether it did."""
-        service = self.desk.service
-        record = await service.get_state(game_id=game_id)
+        tell both players (the board moves to the bottom with the news, notifying exactly them): whether it
+        did."""
+        record = await self.service.get_state(game_id=game_id)
         clock = record.state.clock
         if clock is None or clock.deadline_ms != deadline or clock.running is None:
             return False  # the game moved on, or another process recorded it
         try:
-            result = await service.act(a.TimeOut(actor=clock.running), game_id=game_id)
+            result = await self.service.act(a.TimeOut(actor=clock.running), game_id=game_id)
         except GameError as exc:
             _log.info("Game %s: time-out not recorded (%s)", game_id, exc.message)
             return False
-        self.desk.note(game_id, result.events)
-        self.desk.request_refresh(game_id)
-        self.watch(game_id, result.state)
-        players = result.state.setup.players
-        quiet = await service.repo.quiet_players(game_id)
         text = " ".join(e.text for e in result.events if e.private_to is None)
-        channel = self.desk.bot.get_partial_messageable(record.channel_id)
-        notified = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                           users=[discord.Object(int(p)) for p in players if p not in quiet])
-        await channel.send(f"⌛ {' '.join(f'<@{p}>' for p in players)} {text}", allowed_mentions=notified)
+        await self._shown(result, actor=None, headline=f"⌛ {text}")
         return True

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import discord
 
 if TYPE_CHECKING:
-    from bot.ui.desk import GameDesk
+    from bot.ui.desk_api import Presses
 
 BUTTON_TEMPLATE = r"mdb:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<verb>[a-z-]+)"
 SELECT_TEMPLATE = r"mds:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<verb>[a-z-]+)"
@@ -21,7 +21,7 @@ BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "accept-first": ("Accept the game", discord.ButtonStyle.success),
     "rematch": ("Rematch", discord.ButtonStyle.primary),
     "decline": ("Decline", discord.ButtonStyle.secondary),
-    "attacker": ("I'll be the Attacker", discord.ButtonStyle.danger),
+    "attacker": ("I'll be the Attacker", discord.ButtonStyle.primary),
     "defender": ("I'll be the Defender", discord.ButtonStyle.primary),
     "choose": ("Choose Secondary Missions", discord.ButtonStyle.primary),
     "ready": ("Battle Ready", discord.ButtonStyle.secondary),
@@ -55,7 +55,7 @@ BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "mission": ("Go for the Mission", discord.ButtonStyle.success),
     "select": ("Select secondary objectives", discord.ButtonStyle.primary),
     "gofirst": ("Take the first turn", discord.ButtonStyle.primary),
-    "gosecond": ("Take the second turn", discord.ButtonStyle.secondary),
+    "gosecond": ("Take the second turn", discord.ButtonStyle.primary),
     "pickmission": ("Choose the mission", discord.ButtonStyle.primary),
     "outcome": ("Record the mission's outcome", discord.ButtonStyle.primary),
     "endby-first": ("Agree to abandon", discord.ButtonStyle.danger),
@@ -63,7 +63,7 @@ BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
 }
 
 
-def _desk(interaction: discord.Interaction) -> GameDesk:
+def _desk(interaction: discord.Interaction) -> Presses:
     return interaction.client.desk  # type: ignore[attr-defined]
 
 

@@ -37,6 +37,14 @@ async def answer_failure(interaction: discord.Interaction, exc: BaseException, w
         await send_error(interaction, APOLOGY)
 
 
+async def reply_privately(interaction: discord.Interaction, content: str, **fields) -> None:
+    """A private answer, whether the press was acknowledged already (a "thinking…" it replaces) or not."""
+    if interaction.response.is_done():
+        await interaction.followup.send(content, ephemeral=True, **fields)
+    else:
+        await interaction.response.send_message(content, ephemeral=True, **fields)
+
+
 async def send_error(interaction: discord.Interaction, message: str) -> None:
     """Reply to the sender only (ephemeral), whether or not the interaction was answered already.
 

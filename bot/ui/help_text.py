@@ -51,8 +51,8 @@ def button(verb: str) -> str:
 ABOUT = (
     "I run Warhammer 40,000 games in your channels: the Chapter Approved 2025-26 Mission Deck, and the Grand "
     "Tournament 2020 and 4th edition missions.\n"
-    "A pinned board with buttons deals the cards from a secret seed (checkable afterwards) and keeps turns, CP, VP "
-    "and an optional chess clock; every game is saved.\n"
+    "A board with buttons, always the newest message at the bottom of the channel, deals the cards from a secret "
+    "seed (checkable afterwards) and keeps turns, CP, VP and an optional chess clock; every game is saved.\n"
     "I also run Swiss tournaments: registration, pairings, table threads, results and standings."
 )
 
@@ -196,7 +196,8 @@ FIRST_GAME = HelpSection(
     steps=(
         "In your game channel: `/game new opponent:@bob size:strike-force` (or leave out `opponent:` and the "
         f"first member to press **{CHALLENGE_LABELS['take'][0]}** plays you).",
-        f"Your opponent presses {button('accept')}: I post the mission briefing and pin the board.",
+        f"Your opponent presses {button('accept')}: the challenge keeps the mission briefing, and I post the board "
+        "under it.",
         f"The roll-off winner presses {button('attacker')} or {button('defender')}.",
         f"Each player presses {button('choose')} and secretly picks Tactical, or Fixed with two cards; both "
         f"choices are revealed together. {button('ready')} marks a painted army.",
@@ -206,8 +207,8 @@ FIRST_GAME = HelpSection(
         f"Movement to Fight: {button('score')} what you achieve as it happens, then {button('endturn')}.",
         f"End of turn: both players score, then each presses {button('done')}; Tactical players may "
         f"{button('discard')}.",
-        f"Turns alternate for five battle rounds; {button('undo')} takes back a slip, `/game status` shows the "
-        "board again.",
+        f"Turns alternate for five battle rounds; {button('undo')} takes back a slip, `/game status` brings the "
+        "board to the bottom.",
         f"After round 5, End Game scoring and {button('done')} by both: the result card and score sheet are "
         "posted; `/game log` exports the game.",
     ),
@@ -217,7 +218,7 @@ SECTIONS: tuple[HelpSection, ...] = (PLAYERS, ORGANISERS, SERVER_ADMINS, FIRST_G
 
 WELCOME = (
     "👋 Thanks for adding me! I run Warhammer 40,000 Mission Deck games in your channels (challenge someone with "
-    "`/game new`: a pinned board with buttons runs the battle) and Swiss tournaments.\n"
+    "`/game new`: a board with buttons at the bottom of the channel runs the battle) and Swiss tournaments.\n"
     "• `/help` explains every command, privately.\n"
     "• Admins: run `/setup check` in the channels where you will play: it lists the permissions I still lack "
     "there and what each one breaks."

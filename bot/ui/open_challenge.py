@@ -24,7 +24,7 @@ from bot.ui.errors import answer_failure
 from bot.ui.game_options import GameOptions
 
 if TYPE_CHECKING:
-    from bot.ui.desk import GameDesk
+    from bot.ui.desk_api import Desk
 
 _log = logging.getLogger(__name__)
 
@@ -54,7 +54,7 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLA
 
 
 class OpenChallenges:
-    def __init__(self, desk: GameDesk, repo: CommunityRepository) -> None:
+    def __init__(self, desk: Desk, repo: CommunityRepository) -> None:
         self.desk = desk
         self.repo = repo
 
@@ -163,12 +163,19 @@ class OpenChallenges:
         await interaction.edit_original_response(
             content=f"{interaction.user.display_name} took {row.author_name}'s seat{where}.", embed=None, view=None)
         if row.starts_at is not None:
-            await self.desk.reminders.schedule(record.id, place.id, row.starts_at)
+            await self.desk.schedule(record.id, place.id, row.starts_at)
         when = f" The game is set for {stamp(row.starts_at)}." if row.starts_at else ""
         await place.send(f"<@{row.author_id}>, {interaction.user.mention} took the seat of your open challenge."
-                         f"{when}", allowed_mentions=await self.desk.ping_to(record.id, row.author_id, actor=me),
-                         **self.desk.briefing(started.state, started.events))
-        await self.desk.open_board(place, record, actor=me)
+                         f"{when}", allowed_mentions=await self._ping_author(record, row.author_id),
+                         **await self.desk.briefing(started.state, started.events))
+        await self.desk.open_board(record, actor=me)
+
+    async def _ping_author(self, record, author: str) -> discord.AllowedMentions:
+        """The author hears that their seat was taken, unless the board below calls them anyway: one ping each."""
+        called = {w[0] for w in self.desk.waits(record.state)}
+        if author in called or author in await self.desk.service.repo.quiet_players(record.id):
+            return discord.AllowedMentions.none()
+        return discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(int(author))])
 
     # ---- expiry -------------------------------------------------------------------------------------
 

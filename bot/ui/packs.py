@@ -17,13 +17,14 @@ from bot.ui.table.view import TableView
 if TYPE_CHECKING:
     from bot.service import ActResult
     from bot.store.repository import GameRecord
-    from bot.ui.desk import GameDesk
+    from bot.ui.desk_api import Desk
 
 
 class PackView(Protocol):
     simple_actions: Mapping[str, Callable[[str, Any], Any]]  # buttons that act at once: verb -> the presser's move
     acting: frozenset[str]  # verbs that act (rather than open a menu): acknowledged before any work
     unversioned: frozenset[str]  # verbs whose press does not depend on the board it was drawn on
+    forms: frozenset[str]  # verbs whose press opens a form (a modal): it must be the first answer, so no defer
 
     def briefing(self, state: Any, events: tuple[Event, ...]) -> dict:
         """The challenge's embeds (and pictures), read before the game starts."""
@@ -41,16 +42,16 @@ class PackView(Protocol):
     def sheet_file(self, state: Any, game_id: int) -> discord.File:
         """The score sheet picture (public information only)."""
 
-    async def press(self, desk: GameDesk, interaction: discord.Interaction, record: GameRecord, verb: str,
+    async def press(self, desk: Desk, interaction: discord.Interaction, record: GameRecord, verb: str,
                     version: int | None) -> None:
         """A button of the game's that is not a simple action (the desk runs those, and Undo)."""
 
-    async def select(self, desk: GameDesk, interaction: discord.Interaction, record: GameRecord, verb: str,
+    async def select(self, desk: Desk, interaction: discord.Interaction, record: GameRecord, verb: str,
                      values: list[str], version: int | None) -> None:
         """A choice in one of the game's menus."""
 
-    async def announce(self, desk: GameDesk, channel: discord.abc.Messageable, result: ActResult) -> None:
-        """What an action tells the channel besides the board, the calls and the result card."""
+    def headline(self, result: ActResult) -> str | None:
+        """News of an action for both players besides the board's calls (the board moves to bring it), or None."""
 
 
 class PackViews:
@@ -62,6 +63,7 @@ class PackViews:
         every: tuple[PackView, ...] = (self.mission_deck, self.table)
         self.acting = frozenset().union(*(view.acting for view in every))
         self.unversioned = frozenset().union(*(view.unversioned for view in every))
+        self.forms = frozenset().union(*(view.forms for view in every))
 
     def of(self, state: Any) -> PackView:
         return self.mission_deck if is_mission_deck(state) else self.table

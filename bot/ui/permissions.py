@@ -1,5 +1,6 @@
 """The channel permissions the bot needs, and what each one's absence breaks: read by `/setup check`, and by any
-code that must explain a refused pin, post or thread (`missing_permission_text`)."""
+code that must explain a refused post or thread (`missing_permission_text`). Nothing is pinned: the live board
+moves to the bottom of the channel instead, so Manage Messages is not needed."""
 
 from __future__ import annotations
 
@@ -29,11 +30,8 @@ NEEDED: tuple[Needed, ...] = (
            "show the board"),
     Needed("Attach Files", "attach_files", "no deployment map, score sheet picture or game log",
            "attach the file"),
-    Needed("Read Message History", "read_message_history", "the bot cannot look back at its boards and pins here",
+    Needed("Read Message History", "read_message_history", "the bot cannot look back at its boards here",
            "find the board"),
-    # Discord's newer Pin Messages permission pins too.
-    Needed("Manage Messages", "manage_messages", "the board cannot be pinned", "pin the board",
-           also=("pin_messages",)),
     Needed("Create Public Threads", "create_public_threads",
            "`/game new thread:True` and tournament table threads cannot be opened", "open a thread for the game"),
     Needed("Send Messages in Threads", "send_messages_in_threads",
@@ -50,8 +48,8 @@ def missing(permissions: discord.Permissions) -> list[Needed]:
 
 def missing_permission_text(attr: str) -> str:
     """What to tell a user when Discord refused the bot for lack of `attr` (a discord.Permissions attribute of
-    NEEDED), e.g. after a Forbidden on a pin:
-    I could not pin the board: I need **Manage Messages** here. Run `/setup check`."""
+    NEEDED), e.g. after a Forbidden on a thread:
+    I could not open a thread for the game: I need **Create Public Threads** here. Run `/setup check`."""
     needed = BY_ATTR[attr]
     return f"I could not {needed.action}: I need **{needed.name}** here. Run `/setup check`."
 

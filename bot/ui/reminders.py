@@ -5,69 +5,67 @@ once, by whichever process claims it first."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from functools import partial
-from typing import TYPE_CHECKING
 
 import discord
 
 from bot.engine.errors import GameError
-from bot.store.community import CommunityRepository
+from bot.service import GameService
 from bot.store.community_models import Reminder
 from bot.store.models import GameStatus
 from bot.times import relative, stamp
-
-if TYPE_CHECKING:
-    from bot.ui.desk import GameDesk
+from bot.ui.alarms import Alarms
 
 _log = logging.getLogger(__name__)
 
 
 class Reminders:
-    def __init__(self, desk: GameDesk, repo: CommunityRepository) -> None:
-        self.desk = desk
-        self.repo = repo
+    def __init__(self, bot: discord.Client, service: GameService, alarms: Alarms, *,
+                 move_board: Callable[..., Awaitable[None]]) -> None:
+        """`move_board(game_id, notify=..., headline=...)`: the desk posts the board anew with the news."""
+        self.bot, self.service, self.alarms = bot, service, alarms
+        self.repo = service.community
+        self._move_board = move_board
 
     async def schedule(self, game_id: int, channel_id: int, starts_at: datetime) -> None:
         for row in await self.repo.schedule(game_id, channel_id, starts_at):
             self.watch(row)
 
     def watch(self, row: Reminder) -> None:
-        self.desk.alarms.arm(("reminder", row.id), row.due_at.timestamp(), partial(self.send, row))
+        self.alarms.arm(("reminder", row.id), row.due_at.timestamp(), partial(self.send, row))
 
     async def watch_stored(self) -> int:
         """At start-up: arm every reminder not sent yet whose channel this process serves; how many."""
         rows = [row for row in await self.repo.pending_reminders()
-                if self.desk.bot.get_channel(row.channel_id) is not None]
+                if self.bot.get_channel(row.channel_id) is not None]
         for row in rows:
             self.watch(row)
         return len(rows)
 
     async def send(self, row: Reminder) -> bool:
-        """Tell both players, mentioning exactly them, if the game still waits to be played: whether it did."""
+        """Tell both players, mentioning exactly them, if the game still waits to be played: whether it did. Once
+        the board is up, the board itself moves to the bottom with the reminder."""
         try:
-            record = await self.desk.service.get_state(game_id=row.game_id)
+            record = await self.service.get_state(game_id=row.game_id)
         except GameError:
             return False
         if record.status != GameStatus.ACTIVE or not await self.repo.mark_sent(row.id):
             return False  # over already, or sent by another process
         players = record.setup.players
-        quiet = await self.desk.service.repo.quiet_players(record.id)
         names = " ".join(f"<@{p}>" for p in players)
         if row.kind == "soon":
             text = f"⏰ {names}, your game starts {relative(row.starts_at)} ({stamp(row.starts_at)})."
         else:
-            text = f"⏰ {names}, it is time for your game. {await self._first_step(record)}"
-        channel = self.desk.bot.get_partial_messageable(row.channel_id)
-        await channel.send(text, allowed_mentions=discord.AllowedMentions(
+            text = f"⏰ {names}, it is time for your game."
+        if await self.service.repo.board_messages(record.id):
+            await self._move_board(record.id, notify=set(players), headline=text)
+            return True
+        if row.kind != "soon":
+            text += f" {record.setup.names[1]}: press **Accept the game** on the challenge above to start."
+        quiet = await self.service.repo.quiet_players(record.id)
+        await self.bot.get_partial_messageable(row.channel_id).send(text, allowed_mentions=discord.AllowedMentions(
             everyone=False, roles=False, replied_user=False,
             users=[discord.Object(int(p)) for p in players if p not in quiet]))
         return True
-
-    async def _first_step(self, record) -> str:
-        boards = await self.desk.service.repo.board_messages(record.id)
-        if not boards:
-            return f"{record.setup.names[1]}: press **Accept the game** on the challenge above to start."
-        board = boards[-1]
-        link = f"https://discord.com/channels/{record.guild_id or '@me'}/{board.channel_id}/{board.message_id}"
-        return f"The board is ready: {link}"

@@ -209,8 +209,8 @@ class Table:
         await self.press("done", self.other(user))
 
     async def press_discard_keep(self, user: FakeUser) -> Reply:
-        menu = await self.press("discard", user)
-        return await self.press_on(menu, "keep", user)
+        """Keep every card: the board's own Keep all."""
+        return await self.press("keep", user)
 
 
 # --- whole turns, as the complete-game tests play them --------------------------------------------
@@ -239,11 +239,11 @@ async def tactical_turn(table: Table, alice: FakeUser, *, new_orders: bool = Fal
     await table.done_scoring(alice)
     state = await table.state()
     if state.discard_queue:
-        menu = await table.press("discard", alice)
         if discard:
+            menu = await table.press("discard", alice)
             await table.pick(menu, "discard", [menu_values(menu)[0]], alice)
         else:
-            await table.press_on(menu, "keep", alice)
+            await table.press_discard_keep(alice)
 
 
 async def fixed_turn(table: Table, bob: FakeUser, *, primary: int = 0) -> None:
@@ -262,7 +262,7 @@ async def fixed_turn(table: Table, bob: FakeUser, *, primary: int = 0) -> None:
 
 def _holding(reply: Reply, verb: str) -> dict[str, Any]:
     for sent in reversed(reply):
-        if sent.message is not None and verb in verbs(sent.message):
+        if sent.kind != "delete" and sent.message is not None and verb in verbs(sent.message):
             return sent.message
     raise AssertionError(f"no message of this reply offers {verb!r}: {[s.content[:60] for s in reply]}")
 

@@ -75,7 +75,7 @@ async def test_pause_and_resume_with_the_agreement_of_the_player_who_paused(tabl
     assert harness.bot.desk.clocks.deadline(table.game_id) is None  # nothing runs out while paused
     now.ms += 30 * MINUTE
     asked = await table.press("resume", active)
-    [ping] = [s for s in asked if s.kind == "message" and s.content.startswith(f"<@{other.id}>")]
+    [ping] = [s for s in asked if s.kind == "message" and "asks to resume the clock" in s.content]  # the board
     assert [int(u) for u in ping.body["allowed_mentions"]["users"]] == [other.id]
     assert "resume" in verbs(ping.message)
     assert (await table.state()).clock.paused_by == str(other.id)

@@ -252,7 +252,7 @@ async def test_a_turn_command_phase_score_done_and_discards(table: Table, harnes
     # The achieved card is gone; Bob decides his discards first (his turn), Alice is Fixed.
     assert scored_card in state.player(bob_id).discard
     assert state.phase == Phase.DISCARDS and state.discard_queue == (bob_id,)
-    assert sorted(await table.board_verbs()) == ["discard", "undo"]
+    assert sorted(await table.board_verbs()) == ["discard", "keep", "undo"]
     refusal(await table.press("discard", alice), "no end-of-turn discard to decide")
     menu = await table.press("discard", bob)
     left = state.player(bob_id).hand
@@ -271,15 +271,15 @@ async def test_keep_all_and_the_discard_notice(table: Table, harness: Harness, c
     await table.press("endcmd", bob)
     await table.press("endturn", bob)
     waiting = said(await table.press("done", bob), "finish scoring, then press Done scoring")  # Alice still scores
-    assert alice.mention in waiting.content and "done" in verbs(waiting.message)
+    assert alice.mention in waiting.content and "done" in verbs(waiting.message)  # the board, moved, calls her
     reply = await harness.press(verbs(waiting.message)["done"], user=alice, message_id=int(waiting.message["id"]))
     await table.settle()
     notice = said(reply, "discard or keep your Tactical Missions")
     assert bob.mention in notice.content and not notice.ephemeral
-    closed = harness.message(waiting.message["id"])  # Alice's call is answered: one line, no button
-    assert closed["components"] == [] and closed["content"] == "✓ Alice finished scoring."
+    assert int(waiting.message["id"]) not in harness.model.messages  # answered: the board moved on, nothing left
+    assert {"discard", "keep"} <= verbs(notice.message).keys()
     before = (await table.state()).player(str(bob.id))
-    await table.press_on(await table.press_on(reply, "discard", bob), "keep", bob)
+    await table.press_on(reply, "keep", bob)  # Keep all, on the board itself: no menu
     state = await table.state()
     assert state.active == str(alice.id) and state.phase == Phase.COMMAND
     after = state.player(str(bob.id))
@@ -296,9 +296,9 @@ async def test_optional_reshuffle_yes_and_no(table: Table, harness: Harness, cat
     refusal(await table.press("endcmd", drawer), "Waiting for")
     refusal(await table.press("answer", table.other(drawer)), "Nothing is waiting for your answer")
     # The question was announced once; the opponent acting meanwhile does not announce it again.
-    def notices() -> int:
-        return len([m for m in harness.messages() if "was drawn: keep it or draw again?" in m["content"]
-                    and verbs(m).keys() == {"answer"}])
+    def notices() -> int:  # boards posted with the question (edits of the board do not notify)
+        return len([s for s in harness.model.sent if s.kind == "message" and "answer" in verbs(s.message)
+                    and "was drawn: keep it or draw again?" in s.content])
     assert notices() == 1
     await table.slash("cp spend", table.other(drawer), amount=1)
     assert notices() == 1
@@ -471,15 +471,18 @@ async def test_a_board_another_process_redrew_works_here(table: Table, harness: 
 async def test_a_restart_does_not_announce_a_waiting_decision_again(table: Table, harness: Harness, catalog) -> None:
     await seeded(table, catalog, one_prompt(PromptKind.OPTIONAL_RESHUFFLE), prefix="announce")
     drawer = table.user((await table.state()).prompts[0].player)
-    announced = [m for m in harness.messages() if "was drawn: keep it or draw again?" in m["content"]]
-    assert announced[-1]["content"].startswith(f"<@{drawer.id}>")
+    def announced() -> list[str]:  # boards posted with the question (an edit of the board does not notify)
+        return [s.content for s in harness.model.sent
+                if s.kind == "message" and "was drawn: keep it or draw again?" in s.content]
+    before = announced()
+    assert f"<@{drawer.id}>" in before[-1]
     # A new desk remembers nothing (a restart, or a game pushed out of memory): the question still
     # waits from before the opponent's action, so that action does not announce it again.
     harness.bot.desk = GameDesk(harness.bot, harness.bot.service, coalesce_seconds=0)
     version = await table.version()
     await table.slash("cp spend", table.other(drawer), amount=1)
     assert await table.version() == version + 1
-    assert [m for m in harness.messages() if "was drawn: keep it or draw again?" in m["content"]] == announced
+    assert announced() == before
 
 
 async def test_new_orders_is_offered_only_when_it_can_be_used(table: Table, harness: Harness, catalog) -> None:

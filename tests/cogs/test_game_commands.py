@@ -14,7 +14,7 @@ from bot.engine.chapter_approved.state import Source, Status
 from bot.service import GameService, NoGame
 from bot.store.models import GameStatus
 from bot.ui.sheet_drawing import WIDTH
-from tests.cogs.game_table import Table, battle_steps, find_seed, public_text, said, verbs
+from tests.cogs.game_table import Table, battle_steps, find_seed, public_text, verbs
 from tests.cogs.harness import Harness
 
 
@@ -27,18 +27,22 @@ async def test_new_posts_a_public_challenge_with_the_briefing_and_the_map(table:
     reply = await table.challenge_only(seed=None)
     assert not reply.ephemeral
     assert bob.mention in reply.content and "challenges you" in reply.content
-    summary, primary = reply.embeds[:2]
+    (summary,) = reply.embeds  # one embed that reads at a glance; the card texts are a /card away
     state = await table.state()
     assert summary["image"]["url"] == "attachment://deployment.png"
     assert [a["filename"] for a in reply.main.message["attachments"]] == ["deployment.png"]
     png = harness.model.files[int(reply.main.message["attachments"][0]["id"])]
     assert png.startswith(b"\x89PNG")
     assert harness.bot.catalog.deployment(state.mission.deployment).name in summary["fields"][0]["name"]
-    assert primary["title"].lower().startswith(harness.bot.catalog.primary(state.mission.primary).name.lower())
+    primary = harness.bot.catalog.primary(state.mission.primary)
+    lines = next(f["value"] for f in summary["fields"] if f["name"].lower() == f"primary: {primary.name.lower()}")
+    assert len(lines.splitlines()) == len(primary.scoring)  # each scoring line as one line
+    assert f"/card {primary.name.lower()}" in summary["footer"]["text"].lower()
     assert sorted(verbs(reply.main.message)) == ["accept", "decline"]
     # The bot's seed stays secret; its hash is shown.
     assert state.setup.seed not in public_text(reply.main.message) and state.setup.seed_fixed_by is None
-    assert hashlib.sha256(state.setup.seed.encode()).hexdigest() in summary["description"]
+    digest = hashlib.sha256(state.setup.seed.encode()).hexdigest()
+    assert f"`{digest[:16]}`" in summary["description"] and digest not in public_text(reply.main.message)
     assert "Replay" not in public_text(reply.main.message)
 
 
@@ -54,18 +58,20 @@ async def test_only_the_challenged_player_accepts(table: Table, harness: Harness
     board = await table.board()
     state = await table.state()
     assert state.mission.primary == "hidden-supplies"  # this seed's mission: its corner is still to record
-    assert board["pinned"] and sorted(verbs(board)) == ["attacker", "corner", "defender", "ready"]
-    assert not said(reply, "accepts").ephemeral
-    # The challenge keeps its briefing and map but loses its buttons.
+    assert not board["pinned"] and sorted(verbs(board)) == ["attacker", "corner", "defender", "ready"]
+    assert not [s for s in reply if s.kind in ("message", "followup") and s.message["id"] != board["id"]]
+    # The challenge keeps its briefing and map but loses its buttons and its question: it says who accepted.
     kept = harness.message(challenge.main.message["id"])
     assert verbs(kept) == {} and kept["embeds"] == challenge.embeds and kept["attachments"]
+    assert kept["content"].endswith("\n✅ Bob accepted.") and "Accept?" not in kept["content"]
     assert len(await table.board_ids()) == 1
 
 
 async def test_a_declined_challenge_frees_the_channel(table: Table, harness: Harness, alice, bob) -> None:
     challenge = await table.challenge_only()
-    reply = await harness.press(verbs(challenge.main.message)["decline"], user=bob)
-    assert not said(reply, "called the game off").ephemeral
+    await harness.press(verbs(challenge.main.message)["decline"], user=bob)
+    kept = harness.message(challenge.main.message["id"])
+    assert kept["content"].endswith("\n❌ Bob called the game off.") and verbs(kept) == {}
     assert (await harness.bot.service.get_state(game_id=table.game_id)).status == GameStatus.ABANDONED
     assert await table.board_ids() == []
     again = await table.challenge_only()
@@ -110,7 +116,7 @@ async def test_every_size_briefs_and_boards(table: Table, harness: Harness, size
     reply = await table.start(size=size, twist=twist)
     state = await table.state()
     challenge = table.challenge
-    assert len(challenge.embeds) == (3 if twist else 2)
+    assert len(challenge.embeds) == 1 and any(f["name"].startswith("Twist") for f in challenge.embeds[0]["fields"]) == twist
     board = public_text(await table.board())
     if twist:
         assert harness.bot.catalog.twist(state.mission.twist).name.lower() in board.lower()
@@ -130,7 +136,7 @@ async def test_a_deleted_board_is_posted_again_by_status(table: Table, harness: 
 
 # --- /game status, end, concede, log --------------------------------------------------------------
 
-async def test_status_moves_the_board_and_its_pin(table: Table, harness: Harness, alice, bob) -> None:
+async def test_status_brings_the_board_to_the_bottom(table: Table, harness: Harness, alice, bob) -> None:
     reply = await harness.slash("game status", user=alice)
     assert reply.ephemeral and "no game" in reply.content.lower()
     await table.challenge_only()
@@ -139,11 +145,11 @@ async def test_status_moves_the_board_and_its_pin(table: Table, harness: Harness
     await table.accept()
     (first,) = await table.board_ids()
     for _ in range(2):
-        await table.slash("game status", alice)
+        reply = await table.slash("game status", alice)
+        assert not [s for s in reply if s.kind == "followup"]  # the board at the bottom is the answer
     (newest,) = await table.board_ids()
-    assert [m["id"] for m in harness.pins()] == [str(newest)]  # one pinned board, however often it moves
-    old = harness.message(first)
-    assert old["components"] == [] and old["embeds"] == [] and "moved" in old["content"]
+    assert harness.pins() == [] and first not in harness.model.messages  # nothing pinned; the old board is gone
+    assert int(harness.messages()[-1]["id"]) == newest
     state = await table.state()
     await table.press("attacker", table.user(state.sides_rolloff.winner))
     assert sorted(verbs(harness.message(newest))) == ["choose", "corner", "ready", "undo"]
@@ -176,23 +182,22 @@ async def test_both_players_agree_to_end(table: Table, harness: Harness, alice, 
     reply = await harness.press(agree, user=bob)
     await table.settle()
     assert (await table.state()).status == Status.ABANDONED
-    assert any("abandoned" in s.content for s in reply if s.ephemeral)
+    assert not [s for s in reply if s.ephemeral]  # the board and the result card say it
+    assert int(ask.main.message["id"]) not in harness.model.messages  # the answered request is gone
     # The channel is free again.
     assert not (await harness.slash("game new", user=bob, size="incursion", opponent=alice)).ephemeral
 
 
 async def test_a_request_to_abandon_closes_when_the_game_ends_another_way(table: Table, harness: Harness, alice,
                                                                            bob) -> None:
-    """/game end asks the opponent; if the game ends otherwise (a concession), the request loses its button and
-    says so, so the channel keeps no live button that could only be refused."""
+    """/game end asks the opponent; if the game ends otherwise (a concession), the request is deleted, so the
+    channel keeps no live button that could only be refused."""
     await table.start()
     await table.to_battle()
     ask = await table.slash("game end", alice)
     await table.slash("game concede", bob)
     assert (await table.state()).status == Status.ENDED
-    closed = harness.message(ask.main.message["id"])
-    assert closed["content"] == "✓ The request to abandon the game is closed: the game is over."
-    assert not closed.get("components")
+    assert int(ask.main.message["id"]) not in harness.model.messages
 
 
 async def test_concede_before_and_during_the_battle(table: Table, harness: Harness, alice, bob) -> None:
@@ -204,7 +209,7 @@ async def test_concede_before_and_during_the_battle(table: Table, harness: Harne
     state = await table.state()
     assert state.status == Status.ENDED and state.result.winner == str(bob.id)
     assert any(s.embeds and s.embeds[0]["title"].startswith("Result") for s in reply)
-    assert any(s.ephemeral and "You conceded" in s.content for s in reply)
+    assert not [s for s in reply if s.kind == "followup"]  # no private echo: the result card says it
     board = await table.board()
     assert "wins by concession" in board["embeds"][0]["description"]
     assert state.setup.seed in board["embeds"][0]["footer"]["text"]  # the seed is revealed at the end
@@ -262,7 +267,8 @@ async def test_undo_command_and_its_refusals(table: Table, harness: Harness, ali
     reply = await table.slash("game undo", carol)
     assert reply.ephemeral and "Only the two players" in reply.content
     reply = await table.slash("game undo", alice)
-    assert any(s.ephemeral and "Undone" in s.content for s in reply)
+    thinking = int(reply.response.message["id"])
+    assert not [s for s in reply if s.kind == "followup"] and thinking not in harness.model.messages  # the board says it
     assert (await table.state()).status == Status.SIDES
     assert sorted(await table.board_verbs()) == ["attacker", "corner", "defender", "ready"]
 
@@ -289,7 +295,7 @@ async def test_score_add_and_cp_commands(table: Table, harness: Harness, alice, 
     active = await table.active_user()
     me = str(active.id)
     reply = await table.slash("score add", active, source="primary", vp=5)
-    assert any(s.ephemeral and "Recorded" in s.content for s in reply)
+    assert [s.kind for s in reply if s.kind in ("followup", "delete")] == ["delete"]  # the board shows it
     state = await table.state()
     assert [(e.source, e.awarded) for e in state.vp if e.player == me] == [(Source.PRIMARY, 5)]
     not_mine = next(c.id for c in harness.bot.catalog.secondaries if c.id not in state.player(me).hand)
@@ -325,8 +331,7 @@ async def test_new_orders_and_discard_commands(table: Table, harness: Harness, a
     reply = await table.slash("secondary new-orders", bob, card="cleanse")
     assert reply.ephemeral and "not one of your active Secondary Missions" in reply.content
     assert (await table.state()) == state
-    reply = await table.slash("secondary new-orders", bob, card=hand[1])
-    assert said(reply, "Done.").ephemeral
+    await table.slash("secondary new-orders", bob, card=hand[1])
     state = await table.state()
     assert hand[1] in state.player(b_id).discard and len(state.player(b_id).hand) == 2
     await table.answer_all()
@@ -388,13 +393,12 @@ async def test_latest_game_is_the_newest_of_the_channel_whatever_its_status(cata
         await engine.dispose()
 
 
-async def test_a_pin_or_a_thread_refused_for_lack_of_permission_is_said(harness: Harness, alice, bob) -> None:
+async def test_a_thread_refused_for_lack_of_permission_is_said(harness: Harness, alice, bob) -> None:
     no_pins = harness.channel("no-pins", denied=discord.Permissions(manage_messages=True, pin_messages=True).value)
     table = Table(harness, alice, bob, channel=no_pins)
-    await table.start()
-    said = [m["content"] for m in harness.messages(no_pins)]
-    assert any("pin the board" in text and "Manage Messages" in text and "/setup check" in text for text in said)
-    assert harness.pins(no_pins) == [] and len(await table.board_ids()) == 1  # the game goes on unpinned
+    await table.start()  # nothing is pinned, so Manage Messages is not needed
+    assert len(await table.board_ids()) == 1 and not any("/setup check" in m["content"]
+                                                         for m in harness.messages(no_pins))
     no_threads = harness.channel("no-threads", denied=discord.Permissions(create_public_threads=True).value)
     reply = await harness.slash("game new", user=alice, channel=no_threads, opponent=bob, size="incursion",
                                 thread=True)

@@ -13,7 +13,7 @@ from bot.ui.controls import BUTTONS
 from bot.ui.help import available, help_embed, registered
 from bot.ui.help_text import FIRST_GAME, SECTIONS
 from bot.ui.open_challenge import LABELS as CHALLENGE_LABELS
-from bot.ui.permissions import NEEDED, missing_permission_text
+from bot.ui.permissions import BY_ATTR, NEEDED, missing_permission_text
 from tests.cogs.harness import Harness
 from tests.discord_model import BOT_PERMISSIONS, MEMBER_PERMISSIONS, UPDATE_MESSAGE, FakeUser, embed_problems
 
@@ -156,8 +156,7 @@ async def test_setup_check_is_for_server_managers(harness: Harness, alice: FakeU
 
 
 def test_a_failure_can_point_to_the_missing_permission() -> None:
-    assert missing_permission_text("manage_messages") == (
-        "I could not pin the board: I need **Manage Messages** here. Run `/setup check`.")
-    assert missing_permission_text("pin_messages") == missing_permission_text("manage_messages")
-    assert "Create Public Threads" in missing_permission_text("create_public_threads")
+    assert missing_permission_text("create_public_threads") == (
+        "I could not open a thread for the game: I need **Create Public Threads** here. Run `/setup check`.")
+    assert "manage_messages" not in BY_ATTR  # nothing is pinned: the board moves to the bottom instead
     assert all(n.held(discord.Permissions(BOT_PERMISSIONS)) for n in NEEDED)  # the model's bot has them all

@@ -39,7 +39,7 @@ async def test_each_step_of_a_game_notifies_the_player_it_passes_to(table: Table
     winner = table.user((await table.state()).sides_rolloff.winner)
     # The accepting player is at the screen: only a roll-off winner who is not them is notified.
     assert pings(harness, start) == ([({alice.id}, f"<@{alice.id}>, you won the roll-off: choose Attacker or "
-                                                    "Defender on the board.")] if winner == alice else [])
+                                                    "Defender.")] if winner == alice else [])
 
     await table.press("attacker", winner)
     start = len(harness.model.sent)

@@ -22,7 +22,7 @@ async def test_a_fixed_seed_is_shown_in_the_challenge_and_marks_a_replay(table: 
     assert reply.content.startswith(f"{bob.mention}, {alice.mention} challenges you to a game.")
     assert f"{alice.mention} fixed the seed `` practice-7 ``" in reply.content
     assert reply.content.endswith("Accept?")
-    assert reply.response.body["data"]["allowed_mentions"]["users"] == [bob.id]  # only the opponent is pinged
+    assert reply.main.body["allowed_mentions"]["users"] == [bob.id]  # only the opponent is pinged
     briefing = public_text(reply.main.message)
     assert "Alice fixed the seed 'practice-7'" in briefing and "no secret shuffles" in briefing
     assert "secret seed" not in briefing
@@ -48,7 +48,7 @@ async def test_a_bot_seed_reaches_nobody_before_the_end(table: Table, harness: H
     seed, digest = state.setup.seed, hashlib.sha256(state.setup.seed.encode()).hexdigest()
     assert state.setup.seed_fixed_by is None
     assert "Replay" not in challenge.content and "fixed the seed" not in challenge.content
-    assert f"secret seed whose SHA-256 is {digest}" in public_text(challenge.main.message)
+    assert f"its SHA-256 begins `{digest[:16]}`" in public_text(challenge.main.message)
     await table.accept()
     await table.to_battle(first_fixed=None)  # both Tactical: decks shuffled, cards drawn
     for user in (alice, bob):

@@ -176,7 +176,7 @@ async def test_a_game_in_its_own_thread_over_the_fake_discord(fake_discord: Fake
         await table.accept()
         await table.to_battle()
         board = await table.board()
-        assert int(board["channel_id"]) == thread.id and board["pinned"]
+        assert int(board["channel_id"]) == thread.id and not board["pinned"]
         await table.end_turn_plain()
         assert (await table.state()).turn == 2
         assert [m for m in gateway.messages() if not m["flags"] & 64] == []  # only Alice saw a note there

@@ -255,12 +255,15 @@ def test_a_deployment_ruling_shows_on_every_size_of_the_card(deployment_id) -> N
     assert not any(f["name"].startswith("FAQ:") for f in other.get("fields", []))
 
 
-def test_the_briefing_shows_the_deployment_ruling_and_the_game_markers() -> None:
+def test_the_briefing_points_to_the_deployment_ruling_and_shows_the_game_markers() -> None:
     setup = GameSetup(size="strike-force", players=("1", "2"), names=("Alice", "Bob"), mission="I", seed="s")
     out = new_game(CATALOG, setup)
     embeds, files = briefing(CATALOG, out.state, out.events)
-    summary = embeds[0].to_dict()
-    assert "Search and Destroy deployment map" in field(summary, "FAQ: When setting up objective markers")
+    (summary,) = (embed.to_dict() for embed in embeds)
+    # The ruling is one /card away, as the footer says, not spelled out in a briefing read at a glance.
+    assert "/card Search and Destroy" in summary["footer"]["text"] and "FAQ" not in str(summary["fields"])
+    deployment = CATALOG.deployment(out.state.mission.deployment)
+    assert "Search and Destroy deployment map" in str(card_embed(deployment, CATALOG).to_dict())
     markers = field(summary, "Deployment: Search and Destroy")
     assert "Hidden Supplies marker" in markers and "\n1. Centre\n" not in f"\n{markers}\n"
     assert files[0].filename == "deployment.png"

@@ -13,7 +13,6 @@ import discord
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.objectives import table_markers, table_objectives
 from bot.engine.chapter_approved.state import GameState, Phase, PlayerState, PromptKind, Source, Status
-from bot.engine.rng import seed_hash
 from bot.ui.board_lines import clock_text, replay_mark
 from bot.ui.text import clip, field_value, size_name, title_case
 
@@ -111,8 +110,8 @@ def player_field(catalog: Catalog, state: GameState, player: PlayerState) -> tup
         use = " (going for the Mission)" if player.challenger_use == "mission" else ""
         lines.append(f"Challenger card: **{title_case(card.name)}**{use}")
     if player.mode:
-        mode = "Fixed" if player.mode == "fixed" else f"Tactical · deck {len(player.deck)}"
-        lines.append(f"__{mode}__")
+        mode = "Fixed Missions" if player.mode == "fixed" else f"Tactical Missions · {len(player.deck)} in the deck"
+        lines.append(mode)
         objectives = {m.id: m.name for m in table_objectives(catalog, state, removed=True)}
         for card_id in player.hand:
             lines.append(_card_line(catalog, player, card_id, objectives))
@@ -191,7 +190,7 @@ def board_embed(catalog: Catalog, state: GameState, *, game_id: int, version: in
         embed.add_field(name="Waiting for", value=field_value(waiting), inline=False)
     if recent:
         embed.add_field(name="Latest", value=field_value("\n".join(recent[-6:])), inline=False)
-    footer = f"Game {game_id} · move {version} · seed hash {seed_hash(state.setup.seed)[:16]}"
+    footer = f"Game {game_id} · move {version}"  # the seed's commitment is in the briefing, once
     if state.status in (Status.ENDED, Status.ABANDONED):
         footer += f" · seed {state.setup.seed}"
     embed.set_footer(text=footer)

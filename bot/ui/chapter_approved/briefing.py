@@ -1,4 +1,5 @@
-"""The mission briefing posted when a game is created: mission, roll-offs, random choices, the map."""
+"""The mission briefing posted when a game is created, to read at a glance: the mission and deployment, the map,
+each Primary scoring line as one line. The full card texts are one `/card` away."""
 
 from __future__ import annotations
 
@@ -6,14 +7,15 @@ import io
 
 import discord
 
+from bot.engine.chapter_approved import catalog as c
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.game import Event
 from bot.engine.chapter_approved.objectives import table_objectives
 from bot.engine.chapter_approved.state import GameState
 from bot.ui.chapter_approved.board import mission_name, mission_title, supply_drop_text
-from bot.ui.chapter_approved.cards import card_embed, rulings_sections
+from bot.ui.chapter_approved.cards import WINDOWS
 from bot.ui.chapter_approved.map_image import marker_numbers, render_deployment
-from bot.ui.text import clip, field_value
+from bot.ui.text import clip, field_value, title_case
 
 MAP_FILE = "deployment.png"
 
@@ -35,14 +37,33 @@ def briefing(catalog: Catalog, state: GameState, events: tuple[Event, ...]
     if mission.layouts:
         summary.add_field(name="Terrain layouts (pick one)", value=", ".join(
             catalog.layout(layout).name for layout in mission.layouts), inline=False)
-    for section in rulings_sections(catalog.rulings_for(deployment.id)):  # the Primary's are on its card below
-        summary.add_field(name=clip(section.name, 256), value=field_value(section.value), inline=False)
-    summary.set_image(url=f"attachment://{MAP_FILE}")
-
-    embeds = [summary, card_embed(catalog.primary(mission.primary), catalog)]
+    primary = catalog.primary(mission.primary)
+    summary.add_field(name=clip(f"Primary: {title_case(primary.name)}", 256), value=field_value(
+        "\n".join(primary_line(o) for o in primary.scoring) or "Scored as its card says."), inline=False)
+    cards = [title_case(deployment.name), title_case(primary.name)]
     if mission.twist:
-        embeds.append(card_embed(catalog.twist(mission.twist), catalog))
-    return embeds, [table_map(catalog, state)]
+        twist = catalog.twist(mission.twist)
+        summary.add_field(name=clip(f"Twist: {title_case(twist.name)}", 256), value=field_value(twist.text),
+                          inline=False)
+        cards.append(title_case(twist.name))
+    summary.set_image(url=f"attachment://{MAP_FILE}")
+    summary.set_footer(text=clip("Full card texts and rulings: " + ", ".join(f"/card {name}" for name in cards),
+                                 2048))
+    return [summary], [table_map(catalog, state)]
+
+
+def primary_line(option: c.ScoringOption) -> str:
+    """One scoring line of a Primary Mission: "• 2 objectives outside your zone: +5VP · from round 2"."""
+    if option.by_round:
+        vp = ", ".join(f"{v}VP in round {r}" for r, v in sorted(option.by_round.items()))
+    else:
+        vp = f"{'+' if option.cumulative else ''}{option.vp}VP"
+    if option.per:
+        vp = f"{vp} (per {option.per})" if option.by_round else f"{vp} per {option.per}"
+    when = [WINDOWS[option.window]] + ([f"from round {option.from_round}"] if option.from_round > 1 else [])
+    if option.max_per_turn:
+        when.append(f"up to {option.max_per_turn}VP")
+    return f"• {option.label}: {vp} · {', '.join(when)}"
 
 
 def table_map(catalog: Catalog, state: GameState) -> discord.File:

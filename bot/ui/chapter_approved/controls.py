@@ -4,6 +4,7 @@ every pack's."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -17,11 +18,12 @@ from bot.engine.errors import GameError
 from bot.ui.chapter_approved import choices
 from bot.ui.chapter_approved.briefing import table_map
 from bot.ui.controls import GameButton, GameSelect, view_of
+from bot.ui.errors import reply_privately
 from bot.ui.text import title_case
 
 if TYPE_CHECKING:
     from bot.store.repository import GameRecord
-    from bot.ui.desk import GameDesk
+    from bot.ui.desk_api import Desk
 
 # The secret choice does not depend on what the board shows, and both players make it at the same
 # time: a menu opened before the opponent chose must still work. The engine checks the game state.
@@ -50,7 +52,7 @@ SIMPLE_ACTIONS: dict[str, Callable[[str, GameState], a.Action]] = {
 }
 
 
-async def open_menu(desk: GameDesk, interaction: discord.Interaction, record: GameRecord, verb: str) -> None:
+async def open_menu(desk: Desk, interaction: discord.Interaction, record: GameRecord, verb: str) -> None:
     """Menus open privately for the presser, drawn from what they may pick right now."""
     me = str(interaction.user.id)
     if me not in record.setup.players:
@@ -104,10 +106,10 @@ async def open_menu(desk: GameDesk, interaction: discord.Interaction, record: Ga
         items = [GameSelect(game, version, "corner", options=choices.corner_choices(state))]
     else:
         raise GameError("That button is not available here.")
-    await interaction.response.send_message(content, view=view_of(*items), ephemeral=True)
+    await reply_privately(interaction, content, view=view_of(*items))
 
 
-def _adapt_menu(desk: GameDesk, state: GameState, me: str, game: int, version: int):
+def _adapt_menu(desk: Desk, state: GameState, me: str, game: int, version: int):
     """Adapt or Die: a Tactical player draws again after a draw; a Fixed player swaps a card once."""
     player = state.player(me)
     if player.mode == "tactical":
@@ -125,7 +127,7 @@ def _adapt_menu(desk: GameDesk, state: GameState, me: str, game: int, version: i
             [GameSelect(game, version, "adaptswap", options=options)])
 
 
-def _prompt_menu(desk: GameDesk, state: GameState, me: str, game: int, version: int):
+def _prompt_menu(desk: Desk, state: GameState, me: str, game: int, version: int):
     prompt = next((q for q in state.prompts if q.player == me), None)
     if prompt is None:
         raise GameError("Nothing is waiting for your answer.")
@@ -162,7 +164,7 @@ def _prompt_menu(desk: GameDesk, state: GameState, me: str, game: int, version: 
     raise GameError("Nothing is waiting for your answer.")
 
 
-async def on_select(desk: GameDesk, interaction: discord.Interaction, record: GameRecord, verb: str,
+async def on_select(desk: Desk, interaction: discord.Interaction, record: GameRecord, verb: str,
                     values: list[str], version: int | None) -> None:
     me, game_id = str(interaction.user.id), record.id
     if verb == "fixed":
@@ -190,8 +192,10 @@ async def on_select(desk: GameDesk, interaction: discord.Interaction, record: Ga
         raise GameError("That menu is not available here.")
     result = await desk.perform(interaction, action, game_id=game_id, version=version)
     if result is not None and verb == "corner" and interaction.channel is not None:
-        # The briefing's map was drawn before the markers were placed: show where they are now.
-        await interaction.channel.send(file=table_map(desk.catalog_of(result.state), result.state))
+        # The briefing's map was drawn before the markers were placed: show where they are now, the board under it.
+        picture = await asyncio.to_thread(table_map, desk.catalog_of(result.state), result.state)
+        await interaction.channel.send(file=picture)
+        await desk.move_board(game_id, notify=set())
 
 
 def waits(state: GameState) -> set[tuple[str, ...]]:
@@ -252,7 +256,7 @@ def board_buttons(game_id: int, state: GameState, version: int, *, adapt_or_die:
             Phase.COMMAND: ["endcmd", "score", *(["neworders"] if new_orders else [])],
             Phase.BATTLE: ["endturn", "score"],
             Phase.END_OF_TURN: ["done", "score"],
-            Phase.DISCARDS: ["discard"],
+            Phase.DISCARDS: ["discard", "keep"],  # keeping all needs no menu
         }[state.phase]
         if any(p.challenger_card for p in state.players):
             verbs.append("challenger")
@@ -278,7 +282,7 @@ def board_buttons(game_id: int, state: GameState, version: int, *, adapt_or_die:
 class UnitsModal(discord.ui.Modal):
     """Unit names for Marked for Death: three Alpha Targets from the opponent, one Gamma from the drawer."""
 
-    def __init__(self, desk: GameDesk, record: GameRecord, me: str) -> None:
+    def __init__(self, desk: Desk, record: GameRecord, me: str) -> None:
         prompt = next((q for q in record.state.prompts if q.player == me), None)
         if prompt is None:
             raise GameError("Nothing is waiting for your answer.")

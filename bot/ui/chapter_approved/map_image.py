@@ -1,7 +1,7 @@
-"""Draw a deployment map as a PNG: title, zones, numbered objective markers, terrain, scale bar and legend.
+"""Draw a deployment map as a PNG: zones, edges, numbered objective markers, terrain and a scale bar.
 
-`map_key` gathers every string the picture shows besides the edge labels (title, legend, scale), so a test
-can read what a map says; `render_deployment` lays them out and also stores them in the PNG's text chunks.
+`map_key` gathers what the map says (title, legend, scale), so a test can read it; `render_deployment` draws the
+table and its scale, and stores the title and legend in the PNG's text chunks (the briefing shows them as text).
 Text is set in the DejaVu Sans shipped in bot/ui/fonts: a machine's default font may lack α, Ω or ’.
 """
 
@@ -11,7 +11,7 @@ import io
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
@@ -26,18 +26,19 @@ REGULAR_FONT = FONTS / "DejaVuSans.ttf"
 BOLD_FONT = FONTS / "DejaVuSans-Bold.ttf"
 
 TABLE_WIDTH, TABLE_HEIGHT = 60, 44  # inches: every card of the pack, Incursion too, uses this battlefield
-SCALE = 14  # pixels per inch: 840 x 616 for the table
+SCALE = 10  # pixels per inch: 600 x 440 for the table
 GRID = 6  # inches between grid lines
 SCALE_BAR = 12  # inches
-PAD = 16
-EDGE = 26  # the band around the table for the edge labels
-TITLE_HEIGHT = 62
-TABLE_LEFT, TABLE_TOP = PAD + EDGE, TITLE_HEIGHT + EDGE
+PAD = 14
+EDGE = 30  # the band around the table for the edge labels
+TABLE_LEFT, TABLE_TOP = PAD + EDGE, PAD + EDGE
 TABLE_BOTTOM = TABLE_TOP + TABLE_HEIGHT * SCALE
-WIDTH = 2 * TABLE_LEFT + TABLE_WIDTH * SCALE  # 924: readable in Discord without zooming
-SCALE_ROW = 40
-LEGEND_ROW = 26
-SYMBOL = 22  # width of a legend symbol
+# 688 x 562 pixels: Discord shows an embed's picture at most about 400 wide and 300 high, and the type is set large
+# enough (18px and more) to read at that size without opening the picture. The title and the legend are the
+# briefing's (its embed's title and numbered marker list), so the picture is the table alone.
+WIDTH = 2 * TABLE_LEFT + TABLE_WIDTH * SCALE
+SMALL = 18  # the scale's and edge labels' type
+SCALE_ROW = 48
 MARKER_RADIUS = 0.8  # inches: a 40mm objective marker
 
 WHITE = (255, 255, 255, 255)
@@ -55,9 +56,11 @@ TERRAIN_OUTLINE = (60, 60, 60, 255)
 
 @dataclass(frozen=True)
 class LegendEntry:
-    group: str  # "zones", "objectives" or "terrain": each group starts a new line of the legend
-    # How the legend draws its sample: "attacker", "defender", "no_mans_land", "centre", "marker", "removed",
-    # "unplaced", "tall", "low", or "" for text alone.
+    """A line of the map's key (the PNG's text; the briefing lists the markers the same way)."""
+
+    group: str  # "zones", "objectives" or "terrain"
+    # The map feature it names: "attacker", "defender", "no_mans_land", "centre", "marker", "removed", "unplaced",
+    # "tall", "low", or "" for a note.
     symbol: str
     text: str
 
@@ -96,20 +99,25 @@ def render_deployment(deployment: Deployment, *, highlight: Mapping[str, str] | 
     `removed` greys them out. `markers`: the game's objective markers (the mission may move or add some)
     instead of the card's; those set up where the players chose (The Ritual) have no recorded position and
     are only listed. `mission` names the mission in the title; `layout` is drawn, else `layouts` are the
-    mission's choices the legend names."""
+    mission's choices the legend names. The same map is drawn once and then reused: games of one deployment
+    and mission share it, as forty tables of an event round do."""
     markers, labels = _labelled(deployment, markers, highlight)
-    key = map_key(deployment, highlight=labels, removed=removed, layout=layout, markers=markers,
+    return _render(deployment, tuple(sorted(labels.items())), tuple(removed), layout, markers, mission,
+                   tuple(layouts))
+
+
+@lru_cache(maxsize=128)  # a few hundred kB at most: 128 maps of about 40 kB
+def _render(deployment: Deployment, labels: tuple[tuple[str, str], ...], removed: tuple[str, ...],
+            layout: TerrainLayout | None, markers: tuple[Marker, ...], mission: str | None,
+            layouts: tuple[TerrainLayout, ...]) -> bytes:
+    key = map_key(deployment, highlight=dict(labels), removed=removed, layout=layout, markers=markers,
                   mission=mission, layouts=layouts)
-    font = _font(REGULAR_FONT, 14)
-    lines = _legend_lines(key.legend, font)
-    image = Image.new("RGBA", (WIDTH, TABLE_BOTTOM + EDGE + SCALE_ROW + LEGEND_ROW * len(lines) + PAD), WHITE)
+    image = Image.new("RGBA", (WIDTH, TABLE_BOTTOM + EDGE + SCALE_ROW), WHITE)
     image = _draw_table(image, deployment, layout)
     draw = ImageDraw.Draw(image, "RGBA")
-    _draw_markers(draw, markers, labels, removed)
-    _draw_title(draw, key)
+    _draw_markers(draw, markers, dict(labels), removed)
     _draw_edge_labels(image, deployment)
     _draw_scale(draw, key)
-    _draw_legend(draw, lines, font, TABLE_BOTTOM + EDGE + SCALE_ROW)
     return _png(image, key)
 
 
@@ -228,24 +236,19 @@ def _draw_marker(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, symbol
 
 def _draw_markers(draw: ImageDraw.ImageDraw, markers: tuple[Marker, ...], labels: dict[str, str],
                   removed: tuple[str, ...]) -> None:
-    font, r = _font(BOLD_FONT, 15), MARKER_RADIUS * SCALE
+    font, r = _font(BOLD_FONT, 22), MARKER_RADIUS * SCALE
     for marker in markers:
         if marker.at is None:
             continue
         x, y = _xy(marker.at.x, marker.at.y)
         gone = marker.id in removed
         _draw_marker(draw, x, y, r, "removed" if gone else "marker")
-        draw.text((x + r + 2, y - r - 8), labels[marker.id], font=font, fill=REMOVED if gone else INK,
+        draw.text((x + r + 2, y - r - 16), labels[marker.id], font=font, fill=REMOVED if gone else INK,
                   stroke_width=2, stroke_fill=WHITE)
 
 
-def _draw_title(draw: ImageDraw.ImageDraw, key: MapKey) -> None:
-    draw.text((PAD, PAD - 4), key.title, font=_font(BOLD_FONT, 22), fill=INK)
-    draw.text((PAD, PAD + 24), key.subtitle, font=_font(REGULAR_FONT, 15), fill=MUTED)
-
-
 def _draw_edge_labels(image: Image.Image, deployment: Deployment) -> None:
-    font = _font(BOLD_FONT, 14)
+    font = _font(BOLD_FONT, SMALL)
     middle_x, middle_y = _xy(TABLE_WIDTH / 2, TABLE_HEIGHT / 2)
     places = {"top": (middle_x, TABLE_TOP - EDGE / 2, 0), "bottom": (middle_x, TABLE_BOTTOM + EDGE / 2, 0),
               "left": (TABLE_LEFT - EDGE / 2, middle_y, 90), "right": (WIDTH - TABLE_LEFT + EDGE / 2, middle_y, 270)}
@@ -260,68 +263,14 @@ def _draw_edge_labels(image: Image.Image, deployment: Deployment) -> None:
 
 
 def _draw_scale(draw: ImageDraw.ImageDraw, key: MapKey) -> None:
-    font, y = _font(REGULAR_FONT, 13), TABLE_BOTTOM + EDGE + 8
+    font, y = _font(REGULAR_FONT, SMALL), TABLE_BOTTOM + EDGE + 8
     for start in range(0, SCALE_BAR, 3):  # alternate 3" blocks, as on a ruler
         x = TABLE_LEFT + start * SCALE
         draw.rectangle((x, y, x + 3 * SCALE, y + 8), fill=INK if start % 6 == 0 else WHITE, outline=INK)
     for inch in (0, SCALE_BAR // 2, SCALE_BAR):
         text = f'{inch}"' if inch == SCALE_BAR else str(inch)
-        draw.text((TABLE_LEFT + inch * SCALE - font.getlength(text) / 2, y + 11), text, font=font, fill=INK)
+        draw.text((TABLE_LEFT + inch * SCALE - font.getlength(text) / 2, y + 12), text, font=font, fill=INK)
     draw.text((TABLE_LEFT + SCALE_BAR * SCALE + 24, y - 2), key.scale, font=font, fill=MUTED)
-
-
-def _entry_width(entry: LegendEntry, font: ImageFont.FreeTypeFont) -> float:
-    return (SYMBOL + 6 if entry.symbol else 0) + font.getlength(entry.text) + 20
-
-
-def _legend_lines(entries: tuple[LegendEntry, ...], font: ImageFont.FreeTypeFont) -> list[list[LegendEntry]]:
-    """Entries flowed left to right within the table's width, each group starting a new line."""
-    lines: list[list[LegendEntry]] = []
-    width = room = TABLE_WIDTH * SCALE
-    group = None
-    for entry in entries:
-        needed = _entry_width(entry, font)
-        if entry.group != group or needed > room:
-            lines.append([])
-            room, group = width, entry.group
-        lines[-1].append(entry)
-        room -= needed
-    return lines
-
-
-def _draw_legend(draw: ImageDraw.ImageDraw, lines: list[list[LegendEntry]], font: ImageFont.FreeTypeFont,
-                 top: float) -> None:
-    for n, line in enumerate(lines):
-        x, y = TABLE_LEFT, top + n * LEGEND_ROW
-        for entry in line:
-            if entry.symbol:
-                _draw_symbol(draw, entry.symbol, x, y + 9)
-                x += SYMBOL + 6
-            draw.text((x, y), _fit(entry.text, font, WIDTH - TABLE_LEFT - x), font=font, fill=INK)
-            x += font.getlength(entry.text) + 20
-
-
-def _draw_symbol(draw: ImageDraw.ImageDraw, symbol: str, x: float, y: float) -> None:
-    """The legend's sample of a map feature, centred vertically on `y`."""
-    box = (x, y - 7, x + SYMBOL, y + 7)
-    fills = {"attacker": ATTACKER, "defender": DEFENDER, "tall": TALL, "low": LOW}
-    if symbol in ("attacker", "defender", "no_mans_land", "tall", "low"):
-        draw.rectangle(box, fill=TABLE, outline=MUTED)  # translucent colours shown over the table, as on the map
-        if symbol in fills:
-            draw.rectangle(box, fill=fills[symbol], outline=TERRAIN_OUTLINE if symbol in ("tall", "low") else None)
-    elif symbol == "centre":
-        _draw_centre(draw, x + SYMBOL / 2, y, 7)
-    else:
-        _draw_marker(draw, x + SYMBOL / 2, y, 8, symbol)
-
-
-def _fit(text: str, font: ImageFont.FreeTypeFont, width: float) -> str:
-    """`text` cut with an ellipsis to fit `width` pixels (the PNG's text keeps it whole)."""
-    if font.getlength(text) <= width:
-        return text
-    while text and font.getlength(text + "…") > width:
-        text = text[:-1]
-    return text + "…"
 
 
 def _png(image: Image.Image, key: MapKey) -> bytes:

@@ -20,13 +20,14 @@ from bot.ui.controls import view_of
 if TYPE_CHECKING:
     from bot.service import ActResult
     from bot.store.repository import GameRecord
-    from bot.ui.desk import GameDesk
+    from bot.ui.desk_api import Desk
 
 
 class MissionDeckView:
     simple_actions = controls.SIMPLE_ACTIONS
     acting = frozenset(controls.SIMPLE_ACTIONS)
     unversioned = controls.UNVERSIONED
+    forms = frozenset({"units"})  # Marked for Death's unit names: a form must be the press's first answer
 
     def __init__(self, packs: Packs) -> None:
         self.packs = packs
@@ -60,16 +61,17 @@ class MissionDeckView:
     def sheet_file(self, state: GameState, game_id: int) -> discord.File:
         return sheet_file(self.catalog_of(state), state, game_id)
 
-    async def press(self, desk: GameDesk, interaction: discord.Interaction, record: GameRecord, verb: str,
+    async def press(self, desk: Desk, interaction: discord.Interaction, record: GameRecord, verb: str,
                     version: int | None) -> None:
         if verb == "units":
             await interaction.response.send_modal(controls.UnitsModal(desk, record, str(interaction.user.id)))
         else:
             await controls.open_menu(desk, interaction, record, verb)
 
-    async def select(self, desk: GameDesk, interaction: discord.Interaction, record: GameRecord, verb: str,
+    async def select(self, desk: Desk, interaction: discord.Interaction, record: GameRecord, verb: str,
                      values: list[str], version: int | None) -> None:
         await controls.on_select(desk, interaction, record, verb, values, version)
 
-    async def announce(self, desk: GameDesk, channel: discord.abc.Messageable, result: ActResult) -> None:
-        """Nothing besides the board and the calls: the secret choices are revealed on the board."""
+    def headline(self, result: ActResult) -> str | None:
+        """No news besides the board and its calls: the secret choices are revealed on the board."""
+        return None

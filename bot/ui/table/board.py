@@ -129,7 +129,7 @@ def board_embed(rules: TableRules, state: TableState, *, game_id: int, version: 
     if recent:
         embed.add_field(name="Latest", value=field_value("\n".join(recent)), inline=False)
     # The same words as every pack's board (bot/ui/chapter_approved/board.py).
-    embed.set_footer(text=f"Game {game_id} · move {version} · seed hash {seed_hash(state.setup.seed)[:16]}")
+    embed.set_footer(text=f"Game {game_id} · move {version}")  # the seed's commitment is in the briefing, once
     return embed
 
 
@@ -169,7 +169,7 @@ def result_embed(rules: TableRules, state: TableState, game_id: int, sheet_name:
 
 
 def reveal_text(rules: TableRules, before: TableState | None, after: TableState) -> str | None:
-    """The secret selections, revealed together in one message to both players (None: not revealed now)."""
+    """The secret selections, revealed together to both players (None: not revealed now)."""
     if before is None or before.status != Step.SECONDARIES or after.status == Step.SECONDARIES:
         return None
     if any(not seat.objectives for seat in after.players):

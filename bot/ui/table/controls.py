@@ -17,10 +17,11 @@ from bot.engine.table import actions as t
 from bot.engine.table.rules import SCORING, TableRules
 from bot.engine.table.state import Step, TableState
 from bot.ui.controls import GameButton, GameSelect, view_of
+from bot.ui.errors import reply_privately
 
 if TYPE_CHECKING:
     from bot.store.repository import GameRecord
-    from bot.ui.desk import GameDesk
+    from bot.ui.desk_api import Desk
 
 NOBODY = "nobody"
 # Buttons that act at once: verb -> the action of the player `me` pressing it.
@@ -105,7 +106,7 @@ def opening_ping(state: TableState) -> tuple[str, str] | None:
     return None
 
 
-async def deploy(desk: GameDesk, interaction: discord.Interaction, record: GameRecord, verb: str,
+async def deploy(desk: Desk, interaction: discord.Interaction, record: GameRecord, verb: str,
                  version: int | None) -> None:
     """Deployment done. The first-turn roll-off ends the time to declare Battle Ready, so a player who has not
     said either way is asked once, privately, and answers with their deployment."""
@@ -125,7 +126,7 @@ async def deploy(desk: GameDesk, interaction: discord.Interaction, record: GameR
     await desk.perform(interaction, a.DeploymentDone(actor=me), game_id=record.id, version=version)
 
 
-async def open_menu(desk: GameDesk, interaction: discord.Interaction, record: GameRecord, verb: str) -> None:
+async def open_menu(desk: Desk, interaction: discord.Interaction, record: GameRecord, verb: str) -> None:
     """Menus open privately for the presser, drawn from what they may pick right now."""
     me, state, game, version = str(interaction.user.id), record.state, record.id, record.version
     if me not in record.setup.players:
@@ -162,10 +163,10 @@ async def open_menu(desk: GameDesk, interaction: discord.Interaction, record: Ga
                           options=[*((p.name, p.id) for p in state.players), ("Nobody", NOBODY)])
     else:
         raise GameError("That button is not available here.")
-    await interaction.response.send_message(content, view=view_of(menu), ephemeral=True)
+    await reply_privately(interaction, content, view=view_of(menu))
 
 
-async def on_select(desk: GameDesk, interaction: discord.Interaction, record: GameRecord, verb: str,
+async def on_select(desk: Desk, interaction: discord.Interaction, record: GameRecord, verb: str,
                     values: list[str], version: int | None) -> None:
     me = str(interaction.user.id)
     if verb == "picks" and CODEX in values:
@@ -188,7 +189,7 @@ async def on_select(desk: GameDesk, interaction: discord.Interaction, record: Ga
 class CodexModal(discord.ui.Modal):
     """The name of the Codex secondary objective a player selected: shown when the selections are revealed."""
 
-    def __init__(self, desk: GameDesk, game_id: int, me: str, picks: tuple[str, ...]) -> None:
+    def __init__(self, desk: Desk, game_id: int, me: str, picks: tuple[str, ...]) -> None:
         super().__init__(title="Your Codex secondary objective", timeout=600)
         self.desk, self.game_id, self.me, self.picks = desk, game_id, me, picks
         self.name = discord.ui.TextInput(label="Its name", max_length=MAX_CODEX_NAME, custom_id="codex")
@@ -202,7 +203,7 @@ class CodexModal(discord.ui.Modal):
 class VpModal(discord.ui.Modal):
     """How many VP an objective scored."""
 
-    def __init__(self, desk: GameDesk, record: GameRecord, me: str, objective: str) -> None:
+    def __init__(self, desk: Desk, record: GameRecord, me: str, objective: str) -> None:
         rules = desk.service.packs.rules(record.pack)
         name = next((o.name for o in rules.objectives(record.state, me) if o.id == objective), objective)
         super().__init__(title=f"VP for {name}"[:45], timeout=600)

@@ -20,13 +20,14 @@ from bot.ui.table.sheet import table_sheet_file
 if TYPE_CHECKING:
     from bot.service import ActResult
     from bot.store.repository import GameRecord
-    from bot.ui.desk import GameDesk
+    from bot.ui.desk_api import Desk
 
 
 class TableView:
     simple_actions = controls.SIMPLE_ACTIONS
     acting = frozenset(controls.SIMPLE_ACTIONS) | controls.DEPLOYING
     unversioned = controls.UNVERSIONED
+    forms: frozenset[str] = frozenset()
 
     def __init__(self, packs: Packs) -> None:
         self.packs = packs
@@ -61,22 +62,17 @@ class TableView:
                             "sheet: its result card says who achieved the mission's objective.")
         return table_sheet_file(rules, state, game_id)
 
-    async def press(self, desk: GameDesk, interaction: discord.Interaction, record: GameRecord, verb: str,
+    async def press(self, desk: Desk, interaction: discord.Interaction, record: GameRecord, verb: str,
                     version: int | None) -> None:
         if verb in controls.DEPLOYING:
             await controls.deploy(desk, interaction, record, verb, version)
         else:
             await controls.open_menu(desk, interaction, record, verb)
 
-    async def select(self, desk: GameDesk, interaction: discord.Interaction, record: GameRecord, verb: str,
+    async def select(self, desk: Desk, interaction: discord.Interaction, record: GameRecord, verb: str,
                      values: list[str], version: int | None) -> None:
         await controls.on_select(desk, interaction, record, verb, values, version)
 
-    async def announce(self, desk: GameDesk, channel: discord.abc.Messageable, result: ActResult) -> None:
-        """Secret selections revealed by this action are told to both players in one message."""
-        text = board.reveal_text(self.rules(result.state), result.previous, result.state)
-        if text is None:
-            return
-        quiet = await desk.service.repo.quiet_players(result.game_id)
-        users = [discord.Object(int(p)) for p in result.state.setup.players if p not in quiet]
-        await channel.send(text, allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=users))
+    def headline(self, result: ActResult) -> str | None:
+        """Secret selections revealed by this action are told to both players at once."""
+        return board.reveal_text(self.rules(result.state), result.previous, result.state)

@@ -1,0 +1,131 @@
+"""The live board of each game: the newest bot message of its channel, with the buttons of the moment.
+
+When the game starts waiting on someone new (a turn, a decision, a question) or has news that must reach the
+players (a time-out, a reveal, the start of a scheduled game), the board is posted anew at the bottom, its content
+naming exactly who it waits on, and the board before it is deleted: a call is part of the board, never a message
+of its own left behind. Between calls the board is edited in place, coalesced, so a burst of presses makes one edit
+that reads the newest state and a busy table stays inside Discord's rate limits.
+
+Nothing is pinned: the board moves, and in Discord every pin leaves a "pinned a message" notice in the channel.
+A board posted by an earlier version (pinned, with calls of its own) is deleted like any other at the next move.
+
+One lock per game serialises its posts, deletions and edits (never the service's lock: that one is held only
+across load, rules and save), so two moves at once leave one board.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+import discord
+
+from bot.locks import KeyedLocks
+from bot.store.repository import GameRecord, GameRepository
+
+_log = logging.getLogger(__name__)
+
+THREAD_ARCHIVED = 50083  # Discord's error code: a message in an archived thread cannot be edited
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """A board as it is sent: the call naming who the game waits on (mentions in the text), the embed, the
+    buttons."""
+
+    content: str
+    embed: discord.Embed
+    view: discord.ui.View | None
+
+
+class LiveBoards:
+    def __init__(self, bot: discord.Client, repo: GameRepository, load: Callable[[int], Awaitable[GameRecord]],
+                 draw: Callable[[GameRecord, str | None], Drawing], *, coalesce_seconds: float) -> None:
+        self.bot, self.repo = bot, repo
+        self._load, self._draw = load, draw
+        self.coalesce_seconds = coalesce_seconds
+        self._locks = KeyedLocks()
+        self._scheduled: dict[int, asyncio.Task] = {}  # edits still waiting to read the state
+        self._running: set[asyncio.Task] = set()  # every edit not finished yet, for idle()
+
+    async def move(self, game_id: int, *, notify: set[str], headline: str | None = None) -> discord.Message:
+        """Post the board anew at the bottom of the game's channel, notifying exactly `notify` (player ids), and
+        delete the ones before it. It reads the game as it is now, so a move racing another press never shows an
+        older state."""
+        async with self._locks(game_id):
+            record = await self._load(game_id)
+            drawing = self._draw(record, headline)
+            channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+            earlier = await self.repo.board_messages(game_id)
+            mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                               users=[discord.Object(int(p)) for p in sorted(notify)])
+            unnamed = " ".join(f"<@{p}>" for p in sorted(notify) if f"<@{p}>" not in drawing.content)
+            content = f"{unnamed} {drawing.content}" if unnamed else drawing.content  # only a mention notifies
+            message = await channel.send(content or None, embed=drawing.embed, view=drawing.view,
+                                         allowed_mentions=mentions)
+            await self.repo.add_board_message(game_id, record.channel_id, message.id)
+            for board in earlier:
+                await self._retire(board.channel_id, board.message_id, message)
+        return message
+
+    async def _retire(self, channel_id: int, message_id: int, newer: discord.Message) -> None:
+        await self.repo.drop_board_message(message_id)
+        old = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await old.delete()
+        except discord.NotFound:
+            pass
+        except discord.HTTPException:  # in an archived thread, say: it says where the live one is instead
+            try:
+                await old.edit(content=f"This board moved: {newer.jump_url}", embed=None, view=None)
+            except discord.HTTPException:
+                _log.info("Board %s could not be retired", message_id)
+
+    def refresh(self, game_id: int) -> None:
+        """Schedule one edit of the game's board; presses arriving meanwhile ride on it."""
+        if game_id in self._scheduled:
+            return
+        task = asyncio.get_running_loop().create_task(self._refresh_later(game_id))
+        self._scheduled[game_id] = task
+        self._running.add(task)
+        task.add_done_callback(self._running.discard)
+
+    async def idle(self) -> None:
+        """Wait for scheduled board edits (tests and shutdown)."""
+        while self._running:
+            await asyncio.gather(*self._running, return_exceptions=True)
+
+    async def _refresh_later(self, game_id: int) -> None:
+        try:
+            await asyncio.sleep(self.coalesce_seconds)
+        finally:
+            del self._scheduled[game_id]  # from here on, a new press schedules a new edit
+        try:
+            async with self._locks(game_id):
+                record = await self._load(game_id)
+                drawing = self._draw(record, None)
+                for board in await self.repo.board_messages(game_id):
+                    message = self.bot.get_partial_messageable(board.channel_id).get_partial_message(
+                        board.message_id)
+                    try:
+                        await self._edit(message, drawing)
+                    except (discord.NotFound, discord.Forbidden):  # deleted, or the bot lost access
+                        _log.warning("Board message %s of game %s cannot be edited", board.message_id, game_id)
+        except Exception:
+            _log.exception("Could not refresh the board of game %s", game_id)
+
+    async def _edit(self, message: discord.PartialMessage, drawing: Drawing) -> None:
+        """An edit never notifies; a board in a thread that archived itself while the game was quiet is unarchived
+        first."""
+        fields = dict(content=drawing.content or None, embed=drawing.embed, view=drawing.view,
+                      allowed_mentions=discord.AllowedMentions.none())
+        try:
+            await message.edit(**fields)
+        except discord.HTTPException as exc:
+            if exc.code != THREAD_ARCHIVED:
+                raise
+            thread = await self.bot.fetch_channel(message.channel.id)
+            await thread.edit(archived=False, reason="Mission Deck game board")  # type: ignore[union-attr]
+            await message.edit(**fields)

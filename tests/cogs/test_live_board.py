@@ -1,0 +1,135 @@
+"""The channel is a table, not a log: whole games played through Discord, the channel read after every move.
+
+After every move of a running game its live board is the newest bot message of the channel (or directly under one
+call of its own, the request to abandon). Every time the game starts waiting on a player, the board is posted anew
+naming them, and it notifies exactly them. At the end the channel holds a handful of messages, and each player was
+sent few private ones.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import AsyncIterator
+from typing import Any
+
+from bot.client import MissionBot
+from bot.engine.chapter_approved.state import Status
+from bot.engine.table.state import Step
+from bot.store.models import GameStatus
+from tests.cogs.conftest import harness_settings
+from tests.cogs.game_table import Table, tactical_turn, verbs
+from tests.cogs.harness import Harness
+from tests.cogs.test_table_game import GT_PICKS, play_out, select_secondaries, to_battle
+from tests.discord_model import EPHEMERAL, DiscordModel
+
+MENTION = re.compile(r"<@(\d+)>")
+MOST_PUBLIC, MOST_PRIVATE = 8, 14
+
+
+class WatchedTable(Table):
+    """A table whose channel is read after every move, as a player glancing at it would."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.checked = 0
+        self.board_posts = 0
+        self._seen: tuple[set[tuple[str, ...]], int | None, int] = (set(), None, 0)
+
+    async def settle(self) -> None:
+        await super().settle()
+        if self.game_id is not None:
+            await self.check()
+
+    async def check(self) -> None:
+        record = await self.h.bot.service.get_state(game_id=self.game_id)
+        boards = await self.board_ids()
+        waits = self.h.bot.desk.waits(record.state)
+        before, board_before, sent_before = self._seen
+        self._seen = (waits, boards[-1] if boards else None, len(self.h.model.sent))
+        if not boards or record.status != GameStatus.ACTIVE:
+            return
+        assert len(boards) == 1, f"{len(boards)} live boards"
+        public = [int(m["id"]) for m in self.h.messages(self.channel) if not m["flags"] & EPHEMERAL]
+        below = public[public.index(boards[0]) + 1:]
+        calls = {c.message_id for c in await self.h.bot.service.community.calls_of(self.game_id)}
+        assert below == [] or (len(below) == 1 and below[0] in calls), "the board is not at the bottom"
+        self.checked += 1
+        called = {w[0] for w in waits - before}
+        if not called or board_before is None:
+            return
+        # Someone new is waited on: the board was posted anew, naming them, and notified exactly them.
+        assert boards[0] != board_before, f"{called} were called without a new board"
+        post = next(s for s in self.h.model.sent[sent_before:]
+                    if s.kind == "message" and s.message and int(s.message["id"]) == boards[0])
+        self.board_posts += 1
+        named = set(MENTION.findall(post.content))
+        notified = {str(u) for u in post.body["allowed_mentions"]["users"]}
+        assert called <= named, f"the board calls {named}, not {called}"
+        assert notified <= named <= set(record.setup.players)  # news (a reveal) names and notifies both
+
+    def public_messages(self) -> list[dict[str, Any]]:
+        return [m for m in self.h.messages(self.channel) if not m["flags"] & EPHEMERAL]
+
+    def private_counts(self) -> dict[int, int]:
+        counts = {self.first.id: 0, self.second.id: 0}
+        for owner in self.h.model.ephemeral_owner.values():
+            counts[owner] = counts.get(owner, 0) + 1
+        return counts
+
+
+@contextlib.asynccontextmanager
+async def watched_table(catalog, tmp_path) -> AsyncIterator[WatchedTable]:
+    """Alice and Bob at a watched table, on a bot of their own."""
+    model = DiscordModel()
+    alice, bob = model.add_user("alice"), model.add_user("bob")
+    settings = harness_settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'table.db'}")
+    async with Harness(MissionBot(settings, catalog), model) as h:
+        yield WatchedTable(h, alice, bob)
+
+
+async def test_a_whole_mission_deck_game_keeps_the_board_at_the_bottom(catalog, tmp_path) -> None:
+    async with watched_table(catalog, tmp_path) as table:
+        h = table.h
+        await table.start()
+        await table.to_battle(first_fixed=None, second_fixed=None)
+        await table.slash("score add", await table.active_user(), source="primary", vp=5)
+        await table.press("undo", await table.active_user())
+        while (state := await table.state()).status == Status.BATTLE:
+            if state.discard_queue:  # the opponent's end-of-turn discards
+                await table.press_discard_keep(table.user(state.discard_queue[0]))
+            else:
+                await tactical_turn(table, table.user(state.active), discard=state.round % 2 == 0)
+        assert state.round == 5 and state.status == Status.ENDED
+
+        # Three messages tell the whole game: the challenge with its briefing, the board, the result card.
+        public = table.public_messages()
+        assert len(public) <= MOST_PUBLIC, [m["content"][:60] for m in public]
+        assert "✅ Bob accepted." in public[0]["content"] and "Accept?" not in public[0]["content"]
+        assert not any(m["content"].startswith("✓") for m in public)
+        assert public[-1]["embeds"][0]["title"].startswith("Result")
+        assert all(count <= MOST_PRIVATE for count in table.private_counts().values()), table.private_counts()
+        assert table.checked > 60 and table.board_posts >= 20  # every move was looked at; calls moved the board
+        assert h.pins() == []  # a board that moves is never pinned: no "pinned a message" trail
+
+
+async def test_a_whole_grand_tournament_game_keeps_the_board_at_the_bottom(catalog, tmp_path) -> None:
+    async with watched_table(catalog, tmp_path) as table:
+        alice, bob = table.first, table.second
+        await table.start(pack="gt-2020", size="incursion", seed="gt-table")
+        await select_secondaries(table, alice, GT_PICKS)
+        await select_secondaries(table, bob, ["linebreaker", "thin-their-ranks", "codex"], codex="Oath of Moment")
+        await to_battle(table)
+        await play_out(table)
+        state = await table.state()
+        assert state.status == Step.END_GAME or state.status.value == "ended"
+        while "done" in await table.board_verbs():
+            pending = [p for p in state.setup.players if p not in state.scoring_done]
+            await table.press("done", table.user(pending[0]))
+            state = await table.state()
+
+        public = table.public_messages()
+        assert len(public) <= MOST_PUBLIC, [m["content"][:60] for m in public]
+        assert all(count <= MOST_PRIVATE for count in table.private_counts().values()), table.private_counts()
+        assert table.checked > 20 and table.board_posts >= 10
+        assert set(verbs(public[-1])) == {"rematch"}  # the result card
