@@ -32,6 +32,12 @@ DECK_FILES: dict[str, tuple[str, type[c.Frozen]]] = {
     "pool.yaml": ("pool", c.PoolMission),
     "faq.yaml": ("faq", c.FaqEntry),
 }
+# Files only a Force Disposition pack (CA 2026-27) has: a pack without them loads with none.
+OPTIONAL_DECK_FILES: dict[str, tuple[str, type[c.Frozen]]] = {
+    "dispositions.yaml": ("dispositions", c.ForceDisposition),
+    "deployment_cards.yaml": ("deployment_cards", c.DeploymentCard),
+    "event_layouts.yaml": ("event_layouts", c.EventPairing),
+}
 
 
 class DeckError(Exception):
@@ -52,7 +58,8 @@ def load_catalog(directory: Path) -> c.Catalog:
         "title": header.get("title"),
         "rules": _validate(c.PackRules, header.get("rules"), directory / "pack.yaml", "rules"),
     }
-    for name, (field, item_type) in DECK_FILES.items():
+    optional = {name: spec for name, spec in OPTIONAL_DECK_FILES.items() if (directory / name).exists()}
+    for name, (field, item_type) in {**DECK_FILES, **optional}.items():
         path = directory / name
         items = _read(path)
         if not isinstance(items, list):

@@ -23,6 +23,14 @@ class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+class Sourced(Frozen):
+    """An item that may carry the confidence mark and source tags of the research it comes from (CA 2026-27,
+    built from a reference with [CONFIRMED]/[LIKELY]/[UNCERTAIN] marks). Unset: the pack's seed text is the source."""
+
+    confidence: Confidence | None = Field(None, description="The reference's mark for this item's facts")
+    sources: tuple[str, ...] = Field((), description="The reference's source tags, e.g. ('S1', 'S6')")
+
+
 class Window(StrEnum):
     """When a scoring option may be scored. The engine checks it against the turn and phase."""
 
@@ -34,6 +42,7 @@ class Window(StrEnum):
     WHILE_ACTIVE = "while_active"  # each time it happens, in any phase of either turn
     ANY_TIME = "any_time"
     START_OF_BATTLE = "start_of_battle"  # applied by the engine when the battle begins
+    END_OF_BATTLE = "end_of_battle"  # CA 2026-27 'end of battle' rows: outside the per-round caps
 
 
 class Scorer(StrEnum):
@@ -75,6 +84,10 @@ class ScoringOption(Frozen):
     )
     or_end_of_battle: bool = Field(False, description="'... or the end of the battle (whichever comes first)'")
     by_round: dict[int, int] | None = Field(None, description="VP per item by battle round (Supply Drop)")
+    # CA 2026-27: its round-5 switch applies to both players, and some rows only score in a range of rounds.
+    fifth_round_end_of_turn: bool = Field(
+        False, description="In the fifth round it scores at the end of your turn instead, whoever goes second")
+    to_round: int | None = Field(None, ge=1, le=5, description="Last battle round it scores in ('FIRST BATTLE ROUND')")
 
 
 def cumulative_base(options: tuple[ScoringOption, ...], option: ScoringOption) -> ScoringOption | None:
@@ -100,9 +113,13 @@ class WhenDrawnKind(StrEnum):
     MARK_TARGETS = "mark_targets"  # opponent picks Alpha units, drawer picks a Gamma unit
     OPPONENT_PICKS_OBJECTIVE = "opponent_picks_objective"  # opponent picks a No Man's Land objective
     DEFINITION = "definition"  # labelled When Drawn but only defines a term (Engage on All Fronts)
+    # CA 2026-27:
+    RESHUFFLE_IF_ACTIVE = "reshuffle_if_active"  # another card (`if_active`) is active: shuffle back, draw again
+    DRAWER_PICKS_UNIT = "drawer_picks_unit"  # the drawer names one friendly unit for the card (Beacon)
+    ASSIGN_GUARDS = "assign_guards"  # the drawer may set one guard unit per objective (Burden of Trust)
 
 
-class WhenDrawn(Frozen):
+class WhenDrawn(Sourced):
     kind: WhenDrawnKind
     mandatory: bool
     text: str
@@ -111,12 +128,15 @@ class WhenDrawn(Frozen):
         (), description="Game sizes in which the condition holds without asking (Recover Assets: Incursion)"
     )
     alpha_count: int | None = Field(None, ge=1, description="MARK_TARGETS: units the opponent selects")
+    if_active: str | None = Field(None, description="RESHUFFLE_IF_ACTIVE: the Secondary card id that triggers it")
+    again_at_start_of_your_turn: bool = Field(
+        False, description="The step is repeated at the start of each of the drawer's turns (Burden of Trust)")
 
 
-class SecondaryCard(Frozen):
+class SecondaryCard(Sourced):
     id: str
     name: DisplayName
-    flavour: str
+    flavour: str = ""  # CA 2026-27 stores no flavour text (it is copyrighted and not needed)
     text: str = Field(description="Full rules text as printed (When Drawn, Action, scoring)")
     fixed: bool = Field(description="Carries the Fixed Mission symbol")
     tournament_fixed: bool = Field(description="May be chosen as Fixed in tournament (pool) play")
@@ -136,10 +156,10 @@ class SecondaryCard(Frozen):
         return self
 
 
-class PrimaryMission(Frozen):
+class PrimaryMission(Sourced):
     id: str
     name: DisplayName
-    flavour: str
+    flavour: str = ""
     text: str = Field(description="Full rules text as printed")
     asymmetric: bool = False
     action: str | None = None
@@ -149,6 +169,8 @@ class PrimaryMission(Frozen):
     )
     sets_up_objectives: bool = Field(False, description="Its Action sets up new objective markers (The Ritual)")
     designer_note: str | None = None
+    pairing: tuple[str, str] | None = Field(
+        None, description="CA 2026-27: (your Force Disposition, your opponent's) that gives this mission")
 
     @model_validator(mode="after")
     def _check(self) -> PrimaryMission:
@@ -238,13 +260,27 @@ class ChallengerCard(Frozen):
     mission: ChallengerMission
 
 
-class Twist(Frozen):
+class Twist(Sourced):
     id: str
     name: DisplayName
-    flavour: str
+    flavour: str = ""
     text: str
     designer_note: str | None = None
     adapt_or_die: bool = Field(False, description="Changes the Secondary Mission flow (engine rule)")
+    # CA 2026-27: two Twists override the Force Disposition matrix (engine rule).
+    primary_effect: Literal["mirror_roll", "swap"] | None = Field(
+        None, description="mirror_roll: both players take the one mission rolled on primary_roll; "
+                          "swap: the players exchange their Primary Missions")
+    primary_roll: dict[int, str | None] | None = Field(
+        None, description="D6 result -> Primary Mission id (None: roll again)")
+
+    @model_validator(mode="after")
+    def _check(self) -> Twist:
+        if (self.primary_effect == "mirror_roll") != (self.primary_roll is not None):
+            raise ValueError("primary_roll is given exactly when primary_effect is mirror_roll")
+        if self.primary_roll is not None and set(self.primary_roll) != set(range(1, 7)):
+            raise ValueError("primary_roll needs one entry for each D6 result 1-6")
+        return self
 
 
 class TerrainSection(Frozen):
@@ -278,6 +314,19 @@ class Caps(Frozen):
     battle_ready: int
     combined: int = Field(description="Primary + Secondary + Challenger")
     total: int
+    # CA 2026-27 also caps each battle round; VP scored at the end of the battle are outside those caps.
+    primary_per_round: int | None = Field(None, description="Primary VP per battle round (None: no such cap)")
+    secondary_per_round: int | None = Field(None, description="Secondary VP per battle round (None: no such cap)")
+    end_of_battle_outside_round_caps: bool = Field(
+        False, description="VP scored at the end of the battle do not count against the per-round caps")
+
+
+class Swap(Frozen):
+    """CA 2026-27's replacement for New Orders: pay CP to discard one active Tactical card and draw one."""
+
+    cp: int = Field(ge=0)
+    per_battle: int = Field(ge=1, description="Times each player may use it in a battle")
+    window: Window = Field(description="When it may be used: END_OF_COMMAND_PHASE is the end of your own")
 
 
 class PackRules(Frozen):
@@ -290,6 +339,48 @@ class PackRules(Frozen):
     discard_cp: int
     command_phase_cp: int
     extra_cp_per_round: int
+    # CA 2026-27 (all optional: the 2025-26 pack leaves them unset and plays as before).
+    challenger_deck: bool = Field(
+        True, description="False: the pack has no Challenger cards, so challenger_gap and caps.challenger are unused")
+    tactical_draws_per_command_phase: int | None = Field(
+        None, ge=1, description="Tactical cards drawn at the start of each of your Command phases however many are "
+                                "active (no limit on active cards); None: top up to tactical_hand")
+    swap: Swap | None = Field(None, description="Replaces New Orders (new_orders_cp is then unused)")
+    discard_own_turn_only: bool = Field(
+        False, description="Active Tactical cards may be discarded (for discard_cp) only at the end of your own turn")
+    optional_scoring: bool = Field(
+        False, description="A player may decline VP for a met condition (the cards say 'can gain'), e.g. to keep a "
+                           "Tactical card for a bigger row later")
+
+
+class ForceDisposition(Sourced):
+    """CA 2026-27: an army's Force Disposition card; its table gives your Primary Mission for each of the
+    opponent's dispositions."""
+
+    id: str
+    name: DisplayName
+    text: str
+    missions: dict[str, str] = Field(description="Opponent's disposition id -> your Primary Mission id")
+
+
+class DeploymentCard(Sourced):
+    """CA 2026-27: a Deployment card known by name only (no map geometry in the sources)."""
+
+    id: str
+    name: DisplayName
+    text: str
+
+
+class EventPairing(Sourced):
+    """CA 2026-27 events: the layouts (A, B, C) printed for one pairing of Force Dispositions, i.e. one pair of
+    Primary Missions. The layouts' geometry is not in the sources, so only their ids are kept."""
+
+    id: str = Field(description="'<disposition>--<disposition>', the two in the matrix's order")
+    dispositions: tuple[str, str]
+    layouts: tuple[str, ...] = Field(min_length=1, description="Letters, e.g. ('A', 'B', 'C')")
+
+    def layout_ids(self) -> tuple[str, ...]:
+        return tuple(f"{self.id}-{letter.lower()}" for letter in self.layouts)
 
 
 class FaqEntry(Frozen):
@@ -315,6 +406,10 @@ class Catalog(Frozen):
     layouts: tuple[TerrainLayout, ...]
     pool: tuple[PoolMission, ...]
     faq: tuple[FaqEntry, ...]
+    # CA 2026-27 (empty for packs without them).
+    dispositions: tuple[ForceDisposition, ...] = ()
+    deployment_cards: tuple[DeploymentCard, ...] = ()
+    event_layouts: tuple[EventPairing, ...] = ()
 
     @model_validator(mode="after")
     def _check(self) -> Catalog:
@@ -338,7 +433,43 @@ class Catalog(Frozen):
             for layout in m.layouts:
                 if layout not in layouts:
                     raise ValueError(f"pool mission {m.letter}: unknown layout {layout!r}")
+        self._check_2026_27()
         return self
+
+    def _check_2026_27(self) -> None:
+        """Cross-references of the Force Disposition packs: the matrix, the pairings, the Twists' missions."""
+        # Their ids are unique among every card and table of the pack, as the older kinds' are.
+        kinds: tuple[tuple[Any, ...], ...] = (self.primaries, self.secondaries, self.twists, self.deployments,
+                                               self.dispositions, self.deployment_cards, self.event_layouts)
+        _unique(c.id for kind in kinds for c in kind)
+        dispositions = {d.id for d in self.dispositions}
+        primaries = {p.id: p for p in self.primaries}
+        for d in self.dispositions:
+            if set(d.missions) != dispositions:
+                raise ValueError(f"disposition {d.id}: needs one mission for each disposition {sorted(dispositions)}")
+            for theirs, mission in d.missions.items():
+                if mission not in primaries:
+                    raise ValueError(f"disposition {d.id}: unknown primary {mission!r}")
+                if primaries[mission].pairing != (d.id, theirs):
+                    raise ValueError(f"primary {mission}: pairing should be {(d.id, theirs)}")
+        for p in primaries.values():
+            if p.pairing is not None and p.pairing[0] not in dispositions:
+                raise ValueError(f"primary {p.id}: unknown disposition in pairing {p.pairing}")
+        if self.event_layouts:
+            pairs = [frozenset(e.dispositions) for e in self.event_layouts]
+            if len(set(pairs)) != len(pairs) or not set().union(*pairs) <= dispositions:
+                raise ValueError("event layouts: each pairing of known dispositions once")
+        secondaries = {s.id for s in self.secondaries}
+        for card in self.secondaries:
+            other = card.when_drawn.if_active if card.when_drawn else None
+            if other is not None and other not in secondaries:
+                raise ValueError(f"secondary {card.id}: When Drawn names unknown card {other!r}")
+        for t in self.twists:
+            for rolled in (t.primary_roll or {}).values():
+                if rolled is not None and rolled not in primaries:
+                    raise ValueError(f"twist {t.id}: unknown primary {rolled!r}")
+        if not self.rules.challenger_deck and self.challengers:
+            raise ValueError("the rules say there is no Challenger deck, but challengers are listed")
 
     # Look-ups used by the engine and the cogs.
     def secondary(self, card_id: str) -> SecondaryCard:
@@ -364,6 +495,13 @@ class Catalog(Frozen):
             if m.letter == letter.upper():
                 return m
         raise KeyError(f"no mission {letter!r} in the Tournament Mission Pool")
+
+    def primary_for(self, mine: str, theirs: str) -> PrimaryMission:
+        """CA 2026-27: your Primary Mission from your Force Disposition and your opponent's."""
+        for d in self.dispositions:
+            if d.id == mine and theirs in d.missions:
+                return self.primary(d.missions[theirs])
+        raise KeyError(f"no Primary Mission for dispositions {mine!r} against {theirs!r}")
 
     def primaries_for(self, size: GameSize) -> tuple[PrimaryMission, ...]:
         asymmetric = size == "asymmetric-war"
