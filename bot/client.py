@@ -12,6 +12,7 @@ from discord.ext import commands
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.engine.chapter_approved.catalog import Catalog
+from bot.pacing import GlobalPace
 from bot.service import GameService
 from bot.settings import Settings
 from bot.store.db import make_engine, make_sessionmaker, upgrade_database
@@ -92,6 +93,9 @@ class MissionBot(commands.Bot):
         self.desk: GameDesk | None = None
 
     async def setup_hook(self) -> None:
+        # Every REST request of the client waits its turn under Discord's global limit (not the interaction
+        # responses: discord.py sends those through its webhook adapter, and Discord does not count them).
+        self.http.request = GlobalPace(self.settings.requests_per_second).paced(self.http.request)  # type: ignore
         await upgrade_database(self.settings.database_url)
         self.db_engine = make_engine(self.settings.database_url)
         sessions = make_sessionmaker(self.db_engine)

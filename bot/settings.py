@@ -1,7 +1,7 @@
 """Start-up settings, read from the environment and from a `.env` file in the working directory.
 
 Names are case-insensitive: DISCORD_TOKEN, DATABASE_URL, TEST_GUILD_ID, LOG_LEVEL, DECK_PACK, SHARD_COUNT,
-SHARD_IDS. The token is a SecretStr so it never shows up in a repr, a log line or a traceback.
+SHARD_IDS, REQUESTS_PER_SECOND. The token is a SecretStr so it never shows up in a repr, a log line or a traceback.
 """
 
 from __future__ import annotations
@@ -33,6 +33,9 @@ class Settings(BaseSettings):
     # Discord's sharding, both or neither: this process serves the shards SHARD_IDS out of SHARD_COUNT.
     shard_count: int | None = None
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None  # "0,1" or "0-3", not JSON
+    # REST requests a second this process makes at most (bot/pacing.py). Discord's global limit is 50 for the whole
+    # bot: with several processes, share it out (20 each for two).
+    requests_per_second: int = 40
 
     @property
     def syncs_commands(self) -> bool:

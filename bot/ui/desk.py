@@ -167,7 +167,8 @@ class GameDesk:
         quiet = await self.service.repo.quiet_players(result.game_id)
         notify = [p for p in record.setup.players if p not in quiet] if headline else []
         content = " ".join([*(f"<@{p}>" for p in notify), headline]) if headline else None
-        card = await channel.send(content, **self.result_card(result.state, result.game_id),
+        drawn = await asyncio.to_thread(self.result_card, result.state, result.game_id)  # the sheet takes a while
+        card = await channel.send(content, **drawn,
                                   allowed_mentions=discord.AllowedMentions(
                                       everyone=False, roles=False, users=[discord.Object(int(p)) for p in notify]))
         await self.service.history.set_result_message(result.game_id, card.id)

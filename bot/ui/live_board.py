@@ -53,7 +53,9 @@ class LiveBoards:
     async def move(self, game_id: int, *, notify: set[str], headline: str | None = None) -> discord.Message:
         """Post the board anew at the bottom of the game's channel, notifying exactly `notify` (player ids), and
         delete the ones before it. It reads the game as it is now, so a move racing another press never shows an
-        older state."""
+        older state; an edit still waiting to be made is not needed any more."""
+        if (waiting := self._scheduled.pop(game_id, None)) is not None:
+            waiting.cancel()  # still in its coalescing delay: the board posted here is newer than its edit
         async with self._locks(game_id):
             record = await self._load(game_id)
             drawing = self._draw(record, headline)
@@ -101,7 +103,8 @@ class LiveBoards:
         try:
             await asyncio.sleep(self.coalesce_seconds)
         finally:
-            del self._scheduled[game_id]  # from here on, a new press schedules a new edit
+            if self._scheduled.get(game_id) is asyncio.current_task():
+                del self._scheduled[game_id]  # from here on, a new press schedules a new edit
         try:
             async with self._locks(game_id):
                 record = await self._load(game_id)

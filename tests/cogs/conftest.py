@@ -16,7 +16,9 @@ from tests.discord_model import GUILD_ID, FakeUser
 
 
 def harness_settings(database_url: str, **overrides: object) -> Settings:
-    # _env_file=None: a developer's own .env must not leak into the tests.
+    # _env_file=None: a developer's own .env must not leak into the tests. The harness plays a game's worth of
+    # requests in a moment: Discord's pace (bot/pacing.py) is tested on its own and measured in bench/.
+    overrides.setdefault("requests_per_second", 10_000)
     return Settings(
         _env_file=None, discord_token="harness-token", test_guild_id=GUILD_ID, database_url=database_url, **overrides
     )

@@ -133,3 +133,20 @@ async def test_a_whole_grand_tournament_game_keeps_the_board_at_the_bottom(catal
         assert all(count <= MOST_PRIVATE for count in table.private_counts().values()), table.private_counts()
         assert table.checked > 20 and table.board_posts >= 10
         assert set(verbs(public[-1])) == {"rematch"}  # the result card
+
+
+async def test_a_move_replaces_the_edit_still_waiting_and_later_edits_still_come(catalog, tmp_path) -> None:
+    async with watched_table(catalog, tmp_path) as table:
+        await table.start()
+        desk = table.h.bot.desk
+        desk.coalesce_seconds = 30  # an edit that would wait long: the move must not wait for it, nor leave it
+        await table.h.press((await table.board_verbs())["ready"], user=table.first)  # only the board changes
+        assert len(desk.boards._scheduled) == 1
+        await table.h.slash("game status", user=table.first)  # the board moves, drawn from the newest state
+        await desk.idle()
+        board = await table.board()
+        assert "Battle Ready" in str(board["embeds"]) and board["edited_timestamp"] is None  # posted, never edited
+        desk.coalesce_seconds = 0
+        await table.h.press((await table.board_verbs())["ready"], user=table.first)  # a later edit is scheduled
+        await desk.idle()
+        assert table.h.message(board["id"])["edited_timestamp"] is not None
