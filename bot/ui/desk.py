@@ -128,6 +128,7 @@ class GameDesk:
     async def after(self, interaction: discord.Interaction, result: ActResult, *, actor: str) -> None:
         """Show what happened: lines for the actor alone privately, everything else on the board."""
         await _answer_privately(interaction, [e.text for e in result.events if e.private_to == actor])
+        self.boards.pressed(result.game_id, interaction)
         await self.show(result, actor=actor)
 
     def waits(self, state) -> set[tuple[str, ...]]:

@@ -11,12 +11,20 @@ A board posted by an earlier version (pinned, with calls of its own) is deleted 
 
 One lock per game serialises its posts, deletions and edits (never the service's lock: that one is held only
 across load, rules and save), so two moves at once leave one board.
+
+Discord counts a bot's REST requests against a global limit of 50 a second, but not those made with an
+interaction's token. So when a player's press on the board is what changed it, the board is edited (or, once it
+moves, deleted) through that press's interaction, for as long as its token lasts; only the new board's post, and
+changes nobody pressed on the board for, go through the channel. Forty tables starting together stay inside the
+limit that way.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -28,6 +36,8 @@ from bot.store.repository import GameRecord, GameRepository
 _log = logging.getLogger(__name__)
 
 THREAD_ARCHIVED = 50083  # Discord's error code: a message in an archived thread cannot be edited
+TOKEN_SECONDS = 14 * 60  # an interaction's token lasts 15 minutes: a press older than this is not used
+PRESSES_KEPT = 1024  # games whose last press on the board is remembered (older ones use the channel)
 
 
 @dataclass(frozen=True)
@@ -49,6 +59,22 @@ class LiveBoards:
         self._locks = KeyedLocks()
         self._scheduled: dict[int, asyncio.Task] = {}  # edits still waiting to read the state
         self._running: set[asyncio.Task] = set()  # every edit not finished yet, for idle()
+        self._presses: OrderedDict[int, tuple[discord.Interaction, float]] = OrderedDict()  # game -> last press
+
+    def pressed(self, game_id: int, interaction: discord.Interaction) -> None:
+        """A press acknowledged on the board itself (a deferred update): its token may edit or delete the board."""
+        if interaction.response.type is discord.InteractionResponseType.deferred_message_update:
+            self._presses.pop(game_id, None)
+            self._presses[game_id] = (interaction, time.monotonic())
+            while len(self._presses) > PRESSES_KEPT:
+                self._presses.popitem(last=False)
+
+    def _press_on(self, game_id: int, message_id: int) -> discord.Interaction | None:
+        """The game's last press, if it was on `message_id` and its token still lasts."""
+        interaction, at = self._presses.get(game_id, (None, 0.0))
+        if interaction is None or interaction.message is None or interaction.message.id != message_id:
+            return None
+        return interaction if time.monotonic() - at < TOKEN_SECONDS else None
 
     async def move(self, game_id: int, *, notify: set[str], headline: str | None = None) -> discord.Message:
         """Post the board anew at the bottom of the game's channel, notifying exactly `notify` (player ids), and
@@ -69,11 +95,17 @@ class LiveBoards:
                                          allowed_mentions=mentions)
             await self.repo.add_board_message(game_id, record.channel_id, message.id)
             for board in earlier:
-                await self._retire(board.channel_id, board.message_id, message)
+                await self._retire(game_id, board.channel_id, board.message_id, message)
         return message
 
-    async def _retire(self, channel_id: int, message_id: int, newer: discord.Message) -> None:
+    async def _retire(self, game_id: int, channel_id: int, message_id: int, newer: discord.Message) -> None:
         await self.repo.drop_board_message(message_id)
+        if (press := self._press_on(game_id, message_id)) is not None:
+            try:
+                await press.delete_original_response()
+                return
+            except discord.HTTPException:
+                pass  # the token no longer works: the channel's way below
         old = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
             await old.delete()
@@ -110,6 +142,8 @@ class LiveBoards:
                 record = await self._load(game_id)
                 drawing = self._draw(record, None)
                 for board in await self.repo.board_messages(game_id):
+                    if await self._edit_through_press(game_id, board.message_id, drawing):
+                        continue
                     message = self.bot.get_partial_messageable(board.channel_id).get_partial_message(
                         board.message_id)
                     try:
@@ -118,6 +152,18 @@ class LiveBoards:
                         _log.warning("Board message %s of game %s cannot be edited", board.message_id, game_id)
         except Exception:
             _log.exception("Could not refresh the board of game %s", game_id)
+
+    async def _edit_through_press(self, game_id: int, message_id: int, drawing: Drawing) -> bool:
+        """Edit the board with the token of the press made on it, outside the global limit: whether it did."""
+        press = self._press_on(game_id, message_id)
+        if press is None:
+            return False
+        try:
+            await press.edit_original_response(content=drawing.content or None, embed=drawing.embed,
+                                               view=drawing.view, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:  # the token expired, or the thread archived itself: the channel's way
+            return False
+        return True
 
     async def _edit(self, message: discord.PartialMessage, drawing: Drawing) -> None:
         """An edit never notifies; a board in a thread that archived itself while the game was quiet is unarchived

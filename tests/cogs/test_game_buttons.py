@@ -136,15 +136,19 @@ async def test_an_outdated_board_is_refused_and_refreshed(table: Table, harness:
     await table.start()
     board = await table.board()
     old = verbs(board)
-    lag = ("PATCH", "/channels/{channel_id}/messages/{message_id}")
-    edit = harness.routes[lag]
-    # Discord lags: the board edit after the next press is lost, so the board still shows move 0.
-    harness.route(*lag, lambda p, b, f: harness.model.get_message(int(p["channel_id"]), int(p["message_id"])))
+    # Discord lags: the board edit after the next press is lost (through the channel or the press's token alike),
+    # so the board still shows move 0.
+    lags = [("PATCH", "/channels/{channel_id}/messages/{message_id}"),
+            ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original")]
+    edits = [harness.routes[lag] for lag in lags]
+    harness.route(*lags[0], lambda p, b, f: harness.model.get_message(int(p["channel_id"]), int(p["message_id"])))
+    harness.route(*lags[1], lambda p, b, f: harness.model.messages[int(board["id"])])
     state = await table.state()
     loser = table.other(table.user(state.sides_rolloff.winner))
     await table.press("ready", loser)
     assert verbs(await table.board()) == old and await table.version() == 1
-    harness.route(*lag, edit)
+    for lag, edit in zip(lags, edits):
+        harness.route(*lag, edit)
     reply = await harness.press(old["attacker"], user=table.user(state.sides_rolloff.winner),
                                 message_id=int(board["id"]))
     refusal(reply, "out of date")

@@ -150,3 +150,21 @@ async def test_a_move_replaces_the_edit_still_waiting_and_later_edits_still_come
         await table.h.press((await table.board_verbs())["ready"], user=table.first)  # a later edit is scheduled
         await desk.idle()
         assert table.h.message(board["id"])["edited_timestamp"] is not None
+
+
+async def test_presses_on_the_board_change_it_through_their_own_token(catalog, tmp_path) -> None:
+    """Requests made with an interaction's token are outside Discord's global limit: a press on the board edits
+    it, or deletes it when it moves, that way; only the new board's post goes through the channel."""
+    async with watched_table(catalog, tmp_path) as table:
+        await table.start()
+        await table.to_battle(first_fixed=None, second_fixed=None)
+        await table.answer_all()
+        first = len(table.h.calls)
+        active = await table.active_user()
+        for verb in ("endcmd", "endturn"):
+            await table.press(verb, active)
+        await table.done_scoring(active)  # each Done calls someone new: the board moves
+        routes = [(c.method, c.route.split("/")[1]) for c in table.h.calls[first:]]
+        assert ("PATCH", "webhooks") in routes and ("DELETE", "webhooks") in routes
+        assert ("PATCH", "channels") not in routes and ("DELETE", "channels") not in routes
+        assert ("POST", "channels") in routes  # the new board, at the bottom
