@@ -112,11 +112,23 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
             raise GameError("Bots cannot play: challenge a person.")
         setup = options.setup(self.service.packs, (me, str(opponent.id)),
                               (interaction.user.display_name, opponent.display_name))
+        # Acknowledged at once: the game is stored and its map drawn after, which takes a while when forty tables
+        # start together. Here the challenge replaces the public "thinking…" (an interaction's follow-up, outside
+        # Discord's global limit); in a thread it is posted there and the "thinking…" is private.
+        await interaction.response.defer(ephemeral=thread, thinking=True)
+        try:
+            await self._challenge(interaction, opponent, setup, options, starts_at)
+        except Exception:
+            if not thread:  # a refusal or a fault is for the sender alone: the public "thinking…" goes first
+                await interaction.delete_original_response()
+            raise
+
+    async def _challenge(self, interaction: discord.Interaction, opponent: discord.Member, setup, options: GameOptions,
+                         starts_at: datetime | None) -> None:
+        pack, size, thread, seed = options.pack, options.size, options.thread, options.seed
+        clock, clock_expiry = options.clock, options.clock_expiry
         rules = self.service.packs.rules(pack)
         place = interaction.channel
-        # Acknowledged at once: the game is stored and its map drawn after, which takes a while when forty
-        # tables start together. A refusal stays private; the challenge is posted in the channel.
-        await interaction.response.defer(ephemeral=True, thinking=True)
         if thread:
             kind = size.replace('-', ' ') if size else rules.title
             name = f"{interaction.user.display_name} vs {opponent.display_name} ({kind})"
@@ -136,11 +148,11 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
                                            thread=thread)
         if starts_at is not None:
             await self.desk.reminders.schedule(result.game_id, place.id, starts_at)
-        await place.send(**message)
         if thread:  # Discord shows the thread; this says where
+            await place.send(**message)
             await interaction.followup.send(f"Game {result.game_id} is in {place.mention}.", ephemeral=True)
         else:
-            await interaction.delete_original_response()
+            await interaction.followup.send(**message)
 
     async def _when(self, me: str, when: str) -> datetime:
         """The moment a player typed, read in their own time zone."""

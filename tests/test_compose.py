@@ -28,11 +28,13 @@ def test_two_bots_serve_every_shard_once_over_the_database_service() -> None:
     bots = {name: service for name, service in services.items() if name.startswith("bot")}
     assert len(bots) == 2
     shards: list[int] = []
+    paces = 0
     for service in bots.values():
         env = {key.lower(): expand(str(value)) for key, value in service["environment"].items()}
         settings = Settings(_env_file=None, discord_token="token", **env)  # the bot's own validation
         assert settings.shard_count == 2 and settings.shard_ids is not None
         shards += settings.shard_ids
+        paces += settings.requests_per_second
         url = make_url(settings.database_url)
         database = services["db"]["environment"]
         assert (url.drivername, url.host, url.port) == ("postgresql+asyncpg", "db", 5432)
@@ -41,6 +43,7 @@ def test_two_bots_serve_every_shard_once_over_the_database_service() -> None:
         assert service["depends_on"]["db"]["condition"] == "service_healthy"
         assert service["env_file"] == ".env" and service["build"] == "."
     assert sorted(shards) == [0, 1]
+    assert paces <= 45  # the processes share Discord's global limit of 50 a second, with room for a burst
     assert Settings(_env_file=None, **{k.lower(): expand(str(v)) for k, v in bots["bot-0"]["environment"].items()}
                     ).syncs_commands
 

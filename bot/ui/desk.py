@@ -128,7 +128,6 @@ class GameDesk:
     async def after(self, interaction: discord.Interaction, result: ActResult, *, actor: str) -> None:
         """Show what happened: lines for the actor alone privately, everything else on the board."""
         await _answer_privately(interaction, [e.text for e in result.events if e.private_to == actor])
-        self.boards.pressed(result.game_id, interaction)
         await self.show(result, actor=actor)
 
     def waits(self, state) -> set[tuple[str, ...]]:
@@ -242,12 +241,11 @@ class GameDesk:
             await self._agree_to_end(interaction, game_id, me, verb)
             return
         version = None if verb in self.views.unversioned else version
-        # Acknowledged at once: reading the game may wait behind other tables' writes. A move answers on the board;
-        # a menu replaces a private "thinking…".
-        if verb in self.views.acting or verb == "undo":
+        # Acknowledged at once, as an update of the board (a menu follows privately): reading the game may wait
+        # behind other tables' writes, and the press's token can then edit the board outside the global limit.
+        if verb not in self.views.forms:
             await interaction.response.defer()
-        elif verb not in self.views.forms:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            self.boards.pressed(interaction)
         record = await self._current(interaction, game_id, version)
         view = self.views.of(record.state)
         if verb == "undo":

@@ -37,7 +37,7 @@ _log = logging.getLogger(__name__)
 
 THREAD_ARCHIVED = 50083  # Discord's error code: a message in an archived thread cannot be edited
 TOKEN_SECONDS = 14 * 60  # an interaction's token lasts 15 minutes: a press older than this is not used
-PRESSES_KEPT = 1024  # games whose last press on the board is remembered (older ones use the channel)
+PRESSES_KEPT = 1024  # boards whose last press is remembered (older ones use the channel)
 
 
 @dataclass(frozen=True)
@@ -59,22 +59,25 @@ class LiveBoards:
         self._locks = KeyedLocks()
         self._scheduled: dict[int, asyncio.Task] = {}  # edits still waiting to read the state
         self._running: set[asyncio.Task] = set()  # every edit not finished yet, for idle()
-        self._presses: OrderedDict[int, tuple[discord.Interaction, float]] = OrderedDict()  # game -> last press
+        # board message -> the last press on it: a player may press the new board before the old one is deleted
+        self._presses: OrderedDict[int, tuple[discord.Interaction, float]] = OrderedDict()
 
-    def pressed(self, game_id: int, interaction: discord.Interaction) -> None:
-        """A press acknowledged on the board itself (a deferred update): its token may edit or delete the board."""
+    def pressed(self, interaction: discord.Interaction) -> None:
+        """A press acknowledged on the board itself (a deferred update): its token may edit or delete the board. A
+        press in a private menu (an ephemeral message) is no press on the board."""
+        message = interaction.message
+        if message is None or message.flags.ephemeral:
+            return
         if interaction.response.type is discord.InteractionResponseType.deferred_message_update:
-            self._presses.pop(game_id, None)
-            self._presses[game_id] = (interaction, time.monotonic())
+            self._presses.pop(message.id, None)
+            self._presses[message.id] = (interaction, time.monotonic())
             while len(self._presses) > PRESSES_KEPT:
                 self._presses.popitem(last=False)
 
-    def _press_on(self, game_id: int, message_id: int) -> discord.Interaction | None:
-        """The game's last press, if it was on `message_id` and its token still lasts."""
-        interaction, at = self._presses.get(game_id, (None, 0.0))
-        if interaction is None or interaction.message is None or interaction.message.id != message_id:
-            return None
-        return interaction if time.monotonic() - at < TOKEN_SECONDS else None
+    def _press_on(self, message_id: int) -> discord.Interaction | None:
+        """The last press on the board `message_id`, if its token still lasts."""
+        interaction, at = self._presses.get(message_id, (None, 0.0))
+        return interaction if interaction is not None and time.monotonic() - at < TOKEN_SECONDS else None
 
     async def move(self, game_id: int, *, notify: set[str], headline: str | None = None) -> discord.Message:
         """Post the board anew at the bottom of the game's channel, notifying exactly `notify` (player ids), and
@@ -95,12 +98,14 @@ class LiveBoards:
                                          allowed_mentions=mentions)
             await self.repo.add_board_message(game_id, record.channel_id, message.id)
             for board in earlier:
-                await self._retire(game_id, board.channel_id, board.message_id, message)
+                await self._retire(board.channel_id, board.message_id, message)
         return message
 
-    async def _retire(self, game_id: int, channel_id: int, message_id: int, newer: discord.Message) -> None:
+    async def _retire(self, channel_id: int, message_id: int, newer: discord.Message) -> None:
         await self.repo.drop_board_message(message_id)
-        if (press := self._press_on(game_id, message_id)) is not None:
+        press = self._press_on(message_id)
+        self._presses.pop(message_id, None)  # the board is gone: so is what was pressed on it
+        if press is not None:
             try:
                 await press.delete_original_response()
                 return
@@ -142,7 +147,7 @@ class LiveBoards:
                 record = await self._load(game_id)
                 drawing = self._draw(record, None)
                 for board in await self.repo.board_messages(game_id):
-                    if await self._edit_through_press(game_id, board.message_id, drawing):
+                    if await self._edit_through_press(board.message_id, drawing):
                         continue
                     message = self.bot.get_partial_messageable(board.channel_id).get_partial_message(
                         board.message_id)
@@ -153,9 +158,9 @@ class LiveBoards:
         except Exception:
             _log.exception("Could not refresh the board of game %s", game_id)
 
-    async def _edit_through_press(self, game_id: int, message_id: int, drawing: Drawing) -> bool:
+    async def _edit_through_press(self, message_id: int, drawing: Drawing) -> bool:
         """Edit the board with the token of the press made on it, outside the global limit: whether it did."""
-        press = self._press_on(game_id, message_id)
+        press = self._press_on(message_id)
         if press is None:
             return False
         try:

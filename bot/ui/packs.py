@@ -22,7 +22,6 @@ if TYPE_CHECKING:
 
 class PackView(Protocol):
     simple_actions: Mapping[str, Callable[[str, Any], Any]]  # buttons that act at once: verb -> the presser's move
-    acting: frozenset[str]  # verbs that act (rather than open a menu): acknowledged before any work
     unversioned: frozenset[str]  # verbs whose press does not depend on the board it was drawn on
     forms: frozenset[str]  # verbs whose press opens a form (a modal): it must be the first answer, so no defer
 
@@ -55,13 +54,12 @@ class PackView(Protocol):
 
 
 class PackViews:
-    """Every family's view, and what the desk must know before it reads a game (which verbs act at once)."""
+    """Every family's view, and what the desk must know before it reads a game (which verbs open a form)."""
 
     def __init__(self, packs: Packs) -> None:
         self.mission_deck = MissionDeckView(packs)
         self.table = TableView(packs)
         every: tuple[PackView, ...] = (self.mission_deck, self.table)
-        self.acting = frozenset().union(*(view.acting for view in every))
         self.unversioned = frozenset().union(*(view.unversioned for view in every))
         self.forms = frozenset().union(*(view.forms for view in every))
 

@@ -9,6 +9,7 @@ sent few private ones.
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 from collections.abc import AsyncIterator
 from typing import Any
@@ -168,3 +169,22 @@ async def test_presses_on_the_board_change_it_through_their_own_token(catalog, t
         assert ("PATCH", "webhooks") in routes and ("DELETE", "webhooks") in routes
         assert ("PATCH", "channels") not in routes and ("DELETE", "channels") not in routes
         assert ("POST", "channels") in routes  # the new board, at the bottom
+
+
+async def test_a_board_and_a_call_an_earlier_version_posted_go_at_the_next_move(catalog, tmp_path) -> None:
+    """An earlier version pinned its board and posted calls of their own: the game goes on from that board, which
+    is deleted when the board next moves (its pin with it); the call goes once answered."""
+    async with watched_table(catalog, tmp_path) as table:
+        h = table.h
+        await table.start()
+        (old_board,) = await table.board_ids()
+        h.model.pin(h.default_channel.id, old_board)  # as the earlier version left it
+        winner = table.user((await table.state()).sides_rolloff.winner)
+        call = h.model.create_message(h.default_channel.id, {"content": f"<@{winner.id}>, you won the roll-off"}, [])
+        await h.bot.service.community.add_call(int(call["id"]), table.game_id, h.default_channel.id, str(winner.id),
+                                               json.dumps([[str(winner.id), "sides"]]))
+        await table.press("attacker", winner)  # pressed on the old board: it still works
+        assert int(call["id"]) not in h.model.messages  # answered: the old call is gone
+        await table.choose(table.first, None)  # Bob is called: the board moves
+        assert old_board not in h.model.messages and h.pins() == []
+        assert await h.bot.service.community.calls_of(table.game_id) == []

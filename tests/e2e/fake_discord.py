@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
+import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -260,3 +262,23 @@ async def _read_body(request: web.Request) -> tuple[Any, list[tuple[str, bytes]]
         return body, files
     raw = await request.read()
     return (json.loads(raw) if raw else None), []
+
+
+def bot_command(fake: FakeDiscord) -> list[str]:
+    """`python -m bot`'s main() in a child process, pointed at `fake` (its environment says the rest)."""
+    code = ("import sys, yarl, discord.http, discord.gateway; "
+            f"discord.http.Route.BASE = {fake.api_base!r}; "
+            f"discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL({fake.gateway_url!r}); "
+            "from bot.__main__ import main; sys.exit(main())")
+    return [sys.executable, "-c", code]
+
+
+async def stop_bot(process: asyncio.subprocess.Process) -> None:
+    """Ctrl-C, as a user stops it (the bot closes its connections); killed if it does not stop within 15 s."""
+    if process.returncode is None:
+        process.send_signal(signal.SIGINT)
+        try:
+            await asyncio.wait_for(process.wait(), 15)
+        except TimeoutError:
+            process.kill()
+            await process.wait()

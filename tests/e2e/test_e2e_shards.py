@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import signal
-import sys
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -32,7 +30,7 @@ from bot.store.tournament_models import TournamentStatus
 from bot.store.tournament_repository import TournamentRepository
 from tests.cogs.game_table import CUSTOM_ID, verbs
 from tests.discord_model import MEMBER_PERMISSIONS, FakeChannel, FakeUser, Sent, shard_of, walk_components
-from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_discord import FakeDiscord, bot_command, stop_bot
 from tests.e2e.test_e2e_foundation import clean_env
 from tests.store.conftest import scratch_postgres
 
@@ -79,16 +77,12 @@ class BotProcess:
         self.process: asyncio.subprocess.Process | None = None
 
     async def start(self) -> None:
-        code = ("import sys, yarl, discord.http, discord.gateway; "
-                f"discord.http.Route.BASE = {self.fake.api_base!r}; "
-                f"discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL({self.fake.gateway_url!r}); "
-                "from bot.__main__ import main; sys.exit(main())")
         env = {**clean_env(), "DISCORD_TOKEN": self.fake.token, "DATABASE_URL": self.database_url,
                "SHARD_COUNT": str(SHARDS), "SHARD_IDS": str(self.shard), "LOG_LEVEL": "INFO"}
         identified = self.identifies()
         with self.logs.open("ab") as logs:
             self.process = await asyncio.create_subprocess_exec(
-                sys.executable, "-c", code, cwd=self.logs.parent, env=env, stdout=logs, stderr=logs)
+                *bot_command(self.fake), cwd=self.logs.parent, env=env, stdout=logs, stderr=logs)
 
         async def connected() -> bool:
             if self.process.returncode is not None:
@@ -106,13 +100,8 @@ class BotProcess:
         await until(self._disconnected, f"shard {self.shard}'s connection to drop")
 
     async def stop(self) -> None:
-        if self.process is not None and self.process.returncode is None:
-            self.process.send_signal(signal.SIGINT)  # Ctrl-C: the bot closes its connections
-            try:
-                await asyncio.wait_for(self.process.wait(), 15)
-            except TimeoutError:
-                self.process.kill()
-                await self.process.wait()
+        if self.process is not None:
+            await stop_bot(self.process)
 
     async def _disconnected(self) -> bool:
         return self.shard not in self.fake.shards
@@ -151,8 +140,13 @@ class Channel:
         return int(CUSTOM_ID.match(ids[0])["version"]) if ids else None
 
     async def current_board(self) -> dict[str, Any]:
-        """The board once the bot has redrawn it for the game's latest version."""
+        """The live board (it moves to the bottom when the game calls someone) once the bot has drawn it for the
+        game's latest version."""
         async def drawn() -> bool:
+            boards = await self.games.board_messages(self.game_id)
+            if not boards or boards[-1].message_id not in self.model.messages:
+                return False
+            self.board_id = boards[-1].message_id
             return self.board_version() == (await self.record()).version
         await until(drawn, f"the board of game {self.game_id} to show the latest version")
         return self.board()
@@ -163,7 +157,14 @@ class Channel:
     async def start(self, seed: str) -> None:
         await self.interact(self.model.slash("game new", self.first, self.channel,
                                              {"size": "strike-force", "opponent": self.second, "seed": seed}))
-        challenge = next(m for m in reversed(self.model.channel_messages(self.channel.id)) if "accept" in verbs(m))
+
+        def challenges() -> list[dict[str, Any]]:  # it follows the acknowledgement
+            return [m for m in self.model.channel_messages(self.channel.id) if "accept" in verbs(m)]
+
+        async def challenged() -> bool:
+            return bool(challenges())
+        await until(challenged, f"the challenge in {self.channel.name}")
+        challenge = challenges()[-1]
         self.game_id = int(CUSTOM_ID.match(verbs(challenge)["accept"])["game"])
         await self.interact(self.model.component(verbs(challenge)["accept"], self.second, int(challenge["id"]), None))
 
@@ -192,8 +193,14 @@ class Channel:
         await self.press("attacker", self.user((await self.record()).state.sides_rolloff.winner))
         for user in (self.first, self.second):
             board = await self.current_board()
-            opened = await self.interact(self.model.component(verbs(board)["choose"], user, self.board_id, None))
-            menu = next(s.message for s in opened if s.message and "fixed" in verbs(s.message))
+            payload = self.model.component(verbs(board)["choose"], user, self.board_id, None)
+            await self.interact(payload)
+            record = self.model.interactions[payload["token"]]
+
+            async def menu_sent() -> bool:  # it follows the acknowledgement, privately
+                return any("fixed" in verbs(self.model.messages.get(i, {})) for i in record.followup_ids)
+            await until(menu_sent, f"{user.name}'s menu")
+            menu = next(self.model.messages[i] for i in record.followup_ids if "fixed" in verbs(self.model.messages[i]))
             offered = [o["value"] for c in walk_components(menu["components"]) if c["type"] == 3 for o in c["options"]]
             await self.act(self.model.component(verbs(menu)["fixed"], user, int(menu["id"]), offered[:2]))
         for user in (self.first, self.second):

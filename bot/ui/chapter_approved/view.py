@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 
 class MissionDeckView:
     simple_actions = controls.SIMPLE_ACTIONS
-    acting = frozenset(controls.SIMPLE_ACTIONS)
     unversioned = controls.UNVERSIONED
     forms = frozenset({"units"})  # Marked for Death's unit names: a form must be the press's first answer
 

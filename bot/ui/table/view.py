@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 
 class TableView:
     simple_actions = controls.SIMPLE_ACTIONS
-    acting = frozenset(controls.SIMPLE_ACTIONS) | controls.DEPLOYING
     unversioned = controls.UNVERSIONED
     forms: frozenset[str] = frozenset()
 
