@@ -10,7 +10,7 @@ import csv
 import io
 import logging
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import discord
@@ -367,14 +367,18 @@ class ConfirmResult(discord.ui.DynamicItem[discord.ui.Button], template=CONFIRM_
             await answer_failure(interaction, exc, f"Confirming a result of tournament {self.tournament}")
 
 
-async def announce(client: discord.Client, record: TournamentRecord,
-                   fallback: discord.abc.Messageable | None) -> tuple[str, int]:
+async def announce(client: discord.Client, record: TournamentRecord, fallback: discord.abc.Messageable | None,
+                   *, tables_pinged: bool = False) -> tuple[str, int]:
     """Post the current round in the event's announcement channel (else `fallback`): where, and how many
-    messages. Refused, posting nothing, while the round is a draft."""
+    messages. Refused, posting nothing, while the round is a draft. `tables_pinged`: each table's players are
+    pinged in their table thread, so here they are named without a notification (each player is pinged once)."""
     current = record.state.event.rounds[-1]
     if not current.published:
         raise GameError(f"Round {current.number} is still a draft: publish it from `/tournament pair` first.")
     messages = announcement_messages(client.catalog, record)  # type: ignore[attr-defined]
+    if tables_pinged:
+        seated = {int(p) for table in current.pairings.tables for p in (table.a, table.b)}
+        messages = [replace(m, users=[u for u in m.users if u not in seated]) for m in messages]
     return await post(client, record, fallback, messages)
 
 
@@ -565,7 +569,10 @@ class DraftButton(discord.ui.DynamicItem[discord.ui.Button], template=DRAFT_TEMP
                 await send_draft(interaction, await service.repair(self.tournament, self.round_number, self.draw))
                 return
             record = await service.publish(self.tournament, self.round_number, self.draw)
-            where, count = await announce(interaction.client, record, interaction.channel)  # type: ignore[arg-type]
+            threads = isinstance(await announcement_channel(interaction.client, record, interaction.channel),
+                                 discord.TextChannel)  # type: ignore[arg-type]
+            where, count = await announce(interaction.client, record, interaction.channel,  # type: ignore[arg-type]
+                                          tables_pinged=threads)
             _, threads = await open_table_threads(interaction.client, record, interaction.channel)  # type: ignore[arg-type]
             archived = await archive_table_threads(interaction.client, record, self.round_number - 1)
             tidied = f" Archived the {archived} table threads of round {self.round_number - 1}." if archived else ""

@@ -349,15 +349,20 @@ async def test_standings_order_and_export(harness: Harness, organiser, players) 
     ]
 
 
+def named(message: dict[str, Any]) -> list[int]:
+    """The users a posted message mentions in its content."""
+    return [int(u) for u in re.findall(r"<@(\d+)>", message["body"]["content"])]
+
+
 def mentioned(message: dict[str, Any]) -> list[int]:
-    """The users a posted message notifies: mentioned in its content and allowed to be."""
+    """The users a posted message notifies: mentioned in its content and allowed to be (nobody else is allowed)."""
     body_users = [int(u) for u in message["body"]["allowed_mentions"]["users"]]
     assert message["body"]["allowed_mentions"]["parse"] == []  # no @everyone, no roles
-    in_content = [int(u) for u in re.findall(r"<@(\d+)>", message["body"]["content"])]
-    assert sorted(body_users) == sorted(in_content)  # exactly those users
+    in_content = named(message)
+    assert set(body_users) <= set(in_content)  # only users it names
     for embed in message["body"].get("embeds") or []:  # embeds never notify: nobody is only there
         assert set(map(int, re.findall(r"<@(\d+)>", str(embed)))) <= set(in_content)
-    return in_content
+    return sorted(set(body_users))
 
 
 def posted(harness: Harness, reply: Reply) -> list[dict[str, Any]]:
@@ -443,7 +448,12 @@ async def test_announce_mentions_every_player_in_the_content(
     lines = message["body"]["content"].splitlines()
     assert lines == ["📣 **Club GT**: round 1 pairings", f"**Bye**: <@{bye.a}> scores a win and 20VP",
                      *(f"**Table {p.table}**: <@{p.a}> vs <@{p.b}>" for p in tables)]
-    assert sorted(mentioned(message)) == sorted(p.id for p in players[:7])
+    # Every player is named; the bye alone is notified here, each table's players in their table thread.
+    assert sorted(named(message)) == sorted(p.id for p in players[:7]) and mentioned(message) == [int(bye.a)]
+    threads = [s for s in published if s.kind == "message" and harness.model.channels[
+        int(s.message["channel_id"])].is_thread]
+    pinged = [int(u) for s in threads for u in s.body["allowed_mentions"]["users"]]
+    assert sorted(pinged + [int(bye.a)]) == sorted(p.id for p in players[:7])  # each player once
     [header] = message["body"]["embeds"]
     pool = catalog.pool_mission("A")
     assert header["title"] == "Club GT: round 1 of 3"
@@ -473,13 +483,16 @@ async def test_a_thousand_player_announce_is_split_within_discord_limits(harness
     reply = await harness.press(draft[-1].custom_ids[0], user=organiser)
     messages = posted(harness, reply)
     assert f"({len(messages)} messages)" in reply[-1].content and len(messages) > 1
-    everyone = []
+    everyone, notified = [], []
     for message in messages:
         assert message_problems(message["body"]) == []
-        users = mentioned(message)
+        users = named(message)
         assert len(users) <= 100
         everyone += users
-    assert sorted(everyone) == sorted(map(int, ids))  # each player once, the bye too
+        notified += mentioned(message)
+    assert sorted(everyone) == sorted(map(int, ids))  # each player named once, the bye too
+    bye = (await current(harness)).state.event.rounds[-1].pairings.bye
+    assert notified == ([int(bye.a)] if bye else [])  # the tables' players are pinged in their threads
     lines = [line for m in messages for line in m["body"]["content"].splitlines()]
     assert [line.split(":")[0] for line in lines if line.startswith("**Table")] == \
         [f"**Table {n}**" for n in range(1, 501)]
