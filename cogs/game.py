@@ -26,19 +26,12 @@ from bot.ui import history_view
 from bot.ui.challenge import offer_game, open_thread
 from bot.ui.chapter_approved.result_card import score_sheet_text
 from bot.ui.controls import GameButton, view_of
-from bot.ui.game_options import MAX_SEED, GameOptions, mission_choices, pack_choices, read_typed
+from bot.ui.game_options import MAX_SEED, GameOptions, mission_choices, pack_choices, packs_typed, read_typed
 from bot.ui.open_challenge import DEFAULT_EXPIRY
 from bot.ui.table.sheet import table_sheet_text
 
 MAX_EXPIRY_HOURS = 24 * 7
 MAX_CHOICES = 25  # Discord's limit for autocomplete
-
-
-async def packs_typed(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    typed = current.casefold()
-    installed = pack_choices(interaction.client.service.packs)
-    return [app_commands.Choice(name=title, value=pack) for pack, title in installed
-            if typed in title.casefold() or typed in pack][:MAX_CHOICES]
 
 
 class GameCog(commands.GroupCog, name="game", description="Play a mission pack's game here"):
@@ -57,7 +50,8 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
     @app_commands.command(name="new", description="Challenge someone to a game here, or post an open challenge")
     @app_commands.describe(size="Game size (Chapter Approved: decks used; Grand Tournament 2020: battle size)",
                            opponent="Who you play against (leave empty: an open challenge anyone can take)",
-                           pack="The mission pack (default: Chapter Approved 2025-26)",
+                           pack="The mission pack (default: the server's, set by /settings pack; else Chapter "
+                                "Approved 2025-26)",
                            mission="Agree on a mission instead of drawing or rolling it (Chapter Approved: a "
                                    "Tournament Mission Pool mission, Strike Force only)",
                            level="4th edition: agree on a level instead of rolling the D3",
@@ -80,7 +74,7 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
     @app_commands.choices(level=[app_commands.Choice(name=x.name, value=x.id) for x in fourth_edition().levels])
     async def new(self, interaction: discord.Interaction, opponent: discord.Member | None = None,
                   size: Literal["incursion", "strike-force", "asymmetric-war"] | None = None,
-                  pack: str = CA_PACK, mission: str | None = None, level: str | None = None,
+                  pack: str | None = None, mission: str | None = None, level: str | None = None,
                   my_strategy: app_commands.Range[int, 1, 3] | None = None,
                   their_strategy: app_commands.Range[int, 1, 3] | None = None,
                   twist: bool = False, challenger: bool = True,
@@ -97,6 +91,7 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
             raise GameError("Strategy Ratings run from 1 to 3.")
         if clock is not None and not 1 <= clock <= MAX_CLOCK_MINUTES:
             raise GameError(f"The chess clock gives each player 1 to {MAX_CLOCK_MINUTES} minutes.")
+        pack = pack or await self.service.community.default_pack(interaction.guild_id) or CA_PACK
         pack, mission = read_typed(self.service.packs, pack, mission, size)
         options = GameOptions(pack=pack, size=size, mission=mission, level=level, my_strategy=my_strategy,
                               their_strategy=their_strategy, twist=twist, challenger=challenger, seed=seed,
@@ -179,7 +174,8 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
     @new.autocomplete("mission")
     async def missions(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         """The chosen pack's missions (and battle size's, for the Grand Tournament)."""
-        pack = interaction.namespace.pack or CA_PACK
+        pack = (interaction.namespace.pack or await self.service.community.default_pack(interaction.guild_id)
+                or CA_PACK)
         if pack not in self.service.packs:
             return []
         found = mission_choices(self.service.packs.rules(pack), interaction.namespace.size)

@@ -1,4 +1,5 @@
-"""/settings: what a player sets once for every server, such as the time zone their typed times are read in."""
+"""/settings: what a player sets once for every server, such as the time zone their typed times are read in, and
+what a server's admins set for it, such as the pack /game new plays when none is named."""
 
 from __future__ import annotations
 
@@ -6,13 +7,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.engine.chapter_approved.state import CA_PACK
+from bot.engine.errors import GameError
+from bot.engine.names import resolve
 from bot.store.models import utcnow
 from bot.times import DEFAULT_ZONE, zone, zone_names
+from bot.ui.game_options import pack_choices, packs_typed
 
 MAX_CHOICES = 25  # Discord's limit for autocomplete
 
 
-class SettingsCog(commands.GroupCog, name="settings", description="Your own settings, for every server"):
+class SettingsCog(commands.GroupCog, name="settings", description="Your settings, and your server's"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
@@ -38,6 +43,30 @@ class SettingsCog(commands.GroupCog, name="settings", description="Your own sett
         await interaction.response.send_message(
             f"Time zone set to **{found.key}** (it is {local} there now). Times you type, such as "
             "`/game new when:tonight 20:00`, are read in it; everyone sees them in their own time.", ephemeral=True)
+
+    @app_commands.command(name="pack", description="The pack /game new plays on this server when none is named "
+                                                   "(Manage Server)")
+    @app_commands.describe(pack="A mission pack (leave empty to see this server's)")
+    @app_commands.autocomplete(pack=packs_typed)
+    async def pack(self, interaction: discord.Interaction, pack: str | None = None) -> None:
+        if interaction.guild_id is None:
+            raise GameError("A default pack belongs to a server: in a private chat, name `pack:` on /game new.")
+        packs = self.bot.service.packs
+        titles = dict(pack_choices(packs))
+        community = self.bot.service.community
+        if pack is None:
+            current = await community.default_pack(interaction.guild_id) or CA_PACK
+            await interaction.response.send_message(
+                f"`/game new` plays **{titles.get(current, current)}** on this server when no `pack:` is named.",
+                ephemeral=True)
+            return
+        if not interaction.permissions.manage_guild:
+            raise GameError("Only someone with Manage Server can choose this server's default pack.")
+        chosen = resolve(pack, pack_choices(packs), "a pack of this bot")  # refuses an unknown pack, changing nothing
+        await community.set_default_pack(interaction.guild_id, chosen)
+        await interaction.response.send_message(
+            f"`/game new` now plays **{titles[chosen]}** on this server when no `pack:` is named; `pack:` still "
+            "chooses another for one game.", ephemeral=True)
 
     @timezone.autocomplete("zone_name")
     async def zones(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

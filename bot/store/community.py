@@ -13,7 +13,9 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.store.community_models import CallMessage, ChallengeStatus, OpenChallenge, PlayerSettings, Reminder
+from bot.store.community_models import (
+    CallMessage, ChallengeStatus, OpenChallenge, PlayerSettings, Reminder, ServerSettings,
+)
 from bot.store.models import utcnow
 
 REMINDER_LEAD = timedelta(minutes=15)
@@ -111,6 +113,22 @@ class CommunityRepository:
                 session.add(PlayerSettings(user_id=user_id, time_zone=time_zone))
             else:
                 row.time_zone = time_zone
+
+    async def default_pack(self, guild_id: int | None) -> str | None:
+        """The pack a server's admins chose for /game new (None: none chosen, or not a server)."""
+        if guild_id is None:
+            return None
+        async with self._sessionmaker() as session, session.begin():
+            row = await session.get(ServerSettings, guild_id)
+        return row.default_pack if row is not None else None
+
+    async def set_default_pack(self, guild_id: int, pack: str) -> None:
+        async with self._sessionmaker() as session, session.begin():
+            row = await session.get(ServerSettings, guild_id)
+            if row is None:
+                session.add(ServerSettings(guild_id=guild_id, default_pack=pack))
+            else:
+                row.default_pack = pack
 
     # ---- reminders ---------------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
-"""Tables of play around the games: open challenges, players' settings, scheduled reminders and the calls
-the bot posted to one player. Created by migration 0006."""
+"""Tables of play around the games: open challenges, players' and servers' settings, scheduled reminders and the
+calls the bot posted to one player. Created by migration 0006 (servers' settings: 0008)."""
 
 from __future__ import annotations
 
@@ -56,6 +56,16 @@ class PlayerSettings(SQLModel, table=True):
 
     user_id: str = Field(sa_type=String(32), primary_key=True)
     time_zone: str = Field(sa_type=String(64))
+
+
+class ServerSettings(SQLModel, table=True):
+    """What a server's admins set for it: the pack /game new plays when none is named. Created by migration
+    0008."""
+
+    __tablename__ = "server_settings"
+
+    guild_id: int = Field(sa_type=BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    default_pack: str = Field(sa_type=String(32), description="A pack id, e.g. gt-2020")
 
 
 class Reminder(SQLModel, table=True):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+import discord
+from discord import app_commands
 from pydantic import BaseModel, ConfigDict
 
 from bot.engine.chapter_approved.state import CA_PACK, GameSetup
@@ -15,6 +17,7 @@ from bot.engine.rng import new_seed
 from bot.engine.table.state import TableSetup
 
 MAX_SEED = 64
+MAX_CHOICES = 25  # Discord's limit for autocomplete
 
 
 class GameOptions(BaseModel):
@@ -90,6 +93,14 @@ class GameOptions(BaseModel):
 def pack_choices(packs: Packs) -> list[tuple[str, str]]:
     """(id, title) of every installed pack."""
     return [(rules.pack, rules.title) for rules in packs]
+
+
+async def packs_typed(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete: the installed packs whose title or id holds what was typed."""
+    typed = current.casefold()
+    installed = pack_choices(interaction.client.service.packs)  # type: ignore[attr-defined]
+    return [app_commands.Choice(name=title, value=pack) for pack, title in installed
+            if typed in title.casefold() or typed in pack][:MAX_CHOICES]
 
 
 def mission_choices(rules: Any, size: str | None) -> list[tuple[str, str]]:

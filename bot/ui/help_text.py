@@ -177,6 +177,8 @@ SERVER_ADMINS = HelpSection(
         HelpGroup("Set-up", (
             HelpEntry("/setup check", "which permissions I lack in this channel, and what each one breaks "
                       "(Manage Server)"),
+            HelpEntry("/settings pack", "the pack `/game new` plays here when no `pack:` is named (Manage Server; "
+                      "Chapter Approved 2025-26 until changed)", "/settings pack pack:Grand Tournament 2020"),
             HelpEntry("/ladder start", "start ranking this server's games from now on (nothing is ranked before)",
                       "/ladder start name:Winter League"),
             HelpEntry("/ladder void", "take a game off the ladder; the table is recomputed", "/ladder void game:412"),
