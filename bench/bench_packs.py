@@ -20,7 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.store.
 
 from bench import run_on  # noqa: E402
 from bot.decks import default_catalog  # noqa: E402
-from bot.engine.chapter_approved.state import GameSetup
+from bot.engine.chapter_approved.state import GameSetup  # noqa: E402
+from bot.engine.packs import ChapterApprovedRules  # noqa: E402
 from bot.engine.table.state import TableSetup  # noqa: E402
 from bot.service import GameService  # noqa: E402
 from bot.store.codec import dump_state  # noqa: E402
@@ -34,9 +35,12 @@ PLAYERS, NAMES = ("1001", "1002"), ("Alice", "Bob")
 def game_of(service: GameService, pack: str, n: int) -> tuple[object, list[object]]:
     """The setup and scripted actions of game `n` of `pack`."""
     seed = f"bench-{pack}-{n}"
-    if pack == "ca-2025-26":
-        setup = GameSetup(size="strike-force", players=PLAYERS, names=NAMES, seed=seed)
-        return setup, scripted_game(service.catalog, setup, SCORES_PER_TURN)
+    rules = service.packs.rules(pack)
+    if isinstance(rules, ChapterApprovedRules):
+        challenger = not rules.catalog.force_dispositions  # 2026-27 has no Challenger deck
+        setup = GameSetup(size="strike-force", players=PLAYERS, names=NAMES, seed=seed, pack=pack,
+                          challenger_cards=challenger)
+        return setup, scripted_game(rules.catalog, setup, SCORES_PER_TURN)
     fields = {"size": "strike-force"} if pack == "gt-2020" else {"level": "omega"}
     setup = TableSetup(pack=pack, players=PLAYERS, names=NAMES, seed=seed, **fields)
     return setup, scripted_table_game(service.packs.rules(pack), setup, SCORES_PER_TURN)

@@ -20,6 +20,7 @@ from bot.engine.gt2020.game import GrandTournamentRules
 from bot.engine.packs import ChapterApprovedRules, Packs
 
 DEFAULT_PACK = "ca-2025-26"
+PACK_2026 = "ca-2026-27"  # the 11th edition's Chapter Approved: Force Dispositions
 
 # file name -> (Catalog field, item type); pack.yaml holds the pack's name, title and rules.
 DECK_FILES: dict[str, tuple[str, type[c.Frozen]]] = {
@@ -108,10 +109,17 @@ def default_catalog() -> c.Catalog:
     return load_catalog(pack_dir())
 
 
+@cache
+def catalog_2026() -> c.Catalog:
+    """The shipped Chapter Approved 2026-27 pack, loaded once per process."""
+    return load_catalog(pack_dir(PACK_2026))
+
+
 def installed_packs(catalog: c.Catalog | None = None) -> Packs:
-    """Every shipped pack's rules over its data: Chapter Approved 2025-26 (or `catalog`) and the older systems."""
-    return Packs(ChapterApprovedRules(catalog or default_catalog()), GrandTournamentRules(grand_tournament()),
-                 FourthEditionRules(fourth_edition()))
+    """Every shipped pack's rules over its data: Chapter Approved 2025-26 (or `catalog`) and 2026-27, and the older
+    systems."""
+    return Packs(ChapterApprovedRules(catalog or default_catalog()), ChapterApprovedRules(catalog_2026()),
+                 GrandTournamentRules(grand_tournament()), FourthEditionRules(fourth_edition()))
 
 
 def _read(path: Path) -> object:

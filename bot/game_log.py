@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.engine.chapter_approved.actions import Action, ChooseSecondaries
+from bot.engine.chapter_approved.actions import Action, ChooseDisposition, ChooseSecondaries
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.game import apply, new_game
 from bot.engine.chapter_approved.state import GameState, PlayerState, Source, Status
@@ -61,6 +61,8 @@ def export_game(catalog: Catalog, state: GameState, log: Sequence[tuple[int, str
 def public_action(action: Action, state: GameState) -> dict[str, Any]:
     if isinstance(action, ChooseSecondaries) and state.status in SECRET_STATUSES:
         return {"kind": action.kind, "actor": action.actor, "hidden": "until both players have chosen"}
+    if isinstance(action, ChooseDisposition) and state.status == Status.DISPOSITIONS:
+        return {"kind": action.kind, "actor": action.actor, "hidden": "until both players have picked"}
     return action.model_dump(mode="json")
 
 
@@ -74,7 +76,8 @@ def public_view(state: GameState) -> dict[str, Any]:
         "attacker": state.attacker,
         "first": state.first,
         "mission": state.mission.model_dump(mode="json"),
-        "roll-off:sides": _dump(state.sides_rolloff),
+        # CA 2026-27 rolls off for the sides once both Force Dispositions are known: the result is not shown before.
+        "roll-off:sides": None if state.status == Status.DISPOSITIONS else _dump(state.sides_rolloff),
         "challenger": state.challenger,
         "challenger_deck": len(state.challenger_deck),
         "challenger_discard": list(state.challenger_discard),

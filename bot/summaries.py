@@ -15,8 +15,8 @@ def summary_row(packs: Packs, state: Any, *, game_id: int, guild_id: int | None,
     result = state.result
     rules = packs.rules(state.pack)
     if isinstance(rules, ChapterApprovedRules):
-        mission = title_case(rules.catalog.primary(state.mission.primary).name)
-        deployment = title_case(rules.catalog.deployment(state.mission.deployment).name)
+        mission = " vs ".join(title_case(rules.catalog.primary(p).name) for p in state.primaries)
+        deployment = title_case(rules.catalog.deployment_name(state.mission.deployment))
     else:
         mission = rules.data.mission(state.mission).name if state.mission else "No mission chosen"
         deployment = None

@@ -18,6 +18,7 @@ from weakref import WeakValueDictionary
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.engine.chapter_approved.state import CA_PACK
 from bot.engine.errors import GameError, InvalidValue, NotAPlayer
 from bot.engine.rng import derive_rng, new_seed
 from bot.engine.tournament import event as t
@@ -120,8 +121,11 @@ class TournamentService:
 
     async def create(
         self, guild_id: int, name: str, rounds: int, *, announce_channel_id: int | None = None,
-        organiser_role_id: int | None = None, bye_vp: int = 0, seed: str | None = None,
+        organiser_role_id: int | None = None, bye_vp: int = 0, seed: str | None = None, pack: str = CA_PACK,
+        pool: bool = True,
     ) -> TournamentRecord:
+        """`pack`: the Chapter Approved season played; `pool`: its rounds draw a pool mission (False: CA 2026-27,
+        where each table's missions come from its players' Force Dispositions, registered with them)."""
         name = name.strip()
         if not 1 <= len(name) <= MAX_NAME:
             raise InvalidValue(f"A tournament name is 1 to {MAX_NAME} characters.")
@@ -136,17 +140,31 @@ class TournamentService:
                 return await self.repo.create(
                     guild_id=guild_id, name=name, rounds_planned=rounds, announce_channel_id=announce_channel_id,
                     organiser_role_id=organiser_role_id, seed=seed or new_seed(),
-                    state=EventState(event=t.Tournament(bye_vp=bye_vp)),
+                    state=EventState(event=t.Tournament(bye_vp=bye_vp, pool=pool), pack=pack),
                 )
             except ActiveTournamentExists:
                 raise GameError("This server already has a tournament running: finish it first "
                                 "(`/tournament finish`).") from None
 
-    async def register(self, guild_id: int, player: str, name: str) -> TournamentRecord:
+    async def register(self, guild_id: int, player: str, name: str, disposition: str | None = None
+                       ) -> TournamentRecord:
+        """A player, with their Force Disposition where the event's deck has them: registered once, as it is
+        written on their list."""
         def op(record: TournamentRecord) -> EventState:
             state = record.state
+            dispositions = state.dispositions
+            if state.event.pool and disposition is not None:
+                raise InvalidValue("This event's deck has no Force Dispositions: register without one.")
+            if not state.event.pool:
+                if disposition is None:
+                    raise InvalidValue("Register with your list's Force Disposition: `/tournament register "
+                                       "disposition:`.")
+                if dispositions.get(player, disposition) != disposition:
+                    raise InvalidValue("Your Force Disposition is registered once, with your list.")
+                dispositions = {**dispositions, player: disposition}
             return state.model_copy(update={
                 "event": t.add_player(state.event, player), "names": {**state.names, player: name},
+                "dispositions": dispositions,
             })
         return await self._change(guild_id, op)
 

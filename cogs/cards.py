@@ -58,6 +58,8 @@ def chapter_approved_cards(catalog: Catalog) -> tuple[CardEntry, ...]:
         ("deployment", catalog.deployments),
         ("layout", catalog.layouts),
         ("pool", catalog.pool),
+        ("disposition", catalog.dispositions),
+        ("deployment", catalog.deployment_cards),
     ]
     return tuple(
         CardEntry(

@@ -67,10 +67,13 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
                            when="Schedule it, in your time zone (/settings timezone): \"tonight 20:00\", "
                                 "\"tomorrow 19:30\", \"in 2 hours\"",
                            expires="Open challenge: hours until it expires (default 24, at most 168)",
-                           for_role="Open challenge: only members with this role may take the seat")
+                           for_role="Open challenge: only members with this role may take the seat",
+                           deployment="Chapter Approved 2026-27: agree on a Deployment card instead of drawing it",
+                           layout="Chapter Approved 2026-27: the pairing's layout (default: drawn)")
     @app_commands.rename(clock_expiry="clock-expiry", my_strategy="my-strategy", their_strategy="their-strategy",
                          for_role="for")
     @app_commands.autocomplete(pack=packs_typed)
+    @app_commands.choices(layout=[app_commands.Choice(name=f"Layout {x}", value=x) for x in "ABC"])
     @app_commands.choices(level=[app_commands.Choice(name=x.name, value=x.id) for x in fourth_edition().levels])
     async def new(self, interaction: discord.Interaction, opponent: discord.Member | None = None,
                   size: Literal["incursion", "strike-force", "asymmetric-war"] | None = None,
@@ -83,7 +86,8 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
                   clock_expiry: Literal["play-on", "claim"] = "play-on",
                   when: app_commands.Range[str, 1, 100] | None = None,
                   expires: app_commands.Range[int, 1, MAX_EXPIRY_HOURS] | None = None,
-                  for_role: discord.Role | None = None) -> None:
+                  for_role: discord.Role | None = None, deployment: str | None = None,
+                  layout: Literal["A", "B", "C"] | None = None) -> None:
         if thread and not isinstance(interaction.channel, discord.TextChannel):
             raise GameError("`thread:` opens a thread from a text channel; here, start the game without it.")
         if my_strategy is not None and not 1 <= my_strategy <= 3 or their_strategy is not None and not (
@@ -95,7 +99,8 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
         pack, mission = read_typed(self.service.packs, pack, mission, size)
         options = GameOptions(pack=pack, size=size, mission=mission, level=level, my_strategy=my_strategy,
                               their_strategy=their_strategy, twist=twist, challenger=challenger, seed=seed,
-                              thread=thread, clock=clock, clock_expiry=clock_expiry)
+                              thread=thread, clock=clock, clock_expiry=clock_expiry, deployment=deployment,
+                              layout=layout)
         me = str(interaction.user.id)
         starts_at = await self._when(me, when) if when else None
         if opponent is None:
@@ -170,6 +175,17 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
             expires_at = starts_at
         await self.desk.challenges.post(interaction, options, role=role, expires_at=expires_at,
                                         starts_at=starts_at)
+
+    @new.autocomplete("deployment")
+    async def deployments(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The chosen pack's Deployment cards (Chapter Approved 2026-27)."""
+        pack = (interaction.namespace.pack or await self.service.community.default_pack(interaction.guild_id)
+                or CA_PACK)
+        rules = self.service.packs.rules(pack) if pack in self.service.packs else None
+        cards = getattr(getattr(rules, "catalog", None), "deployment_cards", ())
+        typed = current.casefold()
+        return [app_commands.Choice(name=c.name, value=c.id) for c in cards if typed in c.name.casefold()
+                ][:MAX_CHOICES]
 
     @new.autocomplete("mission")
     async def missions(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -16,7 +16,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.engine.chapter_approved.state import CA_PACK
 from bot.engine.errors import GameError
+from bot.engine.names import resolve
+from bot.engine.packs import ChapterApprovedRules
 from bot.engine.tournament.event import MISSION_LETTERS, Reason, missing_tables
 from bot.store.tournament_repository import TournamentRecord
 from bot.tournament_service import (
@@ -31,6 +34,7 @@ from bot.tournament_service import (
 )
 from bot.ui import tournament as ui
 from bot.ui.controls import view_of
+from bot.ui.game_options import MAX_CHOICES, pack_choices, packs_typed
 
 MISSIONS = [app_commands.Choice(name=f"Mission {c}", value=c) for c in MISSION_LETTERS]
 OUTCOMES = [
@@ -50,6 +54,18 @@ _log = logging.getLogger(__name__)
 
 
 @app_commands.guild_only()
+
+async def dispositions_typed(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete: the Force Dispositions of the server's event's deck (none where it has no such cards)."""
+    try:
+        record = await interaction.client.tournaments.current(_guild(interaction))  # type: ignore[attr-defined]
+    except GameError:
+        return []
+    typed = current.casefold()
+    return [app_commands.Choice(name=d.name, value=d.id) for d in ui.event_catalog(interaction.client, record)
+            .dispositions if typed in d.name.casefold()][:MAX_CHOICES]
+
+
 class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swiss tournament on this server"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -71,39 +87,58 @@ class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swi
     @app_commands.describe(name="The event's name", rounds="How many rounds will be played",
                            announce_channel="Where pairings are posted (default: where /tournament announce is used)",
                            organiser_role="Members with this role may run the event too",
-                           bye_vp="VP scored by the player with the bye (default 0)")
+                           bye_vp="VP scored by the player with the bye (default 0)",
+                           pack="The Chapter Approved season (default: the server's, set by /settings pack)")
+    @app_commands.autocomplete(pack=packs_typed)
     async def create(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, MAX_NAME],
                      rounds: app_commands.Range[int, 1, MAX_ROUNDS],
                      announce_channel: discord.TextChannel | None = None,
                      organiser_role: discord.Role | None = None,
-                     bye_vp: app_commands.Range[int, 0, 100] = 0) -> None:
+                     bye_vp: app_commands.Range[int, 0, 100] = 0, pack: str | None = None) -> None:
         if not interaction.permissions.manage_guild:
             raise GameError("Only someone with Manage Server can start a tournament.")
+        packs = self.bot.service.packs  # type: ignore[attr-defined]
+        typed = pack or await self.bot.service.community.default_pack(interaction.guild_id)  # type: ignore[attr-defined]
+        chosen = resolve(typed, pack_choices(packs), "a pack of this bot") if typed else CA_PACK
+        rules = packs.rules(chosen)
+        if not isinstance(rules, ChapterApprovedRules):
+            raise GameError(f"Tournaments play a Chapter Approved season, not {rules.title}: name `pack:`.")
+        pool = not rules.catalog.force_dispositions
         record = await self.service.create(
             _guild(interaction), name, rounds, bye_vp=bye_vp,
             announce_channel_id=announce_channel.id if announce_channel else None,
-            organiser_role_id=organiser_role.id if organiser_role else None,
+            organiser_role_id=organiser_role.id if organiser_role else None, pack=chosen, pool=pool,
         )
         where = f" Pairings will be posted in {announce_channel.mention}." if announce_channel else ""
+        missions = ("missions from the Chapter Approved Tournament Mission Pool" if pool else
+                    f"{rules.title}: each player's Primary Mission from both Force Dispositions")
+        join = "`/tournament register`" if pool else "`/tournament register disposition:` (your list's)"
         await interaction.response.send_message(
             f"🏆 **{record.name}** is open for registration: {record.rounds_planned} rounds of Swiss, "
-            f"missions from the Chapter Approved Tournament Mission Pool.{where} "
-            "Join with `/tournament register`.", allowed_mentions=NO_PINGS)
+            f"{missions}.{where} Join with {join}.", allowed_mentions=NO_PINGS)
 
     @app_commands.command(name="register", description="Register for this server's tournament")
-    @app_commands.describe(player="Register someone else (organisers only)")
-    async def register(self, interaction: discord.Interaction, player: discord.Member | None = None) -> None:
+    @app_commands.describe(player="Register someone else (organisers only)",
+                           disposition="Chapter Approved 2026-27: your list's Force Disposition (registered once)")
+    @app_commands.autocomplete(disposition=dispositions_typed)
+    async def register(self, interaction: discord.Interaction, player: discord.Member | None = None,
+                       disposition: str | None = None) -> None:
         record = await self.service.current(_guild(interaction))
         who = player or interaction.user
         if who.id != interaction.user.id and not ui.is_organiser(interaction, record):
             raise GameError(ORGANISERS_ONLY.format("register someone else"))
         if who.bot:
             raise GameError("Bots cannot play: register a person.")
-        saved = await self.service.register(record.guild_id, str(who.id), who.display_name)
+        catalog = ui.event_catalog(self.bot, record)
+        if disposition is not None and catalog.force_dispositions:
+            disposition = resolve(disposition, [(d.id, d.name) for d in catalog.dispositions],
+                                  "a Force Disposition")
+        saved = await self.service.register(record.guild_id, str(who.id), who.display_name, disposition)
         count = len(saved.state.event.players) - len(saved.state.event.dropped)
+        with_list = f", {catalog.disposition(disposition).name}" if disposition else ""
         await interaction.response.send_message(
-            f"{who.mention} is registered for **{saved.name}** ({count} player{'s' if count != 1 else ''}).",
-            allowed_mentions=NO_PINGS)
+            f"{who.mention} is registered for **{saved.name}**{with_list} ({count} "
+            f"player{'s' if count != 1 else ''}).", allowed_mentions=NO_PINGS)
 
     @app_commands.command(name="drop", description="Drop from this server's tournament (you keep your results)")
     @app_commands.describe(player="Drop someone else (organisers only)")

@@ -43,7 +43,8 @@ class Family:
 MISSION_DECK = Family(GameSetup, GameState, SCHEMA_VERSION, ca_actions.ACTION_ADAPTER)
 TABLE_GAME = Family(TableSetup, TableState, TABLE_SCHEMA, TABLE_ACTIONS)
 # pack id -> its family: the store reads any stored game with this alone, without the pack's data.
-FAMILIES: dict[str, Family] = {CA_PACK: MISSION_DECK, GT_PACK: TABLE_GAME, FOURTH_PACK: TABLE_GAME}
+FAMILIES: dict[str, Family] = {CA_PACK: MISSION_DECK, "ca-2026-27": MISSION_DECK, GT_PACK: TABLE_GAME,
+                                FOURTH_PACK: TABLE_GAME}
 
 
 def family(pack: str) -> Family:
@@ -96,7 +97,8 @@ class ChapterApprovedRules:
         see what comes and choose again (or deploy again)."""
         decks = [(p.deck, q.deck) for p, q in zip(before.players, after.players)]
         decks.append((before.challenger_deck, after.challenger_deck))
-        revealed = before.status in (Status.SECONDARIES, Status.DEPLOYMENT) and after.status != before.status
+        revealed = (before.status in (Status.DISPOSITIONS, Status.SECONDARIES, Status.DEPLOYMENT)
+                    and after.status != before.status)
         return revealed or any(old != new for old, new in decks)
 
 

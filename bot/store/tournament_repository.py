@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.engine.chapter_approved.state import CA_PACK
 from bot.engine.tournament.event import Outcome, Reason, Result, Tournament, outcome_of
 from bot.engine.tournament.ranking import Frozen
 from bot.store.codec import load_snapshot
@@ -82,6 +83,9 @@ class EventState(Frozen):
     checked_in: tuple[str, ...] = ()
     clock: RoundClock | None = None
     table_games: tuple[TableGame, ...] = ()
+    pack: str = Field(CA_PACK, description="The Chapter Approved season the event plays")
+    dispositions: dict[str, str] = Field(
+        default_factory=dict, description="player id -> Force Disposition, registered once with their list (2026-27)")
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ Wait = tuple[str, ...]  # (player, verb, ...) as `waits` gives it
 ASKS: dict[str, str] = {
     "turn": "your turn (battle round {round}).",
     "sides": "you won the roll-off: choose Attacker or Defender.",
+    "disposition": "pick your Force Disposition.",
     "choose": "choose your Secondary Missions.",
     "select": "select your secondary objectives.",
     "deployed": "press Deployment done once your army is set up.",
@@ -51,6 +52,7 @@ PROMPTS: dict[PromptKind, str] = {
     PromptKind.GAMMA_TARGET: "{card}: select an enemy unit as your Gamma Target, or none.",
     PromptKind.TEMPTING_OBJECTIVE: "{owner} drew {card}: select their Tempting Target.",
     PromptKind.ADAPT_KEEP: "Adapt or Die: which of your two cards do you keep?",
+    PromptKind.BEACON_UNIT: "you drew {card}: name the unit it follows.",
 }
 
 

@@ -35,6 +35,8 @@ class GameOptions(BaseModel):
     thread: bool = False
     clock: int | None = None
     clock_expiry: Literal["play-on", "claim"] = "play-on"
+    deployment: str | None = None  # Chapter Approved 2026-27: the Deployment card (None: drawn)
+    layout: Literal["A", "B", "C"] | None = None  # Chapter Approved 2026-27: the pairing's layout (None: drawn)
 
     def setup(self, packs: Packs, players: tuple[str, str], names: tuple[str, str]) -> Any:
         """The setup of the pack's game between `players` (the challenger first), refusing options that belong
@@ -46,9 +48,15 @@ class GameOptions(BaseModel):
         common = dict(players=players, names=names, seed=self.seed or new_seed(),
                       seed_fixed_by=players[0] if self.seed else None,
                       clock_minutes=self.clock, clock_expiry=self.clock_expiry)
-        if isinstance(packs.rules(self.pack), ChapterApprovedRules):
+        rules = packs.rules(self.pack)
+        dispositions = isinstance(rules, ChapterApprovedRules) and rules.catalog.force_dispositions
+        if (self.deployment or self.layout) and not dispositions:
+            raise GameError("`deployment:` and `layout:` belong to Chapter Approved 2026-27: pick that pack.")
+        if isinstance(rules, ChapterApprovedRules):
             if self.level or self.my_strategy or self.their_strategy:
                 raise GameError("Levels and Strategy Ratings belong to the 4th edition missions.")
+            if dispositions:
+                return self._setup_2026(rules, common)
             if self.size is None:
                 raise GameError("Pick a size: Incursion, Strike Force or Asymmetric War.")
             return GameSetup(size=self.size, twist=self.twist, challenger_cards=self.challenger,
@@ -66,6 +74,21 @@ class GameOptions(BaseModel):
         ratings = (self.my_strategy or 1, self.their_strategy or 1)
         return TableSetup(pack=self.pack, mission=self.mission, level=self.level, strategy_ratings=ratings, **common)
 
+    def _setup_2026(self, rules: ChapterApprovedRules, common: dict[str, Any]) -> GameSetup:
+        """Chapter Approved 2026-27: Strike Force, no pool and no Challenger cards; the Deployment card and the
+        layout drawn unless named."""
+        if self.size not in (None, "strike-force"):
+            raise GameError(f"{rules.title} is played at Strike Force size.")
+        if self.mission is not None:
+            raise GameError(f"{rules.title} has no mission to pick: each player's Primary Mission comes from both "
+                            "Force Dispositions. Name a `deployment:` or a `layout:` instead.")
+        deployment = None
+        if self.deployment is not None:
+            deployment = resolve(self.deployment, [(d.id, d.name) for d in rules.catalog.deployment_cards],
+                                 "a Deployment card of this pack")
+        return GameSetup(size="strike-force", twist=self.twist, challenger_cards=False, pack=self.pack,
+                         deployment=deployment, layout=self.layout, **common)
+
     def lines(self, packs: Packs) -> list[str]:
         """What a player taking the seat agrees to, one line each."""
         rules = packs.rules(self.pack)
@@ -77,7 +100,11 @@ class GameOptions(BaseModel):
             found.append(f"**Level:** {rules.data.level(self.level).name}")
         if self.twist:
             found.append("**Twist:** a Twist card is drawn")
-        if isinstance(rules, ChapterApprovedRules) and not self.challenger:
+        if self.deployment:
+            found.append(f"**Deployment:** {self.deployment}")
+        if self.layout:
+            found.append(f"**Layout:** {self.layout}")
+        if isinstance(rules, ChapterApprovedRules) and rules.catalog.rules.challenger_deck and not self.challenger:
             found.append("**Challenger cards:** off")
         if self.clock:
             then = "the opponent may claim the game" if self.clock_expiry == "claim" else "play on"
@@ -107,6 +134,8 @@ def mission_choices(rules: Any, size: str | None) -> list[tuple[str, str]]:
     """(value, name) of the missions a game of the pack (and size) may agree on: the Tournament Mission Pool's
     letters for Chapter Approved, the Grand Tournament's missions of the battle size, the 4th edition's."""
     if isinstance(rules, ChapterApprovedRules):
+        if rules.catalog.force_dispositions:  # each player's mission comes from both Force Dispositions
+            return []
         return [(m.letter, f"Mission {m.letter}") for m in rules.catalog.pool] + [("random", "Random pool mission")]
     if rules.pack == GT_PACK:
         return [(m.id, m.name) for m in rules.data.missions if m.size == (size or "strike-force")]
@@ -117,11 +146,17 @@ def read_typed(packs: Packs, pack: str, mission: str | None, size: str | None) -
     """The pack and mission as their ids, from what a person typed or autocomplete sent."""
     pack = resolve(pack, pack_choices(packs), "a pack of this bot")
     if mission is not None:
-        mission = resolve(mission, mission_choices(packs.rules(pack), size), "a mission of this pack")
+        missions = mission_choices(packs.rules(pack), size)
+        if not missions:  # Chapter Approved 2026-27: each player's comes from both Force Dispositions
+            raise GameError(f"{packs.rules(pack).title} has no mission to pick: each player's Primary Mission comes "
+                            "from both Force Dispositions. Name a `deployment:` or a `layout:` instead.")
+        mission = resolve(mission, missions, "a mission of this pack")
     return pack, mission
 
 
 def _mission_text(rules: Any, mission: str | None) -> str:
+    if isinstance(rules, ChapterApprovedRules) and rules.catalog.force_dispositions:
+        return "each player's own, from both Force Dispositions"
     if mission is None:
         return "drawn at random" if isinstance(rules, ChapterApprovedRules) else "rolled"
     if isinstance(rules, ChapterApprovedRules):

@@ -49,11 +49,13 @@ def button(verb: str) -> str:
 
 
 ABOUT = (
-    "I run Warhammer 40,000 games in your channels: the Chapter Approved 2025-26 Mission Deck, and the Grand "
-    "Tournament 2020 and 4th edition missions.\n"
+    "I run Warhammer 40,000 games in your channels: the Chapter Approved 2025-26 and 2026-27 Mission Decks, and the "
+    "Grand Tournament 2020 and 4th edition missions.\n"
     "A board with buttons, always the newest message at the bottom of the channel, deals the cards from a secret "
     "seed (checkable afterwards) and keeps turns, CP, VP and an optional chess clock; every game is saved.\n"
-    "I also run Swiss tournaments: registration, pairings, table threads, results and standings."
+    "I also run Swiss tournaments: registration, pairings, table threads, results and standings.\n"
+    "Chapter Approved 2026-27's cards are shown in my own words. Powered by 40kdc-data "
+    "(<https://github.com/wn-mitch/40kdc-data>)."
 )
 
 PLAYERS = HelpSection(

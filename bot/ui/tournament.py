@@ -18,7 +18,7 @@ import discord
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.state import GameSetup, GameState
 from bot.engine.errors import GameError
-from bot.engine.rng import new_seed
+from bot.engine.rng import derive_rng, new_seed
 from bot.engine.tournament import event as t
 from bot.store.tournament_repository import PendingReport, TableGame, TournamentRecord
 from bot.ui.challenge import offer_game, open_thread
@@ -89,10 +89,38 @@ def report_text(record: TournamentRecord, pairing: t.Pairing, report: PendingRep
     )
 
 
-def mission_title(catalog: Catalog, letter: str) -> str:
+def mission_title(catalog: Catalog, letter: str | None) -> str:
+    """A round's mission: its pool mission, or (CA 2026-27) each table's from its players' Force Dispositions."""
+    if letter is None:
+        return "each table's Primary Missions from its players' Force Dispositions"
     pool = catalog.pool_mission(letter)
     return (f"Mission {letter}: {title_case(catalog.primary(pool.primary).name)} / "
             f"{title_case(catalog.deployment(pool.deployment).name)}")
+
+
+def event_catalog(client: discord.Client, record: TournamentRecord) -> Catalog:
+    """The decks of the Chapter Approved season the event plays."""
+    return client.service.packs.rules(record.state.pack).catalog  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class TableMissions:
+    """CA 2026-27: a table's Primary Missions, each player's from both registered Force Dispositions (Twists are
+    not used at events), and the layout of the pairing, drawn for the table from the event's secret seed."""
+
+    dispositions: tuple[str, str]
+    primaries: tuple[str, str]
+    layout: str
+
+    @classmethod
+    def of(cls, catalog: Catalog, record: TournamentRecord, round_number: int, pairing: t.Pairing) -> TableMissions:
+        a, b = record.state.dispositions[pairing.a], record.state.dispositions[pairing.b]
+        layouts = catalog.event_pairing(a, b).layouts
+        letter = derive_rng(record.seed, f"layout:{round_number}:{pairing.table}").choice(layouts)
+        return cls((a, b), (catalog.primary_for(a, b).name, catalog.primary_for(b, a).name), letter)
+
+    def text(self) -> str:
+        return f"{title_case(self.primaries[0])} vs {title_case(self.primaries[1])}, layout {self.layout}"
 
 
 def record_text(wins: int, draws: int, losses: int) -> str:
@@ -123,8 +151,9 @@ def announcement_messages(catalog: Catalog, record: TournamentRecord) -> list[An
     lines: list[tuple[str, list[int]]] = []
     if (bye := current.pairings.bye) is not None:
         lines.append((f"**Bye**: {mention(bye.a)} scores a win and {bye.vp_a}VP", [int(bye.a)]))
-    lines += [(f"**Table {p.table}**: {mention(p.a)} vs {mention(p.b)}", [int(p.a), int(p.b)])
-              for p in current.pairings.tables]
+    for p in current.pairings.tables:
+        missions = "" if current.mission else f" · {TableMissions.of(catalog, record, current.number, p).text()}"
+        lines.append((f"**Table {p.table}**: {mention(p.a)} vs {mention(p.b)}{missions}", [int(p.a), int(p.b)]))
     return pack_mentions(Announcement(title, [round_embed(catalog, record)], []), lines)
 
 
@@ -208,17 +237,18 @@ def round_embed(catalog: Catalog, record: TournamentRecord) -> discord.Embed:
     """The current round's mission: primary, deployment and terrain layouts, and the bye."""
     event = record.state.event
     current = event.rounds[-1]
-    pool = catalog.pool_mission(current.mission)
     header = discord.Embed(
         title=f"{record.name}: round {current.number} of {record.rounds_planned}",
         description=f"**{mission_title(catalog, current.mission)}**\nLook up each part with `/card`.",
         colour=COLOUR,
     )
-    header.add_field(name="Mission", value=current.mission, inline=True)
-    header.add_field(name="Primary Mission", value=title_case(catalog.primary(pool.primary).name), inline=True)
-    header.add_field(name="Deployment", value=title_case(catalog.deployment(pool.deployment).name), inline=True)
-    header.add_field(name="Terrain layouts",
-                     value=", ".join(title_case(catalog.layout(x).name) for x in pool.layouts), inline=False)
+    if current.mission is not None:
+        pool = catalog.pool_mission(current.mission)
+        header.add_field(name="Mission", value=current.mission, inline=True)
+        header.add_field(name="Primary Mission", value=title_case(catalog.primary(pool.primary).name), inline=True)
+        header.add_field(name="Deployment", value=title_case(catalog.deployment(pool.deployment).name), inline=True)
+        header.add_field(name="Terrain layouts",
+                         value=", ".join(title_case(catalog.layout(x).name) for x in pool.layouts), inline=False)
     if current.pairings.bye is not None:
         header.add_field(name="Bye", value=f"{mention(current.pairings.bye.a)} scores a win and "
                                            f"{current.pairings.bye.vp_a}VP", inline=False)
@@ -322,7 +352,7 @@ def results_csv(record: TournamentRecord) -> str:
                      "outcome", "vp_a", "vp_b", "reason"])
     for r in record.state.event.rounds:
         for res in sorted(r.results, key=lambda x: x.table):
-            writer.writerow([r.number, r.mission, res.table, res.a, name_of(record, res.a), res.b or "",
+            writer.writerow([r.number, r.mission or "", res.table, res.a, name_of(record, res.a), res.b or "",
                              name_of(record, res.b) if res.b else "", res.outcome.value, res.vp_a, res.vp_b,
                              res.reason.value])
     return out.getvalue()
@@ -375,7 +405,7 @@ async def announce(client: discord.Client, record: TournamentRecord, fallback: d
     current = record.state.event.rounds[-1]
     if not current.published:
         raise GameError(f"Round {current.number} is still a draft: publish it from `/tournament pair` first.")
-    messages = announcement_messages(client.catalog, record)  # type: ignore[attr-defined]
+    messages = announcement_messages(event_catalog(client, record), record)
     if tables_pinged:
         seated = {int(p) for table in current.pairings.tables for p in (table.a, table.b)}
         messages = [replace(m, users=[u for u in m.users if u not in seated]) for m in messages]
@@ -425,19 +455,27 @@ async def open_table_threads(client: discord.Client, record: TournamentRecord,
         raise GameError(f"Tables get threads only from a text channel; {where} is not one, so play "
                         "the games with `/game new` and report them.")
     current = record.state.event.rounds[-1]
-    catalog = client.catalog  # type: ignore[attr-defined]
+    catalog = event_catalog(client, record)
     links: list[TableGame] = []
     try:
         for pairing in current.pairings.tables:
             players = [discord.Object(int(pairing.a)), discord.Object(int(pairing.b))]
             place = await open_thread(channel, table_thread_name(record, current.number, pairing), players,
                                       f"{record.name}: round {current.number}")
-            setup = GameSetup(size="strike-force", players=(pairing.a, pairing.b),
-                              names=(name_of(record, pairing.a), name_of(record, pairing.b)),
-                              mission=current.mission, seed=new_seed())
+            names = (name_of(record, pairing.a), name_of(record, pairing.b))
+            if current.mission is not None:
+                setup = GameSetup(size="strike-force", players=(pairing.a, pairing.b), names=names,
+                                  mission=current.mission, seed=new_seed())
+                missions = mission_title(catalog, current.mission)
+            else:  # CA 2026-27: the Force Dispositions they registered, the layout drawn for the table
+                table = TableMissions.of(catalog, record, current.number, pairing)
+                setup = GameSetup(size="strike-force", players=(pairing.a, pairing.b), names=names,
+                                  pack=record.state.pack, challenger_cards=False, dispositions=table.dispositions,
+                                  layout=table.layout, seed=new_seed())
+                missions = table.text()
             content = (f"{mention(pairing.a)} vs {mention(pairing.b)}: round {current.number}, table "
                        f"{pairing.table} of **{discord.utils.escape_markdown(record.name)}**, "
-                       f"{mission_title(catalog, current.mission)}. Your game is ready: "
+                       f"{missions}. Your game is ready: "
                        f"{discord.utils.escape_markdown(name_of(record, pairing.b))} accepts it to begin. "
                        "When it ends, its result goes to the standings by itself.")
             game, message = await offer_game(client, channel.guild.id, place, setup, content, players, thread=True)
@@ -527,7 +565,7 @@ def draft_view(record: TournamentRecord) -> discord.ui.View:
 
 async def send_draft(interaction: discord.Interaction, record: TournamentRecord) -> None:
     """The draft round, privately to the organiser (after a deferred response), buttons on its last message."""
-    catalog = interaction.client.catalog  # type: ignore[attr-defined]
+    catalog = event_catalog(interaction.client, record)
     current = record.state.event.rounds[-1]
     redrawn = f" (draw {current.draw + 1})" if current.draw else ""
     intro = (f"Round {current.number} of **{discord.utils.escape_markdown(record.name)}** is paired{redrawn}: "

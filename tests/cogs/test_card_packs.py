@@ -157,9 +157,17 @@ async def test_the_name_autocomplete_searches_the_chosen_pack(harness: Harness, 
 async def test_the_pack_option_offers_the_installed_packs_by_title(harness: Harness, alice) -> None:
     offered = await harness.autocomplete("card", "pack", "", user=alice)
     assert [(c["name"], c["value"]) for c in offered] == [
-        ("Chapter Approved 2025-26", "ca-2025-26"), (GT_TITLE, GT), (FOURTH_TITLE, FOURTH)]
+        ("Chapter Approved 2025-26", "ca-2025-26"), ("Chapter Approved 2026-27", "ca-2026-27"), (GT_TITLE, GT),
+        (FOURTH_TITLE, FOURTH)]
     assert [c["value"] for c in await harness.autocomplete("card", "pack", "grand", user=alice)] == [GT]
     assert [c["value"] for c in await harness.autocomplete("faq", "pack", "4th", user=alice)] == [FOURTH]
+
+
+async def test_the_2026_27_cards_show_in_our_own_words(harness: Harness, alice) -> None:
+    for name in ("Beacon", "Immovable Object", "Mirrored World", "Take and Hold"):
+        reply = await harness.slash("card", user=alice, name=name, pack="ca-2026-27")
+        assert not reply.ephemeral and reply.embed["title"].lower().startswith(name.lower()), name
+        assert reply.embed["footer"]["text"].endswith("Chapter Approved 2026-27")
 
 
 async def test_a_pack_typed_without_picking_it(harness: Harness, alice) -> None:

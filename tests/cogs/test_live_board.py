@@ -21,6 +21,7 @@ from bot.store.models import GameStatus
 from tests.cogs.conftest import harness_settings
 from tests.cogs.game_table import Table, tactical_turn, verbs
 from tests.cogs.harness import Harness
+from tests.cogs.test_ca_2026_27 import a_turn
 from tests.cogs.test_table_game import GT_PICKS, play_out, select_secondaries, to_battle
 from tests.discord_model import EPHEMERAL, DiscordModel
 
@@ -188,3 +189,18 @@ async def test_a_board_and_a_call_an_earlier_version_posted_go_at_the_next_move(
         await table.choose(table.first, None)  # Bob is called: the board moves
         assert old_board not in h.model.messages and h.pins() == []
         assert await h.bot.service.community.calls_of(table.game_id) == []
+
+
+async def test_a_whole_2026_27_game_keeps_the_board_at_the_bottom(catalog, tmp_path) -> None:
+    async with watched_table(catalog, tmp_path) as table:
+        await table.start(pack="ca-2026-27", seed="live-2026", size=None)
+        for user, disposition in ((table.first, "reconnaissance"), (table.second, "disruption")):
+            menu = await table.press("disposition", user)
+            await table.pick(menu, "disposition", [disposition], user)
+        await table.to_battle(first_fixed=None, second_fixed=None)
+        while (await table.state()).status == Status.BATTLE:
+            await a_turn(table)
+        public = table.public_messages()
+        assert len(public) <= MOST_PUBLIC and public[-1]["embeds"][0]["title"].startswith("Result")
+        assert all(count <= MOST_PRIVATE for count in table.private_counts().values()), table.private_counts()
+        assert table.checked > 60

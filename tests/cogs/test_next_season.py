@@ -20,7 +20,7 @@ from tests.cogs.conftest import harness_settings
 from tests.cogs.game_table import Table, public_text
 from tests.cogs.harness import Harness
 
-NEXT = "ca-2026-27"
+NEXT = "ca-next"  # a made-up season: its data alone
 
 
 def next_season(tmp_path: Path) -> Catalog:
@@ -29,7 +29,7 @@ def next_season(tmp_path: Path) -> Catalog:
     shutil.copytree(pack_dir(), decks)
     header = decks / "pack.yaml"
     header.write_text(header.read_text().replace("pack: ca-2025-26", f"pack: {NEXT}")
-                      .replace("title: Chapter Approved 2025-26", "title: Chapter Approved 2026-27"))
+                      .replace("title: Chapter Approved 2025-26", "title: Chapter Approved Next Season"))
     primaries = decks / "primaries.yaml"
     primaries.write_text(re.sub(r"(?m)^  name: ", "  name: NEXT ", primaries.read_text()))
     return load_catalog(decks)
@@ -48,7 +48,7 @@ async def seasons(catalog: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
 async def test_a_game_of_the_next_season_plays_with_its_own_decks(seasons: Harness) -> None:
     alice, bob = seasons.user("alice"), seasons.user("bob")
-    offered = await seasons.autocomplete("game new", "pack", "2026", user=alice, opponent=bob)
+    offered = await seasons.autocomplete("game new", "pack", "next", user=alice, opponent=bob)
     assert [c["value"] for c in offered] == [NEXT]
     table = Table(seasons, alice, bob)
     await table.start(pack=NEXT, seed="next-season")

@@ -204,7 +204,7 @@ async def test_options_of_another_pack_are_refused(table: Table, alice, bob) -> 
 
 async def test_pack_and_mission_autocomplete(harness: Harness, alice, bob) -> None:
     packs = await harness.autocomplete("game new", "pack", "", user=alice, opponent=bob)
-    assert [c["value"] for c in packs] == ["ca-2025-26", "gt-2020", "4th-edition"]
+    assert [c["value"] for c in packs] == ["ca-2025-26", "ca-2026-27", "gt-2020", "4th-edition"]
     gt = await harness.autocomplete("game new", "mission", "", user=alice, opponent=bob, pack="gt-2020",
                                     size="incursion")
     assert {c["name"] for c in gt} >= {"Crossfire", "Reconnaissance Mission"} and len(gt) == 9

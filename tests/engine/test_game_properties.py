@@ -71,7 +71,7 @@ RANDOM_KINDS = (
     "end_command_phase",
     "end_turn", "done_scoring", "discard", "score", "spend_cp", "gain_cp", "use_challenger",
     "adapt_draw", "adapt_swap", "hidden_supplies_corner", "complete_ritual",
-) * 8 + ("concede", "abandon", "pause_clock", "resume_clock", "time_out", "claim_time")
+) * 8 + ("concede", "abandon", "pause_clock", "resume_clock", "time_out", "claim_time", "choose_disposition")
 
 
 # ---- setups ------------------------------------------------------------------------------------
@@ -418,6 +418,8 @@ class GameMachine(RuleBasedStateMachine):
                     self.state.mission.hidden_supplies_corners * 3 + CORNER_NAMES), label="corner"))
             case "complete_ritual":
                 return a.CompleteRitual(actor=actor)
+            case "choose_disposition":  # a 2026-27 move: always refused in this season's games
+                return a.ChooseDisposition(actor=actor, disposition=data.draw(st.sampled_from(EVERY_CARD_ID)))
         simple = {
             "end_command_phase": a.EndCommandPhase, "end_turn": a.EndTurn, "done_scoring": a.DoneScoring,
             "deployment_done": a.DeploymentDone,

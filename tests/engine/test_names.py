@@ -57,13 +57,18 @@ def test_normalised_ignores_case_accents_and_punctuation() -> None:
 @pytest.mark.parametrize(("pack", "mission", "size", "read"), [
     ("ca-2025-26", "B", "strike-force", ("ca-2025-26", "B")),
     ("Chapter Approved 2025-26", "mission b", "strike-force", ("ca-2025-26", "B")),
-    ("chapter approved", "Mission M", "strike-force", ("ca-2025-26", "M")),
+    ("chapter approved 2025-26", "Mission M", "strike-force", ("ca-2025-26", "M")),
     ("ca-2025-26", "random pool mission", "strike-force", ("ca-2025-26", "random")),
     ("grand tournament 2020 mission pack", None, "incursion", ("gt-2020", None)),
     ("4th edition standard missions", None, None, ("4th-edition", None)),
 ])
 def test_packs_and_missions_are_read_as_typed(pack, mission, size, read) -> None:
     assert read_typed(installed_packs(CATALOG), pack, mission, size) == read
+
+
+def test_a_name_two_packs_share_asks_which() -> None:
+    with pytest.raises(UnknownName, match="Chapter Approved 2025-26 or Chapter Approved 2026-27"):
+        read_typed(installed_packs(CATALOG), "chapter approved", None, None)
 
 
 def test_words_of_a_name_read_it_only_when_they_name_one_thing() -> None:

@@ -160,7 +160,11 @@ def play(catalog: Catalog) -> Callable[..., list[a.Action]]:
 
 def next_action(catalog: Catalog, state: GameState, scores_per_turn: int = 0) -> a.Action:
     """A legal move that keeps the game going: the players take Tactical Missions, answer every
-    prompt plainly, score `scores_per_turn` primary VP in each turn's battle phases, and discard nothing."""
+    prompt plainly, score `scores_per_turn` primary VP in each turn's battle phases, and discard nothing. In a
+    Force Disposition season (CA 2026-27) each picks the first disposition."""
+    if state.status == Status.DISPOSITIONS:
+        picker = next(p for p in state.players if p.disposition_choice is None)
+        return a.ChooseDisposition(actor=picker.id, disposition=catalog.dispositions[0].id)
     if state.status == Status.SIDES:
         return a.ChooseSide(actor=state.sides_rolloff.winner, side="attacker")
     if state.status == Status.SECONDARIES:
@@ -194,6 +198,10 @@ def _answer(catalog: Catalog, state: GameState) -> a.Action:
             return a.AnswerPrompt(actor=prompt.player, units=("Intercessor Squad",))
         case PromptKind.GAMMA_TARGET:
             return a.AnswerPrompt(actor=prompt.player, units=())
+        case PromptKind.BEACON_UNIT:
+            return a.AnswerPrompt(actor=prompt.player, units=("Scout Squad",))
+        case PromptKind.TEMPTING_OBJECTIVE if not catalog.has_map(state.mission.deployment):
+            return a.AnswerPrompt(actor=prompt.player, objective="the north No Man's Land objective")
         case PromptKind.TEMPTING_OBJECTIVE:
             objectives = catalog.deployment(state.mission.deployment).objectives
             choice = next(o.id for o in objectives if o.area == "no_mans_land" and o.id not in state.removed_objectives)

@@ -14,6 +14,13 @@ from bot.engine.moves import (
 )
 
 
+class ChooseDisposition(Move):
+    """CA 2026-27: the actor's Force Disposition, secret until both players have picked."""
+
+    kind: Literal["choose_disposition"] = "choose_disposition"
+    disposition: str
+
+
 class ChooseSecondaries(Move):
     kind: Literal["choose_secondaries"] = "choose_secondaries"
     mode: Literal["tactical", "fixed"]
@@ -94,7 +101,7 @@ class AdaptOrDieSwap(Move):
 
 Action = Annotated[
     Union[
-        ChooseSide, DeclareBattleReady, ChooseSecondaries, DeploymentDone, AnswerPrompt, NewOrders, EndCommandPhase,
+        ChooseDisposition, ChooseSide, DeclareBattleReady, ChooseSecondaries, DeploymentDone, AnswerPrompt, NewOrders, EndCommandPhase,
         EndTurn, DoneScoring, Discard, Score, SpendCp, GainCp, UseChallenger, AdaptOrDieDraw,
         AdaptOrDieSwap, Concede, Abandon, HiddenSuppliesCorner, CompleteRitual, PauseClock, ResumeClock, TimeOut,
         ClaimTime,

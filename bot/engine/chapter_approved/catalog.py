@@ -471,7 +471,35 @@ class Catalog(Frozen):
         if not self.rules.challenger_deck and self.challengers:
             raise ValueError("the rules say there is no Challenger deck, but challengers are listed")
 
+    @property
+    def force_dispositions(self) -> bool:
+        """Each player's Primary Mission comes from both players' Force Dispositions (CA 2026-27), not a draw."""
+        return bool(self.dispositions)
+
     # Look-ups used by the engine and the cogs.
+    def disposition(self, disposition_id: str) -> ForceDisposition:
+        return _by_id(self.dispositions, disposition_id, "Force Disposition")
+
+    def deployment_card(self, card_id: str) -> DeploymentCard:
+        return _by_id(self.deployment_cards, card_id, "Deployment card")
+
+    def has_map(self, deployment_id: str) -> bool:
+        """Whether the deployment's geometry is known (its zones and objective markers), so it can be drawn."""
+        return any(d.id == deployment_id for d in self.deployments)
+
+    def deployment_name(self, deployment_id: str) -> str:
+        """A deployment's name, whether it is drawn on a map or known as a card only."""
+        if self.has_map(deployment_id):
+            return self.deployment(deployment_id).name
+        return self.deployment_card(deployment_id).name
+
+    def event_pairing(self, one: str, other: str) -> EventPairing:
+        """The event layouts printed for a pairing of Force Dispositions, either way round."""
+        for pairing in self.event_layouts:
+            if set(pairing.dispositions) == {one, other}:
+                return pairing
+        raise KeyError(f"no event layouts for {one!r} and {other!r}")
+
     def secondary(self, card_id: str) -> SecondaryCard:
         return _by_id(self.secondaries, card_id, "Secondary Mission")
 

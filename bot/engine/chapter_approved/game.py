@@ -1,8 +1,12 @@
-"""A Chapter Approved 2025-26 battle as a pure function: state + action -> new state + events.
+"""A Chapter Approved battle as a pure function: state + action -> new state + events.
 
 `new_game` sets the mission and makes the roll-offs; `apply` checks an action against every rule
 and either returns the next state or raises a GameError that leaves the state untouched;
 `replay` folds an action log from the setup, which must give the stored snapshot exactly.
+
+The season's data decides where seasons differ as numbers (caps, draws, costs); where the flow differs, the
+catalog says which (CA 2026-27: Force Dispositions before the roll-off, a Primary Mission per player, a swap
+instead of New Orders, discards in your own turn only, per-round caps).
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ def new_game(catalog: Catalog, setup: GameSetup) -> Outcome:
         raise InvalidValue("You cannot play against yourself: pick another opponent.")
     if not setup.seed:
         raise InvalidValue("A game needs a seed.")
+    if catalog.force_dispositions:
+        return _disposition_game(catalog, setup)
     mission = _choose_mission(catalog, setup)
     sides = roll_off(setup, "sides")
     # Step 12 of the battle sequence, after deployment (version 1 made it here and announced it with the sides).
@@ -59,6 +65,44 @@ def new_game(catalog: Catalog, setup: GameSetup) -> Outcome:
         Event(f"Attacker and Defender roll-off: {sides.text}. {winner} chooses who is the Attacker."),
     ]
     return Outcome(state, tuple(events))
+
+
+def _disposition_game(catalog: Catalog, setup: GameSetup) -> Outcome:
+    """CA 2026-27: the Deployment card (chosen or drawn) and a Twist if asked for; each player's Primary Mission
+    waits for both Force Dispositions (picked secretly now, or set beforehand for an event)."""
+    if setup.size != "strike-force":
+        raise InvalidValue(f"{catalog.title} is played at Strike Force size.")
+    if setup.mission is not None:
+        raise InvalidValue(f"{catalog.title} has no Tournament Mission Pool: each player's Primary Mission comes from "
+                           "both Force Dispositions.")
+    if setup.challenger_cards:
+        raise InvalidValue(f"{catalog.title} has no Challenger cards.")
+    if setup.deployment is not None:
+        try:
+            deployment = catalog.deployment_card(setup.deployment).id
+        except KeyError:
+            raise InvalidValue(f"There is no Deployment card {setup.deployment!r} in {catalog.title}.") from None
+    else:
+        deployment = stream(setup, "deployment").choice(catalog.deployment_cards).id
+    twist = stream(setup, "twist").choice(catalog.twists).id if setup.twist else None
+    state = GameState(
+        setup=setup,
+        clock=clocks.new_clock(setup.clock_minutes, setup.clock_expiry) if setup.clock_minutes else None,
+        mission=Mission(deployment=deployment, primary="", twist=twist),
+        sides_rolloff=roll_off(setup, "sides"),
+        players=tuple(PlayerState(id=pid, name=name) for pid, name in zip(setup.players, setup.names)),
+        status=Status.DISPOSITIONS,
+    )
+    events = [Event(f"Deployment: {catalog.deployment_name(deployment)}."
+                    + (f" Twist: {catalog.twist(twist).name}." if twist else ""))]
+    game = _Game(catalog, state)
+    if setup.dispositions is not None:
+        for player, disposition in zip(setup.players, setup.dispositions):
+            game.update_player(player, disposition_choice=game.known_disposition(disposition))
+        game.reveal_dispositions()
+    else:
+        game.say("Each player now secretly picks their Force Disposition.")
+    return Outcome(game.state, tuple(events + game.events))
 
 
 def apply(catalog: Catalog, state: GameState, action: a.Action) -> Outcome:
@@ -184,6 +228,7 @@ class _Game:
     def require_battle(self) -> None:
         if self.state.status != Status.BATTLE:
             raise WrongPhase({
+                Status.DISPOSITIONS: "The battle has not started: both players pick their Force Disposition first.",
                 Status.SIDES: "The battle has not started: the Attacker and Defender are not chosen yet.",
                 Status.SECONDARIES: "The battle has not started: both players must choose their Secondary Missions.",
                 Status.DEPLOYMENT: "The battle has not started: both players must confirm their deployment "
@@ -221,7 +266,81 @@ class _Game:
 
     # ---- before the battle ---------------------------------------------------------------------
 
+    def known_disposition(self, disposition_id: str) -> str:
+        try:
+            return self.catalog.disposition(disposition_id).id
+        except KeyError:
+            names = ", ".join(d.name for d in self.catalog.dispositions)
+            raise InvalidValue(f"There is no Force Disposition {disposition_id!r}: pick one of {names}.") from None
+
+    def _do_choose_disposition(self, action: a.ChooseDisposition) -> None:
+        if self.state.status != Status.DISPOSITIONS:
+            raise WrongPhase("The Force Dispositions are already revealed." if self.catalog.force_dispositions
+                             else f"{self.catalog.title} has no Force Dispositions.")
+        chosen = self.known_disposition(action.disposition)
+        if self.p(action.actor).disposition_choice is not None:
+            raise GameError("You have already picked your Force Disposition: it is revealed once your opponent has "
+                            "picked theirs (Undo takes it back before then).")
+        self.update_player(action.actor, disposition_choice=chosen)
+        self.say(f"You picked {self.catalog.disposition(chosen).name}. Hidden until both players have picked.",
+                 private_to=action.actor)
+        self.say(f"{self.name(action.actor)} has picked their Force Disposition.")
+        if all(p.disposition_choice is not None for p in self.state.players):
+            self.reveal_dispositions()
+
+    def reveal_dispositions(self) -> None:
+        """Both Force Dispositions at once; each player's Primary Mission from the matrix (a Twist may change them),
+        the pairing's layout, then the Attacker and Defender roll-off."""
+        one, two = (settled(p.disposition_choice) for p in self.state.players)
+        for p in self.state.players:
+            self.update_player(p.id, disposition=p.disposition_choice)
+        mission = self.state.mission.model_copy(update={"primaries": (
+            self.catalog.primary_for(one, two).id, self.catalog.primary_for(two, one).id)})
+        self.say("Force Dispositions revealed: " + ", ".join(
+            f"{p.name} {self.catalog.disposition(settled(p.disposition)).name}" for p in self.state.players) + ".")
+        mission = self._twisted(mission)
+        self.update(mission=mission)
+        self.say("Primary Missions: " + ", ".join(
+            f"{p.name} {self.catalog.primary(self.state.primary_of(p.id)).name}" for p in self.state.players) + ".")
+        self._choose_layout()
+        sides = self.state.sides_rolloff
+        self.update(status=Status.SIDES)
+        self.say(f"Attacker and Defender roll-off: {sides.text}. {self.name(sides.winner)} chooses who is the "
+                 "Attacker.")
+
+    def _twisted(self, mission: Mission) -> Mission:
+        """Mirrored World: both players play one mission rolled on a D6 (a 6 is rolled again); Scrambled
+        Communications: the players swap their Primary Missions."""
+        if mission.twist is None:
+            return mission
+        twist = self.catalog.twist(mission.twist)
+        if twist.primary_effect == "swap":
+            self.say(f"{twist.name}: the players swap their Primary Missions.")
+            return mission.model_copy(update={"primaries": mission.primaries[::-1]})
+        if twist.primary_effect == "mirror_roll":
+            table, dice, rolls = settled(twist.primary_roll), stream(self.state.setup, "mirror"), []
+            while (rolled := table[roll := dice.randint(1, 6)]) is None:
+                rolls.append(roll)
+            rolls.append(roll)
+            self.say(f"{twist.name}: D6 {', then '.join(map(str, rolls))}: both players play "
+                     f"{self.catalog.primary(rolled).name}.")
+            return mission.model_copy(update={"primaries": (rolled, rolled), "mirror_rolls": tuple(rolls)})
+        return mission
+
+    def _choose_layout(self) -> None:
+        """The pairing's layout, A, B or C: the one chosen beforehand, else drawn. The pairing is the one of the
+        missions played (a Twist may have changed them)."""
+        mine, theirs = settled(self.catalog.primary(self.state.mission.primaries[0]).pairing)
+        pairing = self.catalog.event_pairing(mine, theirs)
+        letter: str = self.state.setup.layout or stream(self.state.setup, "layout").choice(pairing.layouts)
+        if letter not in pairing.layouts:
+            raise InvalidValue(f"The pairing has layouts {', '.join(pairing.layouts)}: pick one of them.")
+        self.update(mission=self.state.mission.model_copy(update={"layout": f"{pairing.id}-{letter.lower()}"}))
+        self.say(f"Layout {letter} for this pairing.")
+
     def _do_choose_side(self, action: a.ChooseSide) -> None:
+        if self.state.status == Status.DISPOSITIONS:
+            raise WrongPhase("Both players pick their Force Disposition first.")
         if self.state.status != Status.SIDES:
             raise WrongPhase("The Attacker and Defender are already decided.")
         if action.actor != self.state.sides_rolloff.winner:
@@ -249,7 +368,7 @@ class _Game:
         return f"First turn roll-off: {rolloff.text}."
 
     def _do_battle_ready(self, action: a.DeclareBattleReady) -> None:
-        if self.state.status not in (Status.SIDES, Status.SECONDARIES, Status.DEPLOYMENT):
+        if self.state.status not in (Status.DISPOSITIONS, Status.SIDES, Status.SECONDARIES, Status.DEPLOYMENT):
             raise WrongPhase("Battle Ready is declared before the battle begins.")
         self.update_player(action.actor, battle_ready=action.ready)
         word = "is" if action.ready else "is not"
@@ -257,7 +376,7 @@ class _Game:
                  f"({self.rules.caps.battle_ready}VP at the end of the battle).")
 
     def _do_choose_secondaries(self, action: a.ChooseSecondaries) -> None:
-        if self.state.status == Status.SIDES:
+        if self.state.status in (Status.DISPOSITIONS, Status.SIDES):
             raise WrongPhase("Choose the Attacker and Defender first.")
         if self.state.status != Status.SECONDARIES:
             raise WrongPhase("Secondary Missions are already revealed.")
@@ -333,17 +452,17 @@ class _Game:
         self._start_round(1)
 
     def _start_of_battle(self) -> None:
-        primary = self.catalog.primary(self.state.mission.primary)
-        if primary.random_setup == "supply_drop" and not self.state.setup.legacy:
-            self.update(mission=_supply_drop(self.catalog, self.state.setup, self.state.mission))
-            alpha, omega = (self._objective_name(settled(o)) for o in (self.state.mission.alpha_objective,
-                                                                        self.state.mission.omega_objective))
-            self.say(f"Supply Drop, drawn at random: the Alpha objective is {alpha} (removed at the start of "
-                     f"round 4), the Omega objective {omega} (round 5).")
-        for option in primary.scoring:
-            if option.window == Window.START_OF_BATTLE:
-                scorer = settled(self.state.defender if option.scorer == "defender" else self.state.attacker)
-                self._record(Source.PRIMARY, scorer, primary.id, option, option.vp, note="start of the battle")
+        for primary in map(self.catalog.primary, self.state.primaries):
+            if primary.random_setup == "supply_drop" and not self.state.setup.legacy:
+                self.update(mission=_supply_drop(self.catalog, self.state.setup, self.state.mission))
+                alpha, omega = (self._objective_name(settled(o)) for o in (self.state.mission.alpha_objective,
+                                                                            self.state.mission.omega_objective))
+                self.say(f"Supply Drop, drawn at random: the Alpha objective is {alpha} (removed at the start of "
+                         f"round 4), the Omega objective {omega} (round 5).")
+            for option in primary.scoring:
+                if option.window == Window.START_OF_BATTLE:
+                    scorer = settled(self.state.defender if option.scorer == "defender" else self.state.attacker)
+                    self._record(Source.PRIMARY, scorer, primary.id, option, option.vp, note="start of the battle")
 
     # ---- battle rounds, turns and phases -------------------------------------------------------
 
@@ -356,7 +475,7 @@ class _Game:
                 self.update(removed_objectives=self.state.removed_objectives + (objective,))
                 label = "Alpha" if removed_at == 4 else "Omega"
                 self.say(f"Supply Drop: the {label} objective ({self._objective_name(objective)}) is removed.")
-        if self.state.setup.challenger_cards:
+        if self.state.setup.challenger_cards and self.rules.challenger_deck:
             self._decide_challenger()
         self._start_turn()
 
@@ -380,8 +499,18 @@ class _Game:
                  f"Both players gain {self.rules.command_phase_cp}CP.")
         if self.state.challenger == active:
             self._draw_challenger(active)
+        for card in self.p(active).hand:
+            rule = self.catalog.secondary(card).when_drawn
+            if rule is not None and rule.again_at_start_of_your_turn:
+                self._guards_note(active, card)
         if self.p(active).mode == "tactical":
-            self._top_up(active)
+            draws = self.rules.tactical_draws_per_command_phase
+            if draws is None:
+                self._top_up(active)
+            else:  # CA 2026-27: two new cards every Command phase, however many are active
+                for _ in range(draws):
+                    if self._draw(active) is None:
+                        break
 
     def _draw_challenger(self, player_id: str) -> None:
         if not self.state.challenger_deck:
@@ -452,7 +581,7 @@ class _Game:
                     self._move_to_discard(pid, achieved)
                     names = ", ".join(self.card_name(c) for c in achieved)
                     self.say(f"{p.name} achieved {names}: discarded.", pid)
-                if self.p(pid).hand:
+                if self.p(pid).hand and (pid == self.state.active or not self.rules.discard_own_turn_only):
                     queue.append(pid)
             elif pid == self.state.active and self._may_swap_after_scoring(pid):
                 queue.append(pid)
@@ -470,6 +599,9 @@ class _Game:
         self.require_battle()
         self.require_phase(Phase.DISCARDS, "discard at the end of the turn")
         queue = self.state.discard_queue
+        if action.actor not in queue and self.rules.discard_own_turn_only and action.actor != self.state.active:
+            raise NotYourTurn(f"In {self.catalog.title} you discard Secondary Missions only at the end of your own "
+                              "turn.")
         if action.actor not in queue:
             raise NotYourTurn("You have no end-of-turn discard to decide now.")
         if queue[0] != action.actor:
@@ -587,6 +719,25 @@ class _Game:
             self._ask(PromptKind.ALPHA_TARGETS, opponent, player_id, card_id)
         elif rule.kind == WhenDrawnKind.OPPONENT_PICKS_OBJECTIVE:
             self._ask(PromptKind.TEMPTING_OBJECTIVE, opponent, player_id, card_id)
+        elif rule.kind == WhenDrawnKind.RESHUFFLE_IF_ACTIVE:
+            if rule.if_active not in self.p(player_id).hand:
+                return
+            if rule.mandatory:
+                self.say(f"When Drawn: {self.card_name(settled(rule.if_active))} is active, so "
+                         f"{self.card_name(card_id)} is shuffled back and replaced.", player_id)
+                self._replace(player_id, card_id, shuffle_back=True)
+            else:
+                self._ask(PromptKind.OPTIONAL_RESHUFFLE, player_id, player_id, card_id)
+        elif rule.kind == WhenDrawnKind.DRAWER_PICKS_UNIT:
+            self._ask(PromptKind.BEACON_UNIT, player_id, player_id, card_id)
+        elif rule.kind == WhenDrawnKind.ASSIGN_GUARDS:
+            self._guards_note(player_id, card_id)
+
+    def _guards_note(self, player_id: str, card_id: str) -> None:
+        """Burden of Trust: guards are set on the table, when drawn and at the start of each of the drawer's turns;
+        the players keep them, the bot reminds."""
+        self.say(f"{self.card_name(card_id)}: {self.name(player_id)} assigns a guard unit to each objective they "
+                 "control (kept on the table, not by the bot).", player_id)
 
     def _ask(self, kind: PromptKind, player_id: str, owner: str, card_id: str, other: str | None = None) -> None:
         self.update(prompts=self.state.prompts + (
@@ -638,6 +789,9 @@ class _Game:
         )
 
     def _do_new_orders(self, action: a.NewOrders) -> None:
+        if self.rules.swap is not None:
+            self._swap(action)
+            return
         self.require_active(action.actor, "use New Orders")
         self.require_phase(Phase.COMMAND, "use New Orders (end of your Command phase)")
         p = self.p(action.actor)
@@ -654,6 +808,30 @@ class _Game:
             raise GameError("Your Secondary Mission deck is empty: New Orders would draw nothing.")
         self.update_player(action.actor, cp=p.cp - cost, stratagems_this_phase=p.stratagems_this_phase + ("new-orders",))
         self.say(f"{p.name} uses New Orders ({cost}CP) on {self.card_name(action.card)}.", action.actor)
+        self._move_to_discard(action.actor, (action.card,))
+        self._draw(action.actor)
+
+    def _swap(self, action: a.NewOrders) -> None:
+        """CA 2026-27, instead of New Orders: at the end of your Command phase, pay to discard one active Tactical
+        card and draw one, so many times per battle (once)."""
+        swap = settled(self.rules.swap)
+        self.require_active(action.actor, "swap a Secondary Mission")
+        self.require_phase(Phase.COMMAND, "swap a Secondary Mission (end of your Command phase)")
+        p = self.p(action.actor)
+        if p.mode != "tactical":
+            raise WrongPhase("The swap is for Tactical Missions; Fixed Missions cannot be discarded.")
+        self.require_no_prompts(action.actor)
+        if p.swaps_used >= swap.per_battle:
+            raise GameError(f"You have already swapped a Secondary Mission: it is {_times(swap.per_battle)} per "
+                            "battle.")
+        self._own_active_cards(action.actor, (action.card,))
+        if p.cp < swap.cp:
+            raise GameError(f"The swap costs {swap.cp}CP and you have {p.cp}CP.")
+        if not p.deck:
+            raise GameError("Your Secondary Mission deck is empty: the swap would draw nothing.")
+        self.update_player(action.actor, cp=p.cp - swap.cp, swaps_used=p.swaps_used + 1)
+        self.say(f"{p.name} swaps {self.card_name(action.card)} ({swap.cp}CP, {_times(swap.per_battle)} per battle).",
+                 action.actor)
         self._move_to_discard(action.actor, (action.card,))
         self._draw(action.actor)
 
@@ -687,6 +865,13 @@ class _Game:
                 self.say(f"Marked for Death: Gamma Target {units[0] if units else '(none)'}.", owner)
             case PromptKind.TEMPTING_OBJECTIVE:
                 self._answer_tempting(owner, card, action.objective)
+            case PromptKind.BEACON_UNIT:
+                units = _unit_names(action.units, at_most=1)
+                if not units:
+                    raise InvalidValue(f"{self.card_name(card)}: name one of your units on the battlefield (or "
+                                       "embarked in one).")
+                self.update_player(owner, targets={**self.p(owner).targets, card: Targets(unit=units[0])})
+                self.say(f"{self.card_name(card)}: {units[0]}.", owner)
             case PromptKind.ADAPT_KEEP:
                 self._answer_adapt_keep(owner, card, settled(prompt.other_card), action.keep)
 
@@ -702,6 +887,13 @@ class _Game:
         self._ask(PromptKind.GAMMA_TARGET, owner, owner, card)
 
     def _answer_tempting(self, owner: str, card: str, objective: str | None) -> None:
+        if not self.catalog.has_map(self.state.mission.deployment):  # markers known by the players alone: named
+            names = _unit_names((objective,) if objective else (), at_most=1)
+            if not names:
+                raise InvalidValue("Name the objective in No Man's Land (not a home objective) you pick.")
+            self.update_player(owner, targets={**self.p(owner).targets, card: Targets(objective=names[0])})
+            self.say(f"{self.card_name(card)}: {names[0]}.", owner)
+            return
         choices = {o.id: o for o in self._no_mans_land_objectives()}
         if objective not in choices:
             raise InvalidValue("Pick one of the objective markers in No Man's Land: "
@@ -719,7 +911,7 @@ class _Game:
 
     def _do_hidden_supplies_corner(self, action: a.HiddenSuppliesCorner) -> None:
         mission = self.state.mission
-        if self.catalog.primary(mission.primary).random_setup != "hidden_supplies":
+        if not any(self.catalog.primary(p).random_setup == "hidden_supplies" for p in self.state.primaries):
             raise GameError("Only the Hidden Supplies Primary Mission moves the centre objective marker.")
         if mission.hidden_supplies_corner is not None:
             raise GameError(f"The centre marker already moved towards the {mission.hidden_supplies_corner} corner "
@@ -736,7 +928,7 @@ class _Game:
                  f"{OPPOSITE_CORNER[action.corner]} corner.")
 
     def _do_complete_ritual(self, action: a.CompleteRitual) -> None:
-        if not self.catalog.primary(self.state.mission.primary).sets_up_objectives:
+        if not any(self.catalog.primary(p).sets_up_objectives for p in self.state.primaries):
             raise GameError("Only The Ritual Primary Mission sets up objective markers with its Action.")
         self.require_active(action.actor, "complete The Ritual in their turn")
         self.require_phase(Phase.END_OF_TURN, "complete The Ritual (it completes at the end of your turn)")
@@ -876,7 +1068,7 @@ class _Game:
             raise WrongPhase(closed)
         match action.source:
             case Source.PRIMARY:
-                primary = self.catalog.primary(self.state.mission.primary)
+                primary = self.catalog.primary(self.state.primary_of(scorer))
                 option = self._option(primary.scoring, action, "the Primary Mission")
                 self._score(Source.PRIMARY, scorer, primary.id, option, primary.scoring, action)
             case Source.SECONDARY:
@@ -996,6 +1188,10 @@ class _Game:
                 "player": loser, "claimed": -loss, "awarded": -loss, "capped_by": None, "note": "syphoned",
             }),))
             self.say(f"{self.name(loser)} loses {loss}VP (syphoned).", loser)
+
+
+def _times(count: int) -> str:
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
 
 
 def _without(items: tuple[str, ...], item: str) -> tuple[str, ...]:

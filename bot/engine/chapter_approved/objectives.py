@@ -33,10 +33,13 @@ def table_markers(deployment: Deployment) -> tuple[Marker, ...]:
 
 
 def table_objectives(catalog: Catalog, state: GameState, *, removed: bool = False) -> tuple[Marker, ...]:
-    """Every objective marker of the game, in map order; removed ones only when `removed` is set."""
+    """Every objective marker of the game, in map order; removed ones only when `removed` is set. None for a
+    Deployment card known by name alone (CA 2026-27): the players place and name its markers."""
     mission = state.mission
+    if not catalog.has_map(mission.deployment):
+        return ()
     deployment = catalog.deployment(mission.deployment)
-    hidden_supplies = catalog.primary(mission.primary).random_setup == "hidden_supplies"
+    hidden_supplies = any(catalog.primary(p).random_setup == "hidden_supplies" for p in state.primaries)
     corner = mission.hidden_supplies_corner
     markers = list(table_markers(deployment))
     if hidden_supplies:

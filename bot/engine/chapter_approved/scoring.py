@@ -17,6 +17,8 @@ def window_refusal(state: GameState, option: ScoringOption, scorer: str, last_ro
     """Why `scorer` cannot score `option` now, or None when the window is open."""
     if state.round < option.from_round:
         return f"“{option.label}” scores from battle round {option.from_round} onwards."
+    if option.to_round is not None and state.round > option.to_round:
+        return f"“{option.label}” scores up to battle round {option.to_round}."
     active = state.active
     at_end_of_turn = state.phase == Phase.END_OF_TURN
     end_of_battle = at_end_of_turn and state.round == last_round and state.turn == 2
@@ -27,6 +29,10 @@ def window_refusal(state: GameState, option: ScoringOption, scorer: str, last_ro
         return who
 
     match option.window:
+        case Window.END_OF_COMMAND_PHASE if option.fifth_round_end_of_turn and state.round == last_round:
+            if scorer == active and at_end_of_turn:
+                return None
+            return "In the fifth battle round this scores at the end of your turn instead."
         case Window.END_OF_COMMAND_PHASE:
             if option.fifth_round_going_second and state.round == last_round and goes_second:
                 if scorer == active and at_end_of_turn:
@@ -53,6 +59,8 @@ def window_refusal(state: GameState, option: ScoringOption, scorer: str, last_ro
             return None
         case Window.START_OF_BATTLE:
             return "This is scored automatically at the start of the battle."
+        case Window.END_OF_BATTLE:
+            return None if end_of_battle else "This scores at the end of the battle (the end of the last turn)."
     return "This cannot be scored now."
 
 
@@ -183,6 +191,14 @@ def award(catalog: Catalog, state: GameState, entry: VpEntry, option: ScoringOpt
         f"{source_cap}VP from {_source_name(entry.source)}",
         source_cap - used(lambda e: e.source == entry.source),
     ))
+    round_cap = {Source.PRIMARY: caps.primary_per_round, Source.SECONDARY: caps.secondary_per_round}.get(entry.source)
+    outside = caps.end_of_battle_outside_round_caps
+    if round_cap is not None and not (outside and _end_of_battle(option)):
+        limits.append((
+            f"{round_cap}VP from {_source_name(entry.source)} in a battle round",
+            round_cap - used(lambda e: e.source == entry.source and e.round == entry.round
+                             and not (outside and _end_of_battle(_option_of(catalog, e)))),
+        ))
     if entry.source != Source.BATTLE_READY:
         limits.append((
             f"{caps.combined}VP from Primary, Secondary and Challenger combined",
@@ -196,6 +212,22 @@ def award(catalog: Catalog, state: GameState, entry: VpEntry, option: ScoringOpt
         if room < awarded:
             awarded, capped_by = room, name
     return entry.model_copy(update={"awarded": awarded, "capped_by": capped_by})
+
+
+def _end_of_battle(option: ScoringOption | None) -> bool:
+    """VP scored at the end of the battle: outside the per-round caps (CA 2026-27's FAQ)."""
+    return option is not None and option.window == Window.END_OF_BATTLE
+
+
+def _option_of(catalog: Catalog, entry: VpEntry) -> ScoringOption | None:
+    """The scoring option a ledger entry was made for, if it names one of a Primary or Secondary card's."""
+    if entry.option is None or entry.card is None:
+        return None
+    try:
+        card = catalog.primary(entry.card) if entry.source == Source.PRIMARY else catalog.secondary(entry.card)
+    except KeyError:
+        return None
+    return next((o for o in card.scoring if o.id == entry.option), None)
 
 
 def _cap_options(catalog: Catalog, entry: VpEntry, option: ScoringOption) -> set[str]:

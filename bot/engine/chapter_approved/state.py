@@ -17,6 +17,7 @@ SETUP_VERSION = 3  # of the setup: how its random streams are made and which rul
 
 
 class Status(StrEnum):
+    DISPOSITIONS = "dispositions"  # CA 2026-27: both players secretly pick a Force Disposition
     SIDES = "sides"  # the Attacker/Defender roll-off winner chooses a side
     SECONDARIES = "secondaries"  # both players secretly choose Fixed or Tactical
     DEPLOYMENT = "deployment"  # version 2: armies are set up; each player confirms, then the first turn
@@ -54,6 +55,12 @@ class GameSetup(Frozen):
         None, description="The player who fixed the seed (a replay, public from the start); None: made by the bot")
     clock_minutes: int | None = Field(None, description="Each player's time on the chess clock (None: no clock)")
     clock_expiry: Expiry = "play-on"
+    # CA 2026-27 (Force Dispositions): what the players or the organiser settled before the game.
+    dispositions: tuple[str, str] | None = Field(
+        None, description="Each seat's Force Disposition, set beforehand (an event's roster); None: picked in game")
+    deployment: str | None = Field(None, description="The Deployment card the players chose (None: drawn)")
+    layout: Literal["A", "B", "C"] | None = Field(
+        None, description="The layout of the pairing the players or the organiser chose (None: drawn)")
     version: int = Field(SETUP_VERSION, description=(
         "1: games stored before version 2 (Mersenne Twister streams, roll-offs and Supply Drop drawn at "
         "creation, one Done scoring closes the end of a turn); 2: SHA-256 streams (docs/verify.md) "
@@ -80,6 +87,10 @@ class Mission(Frozen):
     hidden_supplies_rolloff: RollOff | None = None
     hidden_supplies_corner: str | None = Field(
         None, description="The corner the players moved the centre marker towards (None: not recorded)")
+    # CA 2026-27: each player has their own Primary Mission, looked up from both Force Dispositions.
+    primaries: tuple[str, ...] = Field((), description="Each seat's Primary Mission (empty: both play `primary`)")
+    layout: str | None = Field(None, description="The event layout of the pairing (CA 2026-27)")
+    mirror_rolls: tuple[int, ...] = Field((), description="Mirrored World's D6 rolls, re-rolls included")
 
 
 class SecondaryChoice(Frozen):
@@ -93,6 +104,7 @@ class Targets(Frozen):
     alpha_units: tuple[str, ...] = ()
     gamma_unit: str | None = None
     objective: str | None = None
+    unit: str | None = None  # Beacon's friendly unit
 
 
 class PromptKind(StrEnum):
@@ -102,6 +114,7 @@ class PromptKind(StrEnum):
     GAMMA_TARGET = "gamma_target"  # drawer: name one enemy unit (optional)
     TEMPTING_OBJECTIVE = "tempting_objective"  # opponent: pick a No Man's Land objective
     ADAPT_KEEP = "adapt_keep"  # drawer: which of two cards to keep (Adapt or Die)
+    BEACON_UNIT = "beacon_unit"  # drawer: name one of their units on the battlefield (CA 2026-27)
 
 
 class Prompt(Frozen):
@@ -133,6 +146,9 @@ class PlayerState(Frozen):
     challenger_card: str | None = None
     challenger_use: Literal["stratagem", "mission"] | None = None
     adapt_or_die_uses: int = 0
+    disposition_choice: str | None = Field(None, description="CA 2026-27: secret until both players have picked")
+    disposition: str | None = Field(None, description="CA 2026-27: the revealed Force Disposition")
+    swaps_used: int = Field(0, description="CA 2026-27: swaps made (1CP, once per battle), instead of New Orders")
 
 
 class VpEntry(Frozen):
@@ -213,6 +229,19 @@ class GameState(Seats, Frozen):
         if self.status != Status.BATTLE or self.first is None:
             return None
         return self.first if self.turn == 1 else self.opponent(self.first).id
+
+    def primary_of(self, player_id: str) -> str:
+        """The Primary Mission `player_id` plays: their own (CA 2026-27, once revealed), else the shared one."""
+        if self.mission.primaries:
+            return self.mission.primaries[self.setup.players.index(player_id)]
+        return self.mission.primary
+
+    @property
+    def primaries(self) -> tuple[str, ...]:
+        """Every Primary Mission in play, once each (none before the Force Dispositions are revealed)."""
+        if self.mission.primaries:
+            return tuple(dict.fromkeys(self.mission.primaries))
+        return (self.mission.primary,) if self.mission.primary else ()
 
     def total_vp(self, player_id: str, *, battle_ready: bool = True) -> int:
         return sum(

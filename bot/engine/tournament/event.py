@@ -42,7 +42,8 @@ REASON_WORDS = {Reason.SCORE: "score", Reason.CONCESSION: "concession", Reason.N
 
 class Round(Frozen):
     number: int = Field(ge=1)
-    mission: str = Field(pattern=r"^[A-T]$")
+    mission: str | None = Field(None, pattern=r"^[A-T]$", description="The round's pool mission (None: each table "
+                                "plays its players' own, from their Force Dispositions)")
     pairings: Pairings
     results: tuple[Result, ...] = Field((), description="The bye's result is recorded when the round is paired")
     published: bool = Field(True, description="False while the organiser reviews the draft: nothing is public, "
@@ -55,6 +56,8 @@ class Tournament(Frozen):
     dropped: tuple[str, ...] = ()
     bye_vp: int = Field(0, ge=0, le=MAX_GAME_VP)
     rounds: tuple[Round, ...] = ()
+    pool: bool = Field(True, description="Each round plays a Tournament Mission Pool mission (False: CA 2026-27, "
+                                         "each table's missions come from its players' Force Dispositions)")
 
 
 def add_player(t: Tournament, player: str) -> Tournament:
@@ -111,7 +114,13 @@ def start_round(
             f"Round {t.rounds[-1].number} is missing results for table{'s' if len(missing) > 1 else ''} {tables}."
         )
     number = len(t.rounds) + 1
-    letter = check_mission(mission) if mission is not None else pick_mission([r.mission for r in t.rounds], rng)
+    if not t.pool and mission is not None:
+        raise InvalidValue("This event's deck has no mission pool: each table's missions come from its players' "
+                           "Force Dispositions.")
+    letter = None
+    if t.pool:
+        letter = check_mission(mission) if mission is not None else pick_mission(
+            [r.mission for r in t.rounds if r.mission], rng)
     pairings = pair_round(records(t), number, rng, t.bye_vp)
     new = Round(number=number, mission=letter, pairings=pairings, results=(pairings.bye,) if pairings.bye else (),
                 published=published)

@@ -10,10 +10,11 @@ from collections import defaultdict
 
 import discord
 
-from bot.engine.chapter_approved.catalog import Catalog
+from bot.engine.chapter_approved.catalog import Catalog, ScoringOption
 from bot.engine.chapter_approved.objectives import table_markers, table_objectives
 from bot.engine.chapter_approved.state import GameState, Phase, PlayerState, PromptKind, Source, Status
 from bot.ui.board_lines import clock_text, replay_mark
+from bot.ui.chapter_approved.cards import WINDOWS
 from bot.ui.text import clip, field_value, size_name, title_case
 
 PHASES = {
@@ -35,23 +36,31 @@ PROMPTS = {
     PromptKind.GAMMA_TARGET: "names the Gamma Target for {card}",
     PromptKind.TEMPTING_OBJECTIVE: "picks the Tempting Target objective for {owner}",
     PromptKind.ADAPT_KEEP: "keeps one of two cards (Adapt or Die)",
+    PromptKind.BEACON_UNIT: "names the unit for {card}",
 }
 
 
 def mission_title(catalog: Catalog, state: GameState) -> str:
-    deployment = title_case(catalog.deployment(state.mission.deployment).name)
+    deployment = title_case(catalog.deployment_name(state.mission.deployment))
     return f"{size_name(state.setup.size)} — {mission_name(catalog, state)} on {deployment}"
 
 
 def mission_name(catalog: Catalog, state: GameState) -> str:
-    """The Primary Mission, with its Tournament Mission Pool letter: 'Mission A: Take and Hold'."""
+    """The Primary Mission, with its Tournament Mission Pool letter: 'Mission A: Take and Hold'; each player's
+    once the Force Dispositions are revealed (CA 2026-27): 'Immovable Object vs Unstoppable Force'."""
     mission = state.mission
+    if not state.primaries:
+        return "Force Dispositions"
     letter = f"Mission {mission.pool_letter}: " if mission.pool_letter else ""
-    return letter + title_case(catalog.primary(mission.primary).name)
+    return letter + " vs ".join(title_case(catalog.primary(p).name) for p in state.primaries)
 
 
 def status_line(catalog: Catalog, state: GameState) -> str:
     match state.status:
+        case Status.DISPOSITIONS:
+            marks = ", ".join(f"{p.name} {'✅ picked' if p.disposition_choice else '⏳ picking'}"
+                              for p in state.players)
+            return f"Secret Force Disposition pick: {marks}."
         case Status.SIDES:
             return f"Setting up: **{state.player(state.sides_rolloff.winner).name}** won the roll-off and " \
                    "chooses Attacker or Defender."
@@ -80,6 +89,29 @@ def status_line(catalog: Catalog, state: GameState) -> str:
     return ""
 
 
+def primary_line(option: ScoringOption) -> str:
+    """One scoring line of a Primary Mission: "• 2 objectives outside your zone: +5VP · from round 2"."""
+    if option.by_round:
+        vp = ", ".join(f"{v}VP in round {r}" for r, v in sorted(option.by_round.items()))
+    else:
+        vp = f"{'+' if option.cumulative else ''}{option.vp}VP"
+    if option.per:
+        vp = f"{vp} (per {option.per})" if option.by_round else f"{vp} per {option.per}"
+    when = [WINDOWS[option.window]] + ([f"from round {option.from_round}"] if option.from_round > 1 else [])
+    if option.to_round is not None:
+        when.append(f"to round {option.to_round}")
+    if option.fifth_round_end_of_turn:
+        when.append("in round 5 at the end of your turn")
+    if option.max_per_turn:
+        when.append(f"up to {option.max_per_turn}VP")
+    return f"• {option.label}: {vp} · {', '.join(when)}"
+
+
+def layout_letter(layout_id: str) -> str:
+    """'take-and-hold--purge-the-foe-b' -> 'B': the pairing's layout, as the Event Companion names it."""
+    return layout_id.rsplit("-", 1)[1].upper()
+
+
 def supply_drop_text(catalog: Catalog, state: GameState) -> str:
     mission = state.mission
     names = {o.id: o.name for o in catalog.deployment(mission.deployment).objectives}
@@ -103,6 +135,9 @@ def player_field(catalog: Catalog, state: GameState, player: PlayerState) -> tup
     if lost:
         lines.append(f"⚠️ {lost}VP lost to caps")
     lines.append(f"CP **{player.cp}**" + (" · Battle Ready" if player.battle_ready else ""))
+    if state.mission.primaries:  # each player's own Primary Mission (CA 2026-27)
+        disposition = catalog.disposition(player.disposition).name if player.disposition else "?"
+        lines.append(f"Primary **{title_case(catalog.primary(state.primary_of(player.id)).name)}** · {disposition}")
     if state.challenger == player.id:
         lines.append("🎯 **Challenger** this battle round")
     if player.challenger_card:
@@ -111,6 +146,8 @@ def player_field(catalog: Catalog, state: GameState, player: PlayerState) -> tup
         lines.append(f"Challenger card: **{title_case(card.name)}**{use}")
     if player.mode:
         mode = "Fixed Missions" if player.mode == "fixed" else f"Tactical Missions · {len(player.deck)} in the deck"
+        if catalog.rules.swap is not None and player.mode == "tactical":
+            mode += " · swap used" if player.swaps_used >= catalog.rules.swap.per_battle else " · swap left"
         lines.append(mode)
         objectives = {m.id: m.name for m in table_objectives(catalog, state, removed=True)}
         for card_id in player.hand:
@@ -128,8 +165,10 @@ def _card_line(catalog: Catalog, player: PlayerState, card_id: str, objectives: 
     targets = player.targets.get(card_id)
     if targets is not None:
         picked = [*targets.alpha_units, *(f"γ {targets.gamma_unit}" for _ in [0] if targets.gamma_unit)]
-        if targets.objective:
-            picked.append(f"objective: {objectives[targets.objective]}")
+        if targets.unit:
+            picked.append(targets.unit)
+        if targets.objective:  # a marker of the map, or one the players named (no map: CA 2026-27)
+            picked.append(f"objective: {objectives.get(targets.objective, targets.objective)}")
         if picked:
             line += f" [{', '.join(picked)}]"
     return line
@@ -137,6 +176,8 @@ def _card_line(catalog: Catalog, player: PlayerState, card_id: str, objectives: 
 
 def objectives_line(catalog: Catalog, state: GameState) -> str | None:
     """The markers the mission set up, moved or removed: the deployment card shows the others."""
+    if not catalog.has_map(state.mission.deployment):
+        return None
     printed = {m.id: m.name for m in table_markers(catalog.deployment(state.mission.deployment))}
     lines = []
     for marker in table_objectives(catalog, state, removed=True):
@@ -175,6 +216,13 @@ def board_embed(catalog: Catalog, state: GameState, *, game_id: int, version: in
     if state.mission.layouts:
         embed.add_field(name="Terrain layouts", value=", ".join(
             catalog.layout(layout).name for layout in state.mission.layouts), inline=True)
+    if state.mission.layout:
+        embed.add_field(name="Layout", value=layout_letter(state.mission.layout), inline=True)
+    if state.mission.primaries and state.status in (Status.SIDES, Status.SECONDARIES, Status.DEPLOYMENT):
+        for player in state.players:  # side by side with their scoring, read before the battle
+            primary = catalog.primary(state.primary_of(player.id))
+            embed.add_field(name=clip(f"{player.name}: {title_case(primary.name)}", 256), value=field_value(
+                "\n".join(primary_line(o) for o in primary.scoring) or "Scored as its card says."), inline=True)
     objectives = objectives_line(catalog, state)
     if objectives:
         embed.add_field(name="Objective markers", value=field_value(objectives), inline=False)

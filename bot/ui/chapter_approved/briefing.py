@@ -7,13 +7,11 @@ import io
 
 import discord
 
-from bot.engine.chapter_approved import catalog as c
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.game import Event
 from bot.engine.chapter_approved.objectives import table_objectives
 from bot.engine.chapter_approved.state import GameState
-from bot.ui.chapter_approved.board import mission_name, mission_title, supply_drop_text
-from bot.ui.chapter_approved.cards import WINDOWS
+from bot.ui.chapter_approved.board import mission_name, mission_title, primary_line, supply_drop_text
 from bot.ui.chapter_approved.map_image import marker_numbers, render_deployment
 from bot.ui.text import clip, field_value, title_case
 
@@ -22,6 +20,8 @@ MAP_FILE = "deployment.png"
 
 def briefing(catalog: Catalog, state: GameState, events: tuple[Event, ...]
              ) -> tuple[list[discord.Embed], list[discord.File]]:
+    if not catalog.has_map(state.mission.deployment):
+        return [disposition_briefing(catalog, state, events)], []
     mission = state.mission
     deployment = catalog.deployment(mission.deployment)
     markers = table_objectives(catalog, state, removed=True)
@@ -52,18 +52,25 @@ def briefing(catalog: Catalog, state: GameState, events: tuple[Event, ...]
     return [summary], [table_map(catalog, state)]
 
 
-def primary_line(option: c.ScoringOption) -> str:
-    """One scoring line of a Primary Mission: "• 2 objectives outside your zone: +5VP · from round 2"."""
-    if option.by_round:
-        vp = ", ".join(f"{v}VP in round {r}" for r, v in sorted(option.by_round.items()))
-    else:
-        vp = f"{'+' if option.cumulative else ''}{option.vp}VP"
-    if option.per:
-        vp = f"{vp} (per {option.per})" if option.by_round else f"{vp} per {option.per}"
-    when = [WINDOWS[option.window]] + ([f"from round {option.from_round}"] if option.from_round > 1 else [])
-    if option.max_per_turn:
-        when.append(f"up to {option.max_per_turn}VP")
-    return f"• {option.label}: {vp} · {', '.join(when)}"
+def disposition_briefing(catalog: Catalog, state: GameState, events: tuple[Event, ...]) -> discord.Embed:
+    """CA 2026-27: the Deployment card (known by name: the players set it up from their card), the Twist, and how
+    each player's Primary Mission comes; the board shows both side by side once the dispositions are revealed."""
+    mission = state.mission
+    summary = discord.Embed(title=mission_title(catalog, state), colour=discord.Colour.gold())
+    summary.description = field_value("\n".join(e.text for e in events if e.private_to is None))
+    deployment = catalog.deployment_card(mission.deployment)
+    summary.add_field(name=f"Deployment: {deployment.name}", value=field_value(deployment.text), inline=False)
+    if mission.twist:
+        twist = catalog.twist(mission.twist)
+        summary.add_field(name=clip(f"Twist: {title_case(twist.name)}", 256), value=field_value(twist.text),
+                          inline=False)
+    how = ("Set before the game: the board shows each player's Primary Mission and its scoring." if state.primaries
+           else "Each player secretly picks a Force Disposition on the board; both are revealed together, and each "
+                "player's Primary Mission follows from the two (a Twist may change them).")
+    summary.add_field(name="Primary Missions", value=how, inline=False)
+    summary.set_footer(text=f"{catalog.title}: the cards' facts in our own words. Powered by 40kdc-data "
+                            "(github.com/wn-mitch/40kdc-data).")
+    return summary
 
 
 def table_map(catalog: Catalog, state: GameState) -> discord.File:

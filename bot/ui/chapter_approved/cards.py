@@ -18,7 +18,7 @@ from bot.ui.text import title_case
 
 Card = (
     c.PrimaryMission | c.SecondaryCard | c.ChallengerCard | c.Twist
-    | c.Deployment | c.TerrainLayout | c.PoolMission
+    | c.Deployment | c.TerrainLayout | c.PoolMission | c.ForceDisposition | c.DeploymentCard
 )
 
 COLOURS = {
@@ -29,6 +29,8 @@ COLOURS = {
     c.Deployment: discord.Colour.green(),
     c.TerrainLayout: discord.Colour.dark_grey(),
     c.PoolMission: discord.Colour.teal(),
+    c.ForceDisposition: discord.Colour.orange(),
+    c.DeploymentCard: discord.Colour.green(),
 }
 
 WINDOWS = {
@@ -40,6 +42,7 @@ WINDOWS = {
     c.Window.WHILE_ACTIVE: "each time it happens while the card is active",
     c.Window.ANY_TIME: "any time",
     c.Window.START_OF_BATTLE: "start of the battle",
+    c.Window.END_OF_BATTLE: "end of the battle",
 }
 
 SCORERS = {
@@ -69,6 +72,8 @@ def kind_label(card: Card) -> str:
         c.Twist: "Twist",
         c.TerrainLayout: "Terrain layout",
         c.PoolMission: "Tournament Mission Pool",
+        c.ForceDisposition: "Force Disposition",
+        c.DeploymentCard: "Deployment",
     }[type(card)]
 
 
@@ -110,7 +115,18 @@ def _content(card: Card, catalog: c.Catalog) -> tuple[str, list[Section]]:
         return _deployment(card)
     if isinstance(card, c.TerrainLayout):
         return _layout(card)
+    if isinstance(card, c.ForceDisposition):
+        return _disposition(card, catalog)
+    if isinstance(card, c.DeploymentCard):
+        return card.text, []
     return _pool_mission(card, catalog)
+
+
+def _disposition(card: c.ForceDisposition, catalog: c.Catalog) -> tuple[str, list[Section]]:
+    """Its table: your Primary Mission against each of the opponent's Force Dispositions."""
+    table = "\n".join(f"• against {title_case(catalog.disposition(theirs).name)}: "
+                      f"**{title_case(catalog.primary(mission).name)}**" for theirs, mission in card.missions.items())
+    return card.text, [Section("Your Primary Mission", table)]
 
 
 def _printed(flavour: str, text: str) -> str:
@@ -244,6 +260,10 @@ def _option(o: c.ScoringOption, *, primary: bool) -> str:
     details = [WINDOWS[o.window]]
     if o.from_round > 1:
         details.append(f"from battle round {o.from_round}")
+    if o.to_round is not None:
+        details.append(f"up to battle round {o.to_round}")
+    if o.fifth_round_end_of_turn:
+        details.append("in round 5 at the end of your turn instead")
     if o.fifth_round_going_second:
         details.append("or end of your turn in round 5 if you go second")
     if o.or_end_of_battle:

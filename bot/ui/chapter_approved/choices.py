@@ -30,7 +30,7 @@ def score_choices(catalog: Catalog, state: GameState, player_id: str) -> list[tu
     """Every scoring option whose window is open for this player, with counts for 'per' options."""
     player = state.player(player_id)
     groups: list[tuple[Source, str | None, str, tuple[ScoringOption, ...]]] = []
-    primary = catalog.primary(state.mission.primary)
+    primary = catalog.primary(state.primary_of(player_id))
     groups.append((Source.PRIMARY, None, "Primary", primary.scoring))
     for card_id in player.hand:
         card = catalog.secondary(card_id)

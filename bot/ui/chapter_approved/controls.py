@@ -59,7 +59,14 @@ async def open_menu(desk: Desk, interaction: discord.Interaction, record: GameRe
         raise GameError("Only the two players of this game can do that.")
     state, game, version = record.state, record.id, record.version
     cat = desk.catalog_of(state)
-    if verb == "choose":
+    if verb == "disposition":
+        if state.status != Status.DISPOSITIONS:
+            raise GameError("The Force Dispositions are already revealed.")
+        content = ("Your Force Disposition: nobody sees it until both players have picked. Each player's Primary "
+                   "Mission then follows from both.")
+        items = [GameSelect(game, version, "disposition", placeholder="Force Disposition",
+                            options=[(d.name, d.id) for d in cat.dispositions])]
+    elif verb == "choose":
         content = ("Pick **two** Fixed Missions in the menu, or use Tactical Missions. "
                    "Nobody sees your choice until both players have chosen.")
         items = [GameSelect(game, version, "fixed", placeholder="Fixed Missions: pick two",
@@ -71,10 +78,11 @@ async def open_menu(desk: Desk, interaction: discord.Interaction, record: GameRe
             raise GameError("Nothing of yours scores right now. Use /score add for anything the menu lacks.")
         content = "What do you score? (For anything else use `/score add`.)"
         items = [GameSelect(game, version, "score", placeholder="Scoring option", options=options)]
-    elif verb == "neworders":
+    elif verb in ("neworders", "swap"):
         if state.player(me).mode != "tactical":
-            raise GameError("New Orders is for Tactical Missions; Fixed Missions cannot be discarded.")
-        content = "New Orders (1CP): which active card do you discard to draw a new one?"
+            raise GameError("Fixed Missions cannot be discarded: this is for Tactical Missions.")
+        content = ("Swap (1CP, once per battle): which active card do you discard to draw a new one?"
+                   if verb == "swap" else "New Orders (1CP): which active card do you discard to draw a new one?")
         items = [GameSelect(game, version, "neworders", options=choices.hand_choices(cat, state, me))]
     elif verb == "discard":
         hand = choices.hand_choices(cat, state, me)
@@ -152,6 +160,12 @@ def _prompt_menu(desk: Desk, state: GameState, me: str, game: int, version: int)
         case PromptKind.GAMMA_TARGET:
             return (f"**{name}**: you can select one enemy unit on the battlefield as your Gamma Target.",
                     [GameButton(game, version, "units"), GameButton(game, version, "nogamma")])
+        case PromptKind.TEMPTING_OBJECTIVE if not catalog.has_map(state.mission.deployment):
+            return (f"{owner} drew **{name}**: name one objective in No Man's Land (not a home objective) as their "
+                    "Tempting Target.", [GameButton(game, version, "units")])
+        case PromptKind.BEACON_UNIT:
+            return (f"**{name}**: name one of your units on the battlefield (or embarked in one) for it.",
+                    [GameButton(game, version, "units")])
         case PromptKind.TEMPTING_OBJECTIVE:
             return (f"{owner} drew **{name}**: select one objective marker in No Man's Land as their "
                     "Tempting Target.",
@@ -188,6 +202,8 @@ async def on_select(desk: Desk, interaction: discord.Interaction, record: GameRe
         action = a.AdaptOrDieSwap(actor=me, card=card, replacement=replacement)
     elif verb == "corner":
         action = a.HiddenSuppliesCorner(actor=me, corner=values[0])
+    elif verb == "disposition":
+        action = a.ChooseDisposition(actor=me, disposition=values[0])
     else:
         raise GameError("That menu is not available here.")
     result = await desk.perform(interaction, action, game_id=game_id, version=version)
@@ -213,6 +229,8 @@ def waits(state: GameState) -> set[tuple[str, ...]]:
         waiting.add((state.clock.paused_by, "resume", str(state.clock.resume_asked_by)))
     if state.status == Status.SECONDARIES and any(p.choice for p in state.players):
         waiting |= {(p.id, "choose") for p in state.players if p.choice is None}
+    if state.status == Status.DISPOSITIONS and any(p.disposition_choice for p in state.players):
+        waiting |= {(p.id, "disposition") for p in state.players if p.disposition_choice is None}
     for confirmed, verb in ((state.deployed if state.status == Status.DEPLOYMENT else (), "deployed"),
                             (state.scoring_done, "done")):
         for p in state.players:
@@ -238,12 +256,14 @@ def new_orders_allowed(catalog: Catalog, state: GameState) -> bool:
 
 
 def board_buttons(game_id: int, state: GameState, version: int, *, adapt_or_die: bool = False,
-                  ritual: bool = False, corner: bool = False, new_orders: bool = False) -> list[discord.ui.Item]:
+                  ritual: bool = False, corner: bool = False, redraw: str | None = None) -> list[discord.ui.Item]:
     """The buttons of the common moves for the current step of the game; `ritual`: The Ritual is the
-    Primary Mission; `corner`: the Hidden Supplies corner is still to be recorded; `new_orders`: New Orders can
-    be used now (new_orders_allowed)."""
+    Primary Mission; `corner`: the Hidden Supplies corner is still to be recorded; `redraw`: the season's redraw
+    that can be used now (new_orders_allowed), "neworders" or (CA 2026-27) "swap"."""
     verbs: list[str] = []
-    if state.status == Status.SIDES:
+    if state.status == Status.DISPOSITIONS:
+        verbs = ["disposition", "ready", "undo"]
+    elif state.status == Status.SIDES:
         verbs = ["attacker", "defender", "ready"]
     elif state.status == Status.SECONDARIES:
         verbs = ["choose", "ready", "undo"]
@@ -253,7 +273,7 @@ def board_buttons(game_id: int, state: GameState, version: int, *, adapt_or_die:
         if state.prompts:
             verbs.append("answer")
         verbs += {
-            Phase.COMMAND: ["endcmd", "score", *(["neworders"] if new_orders else [])],
+            Phase.COMMAND: ["endcmd", "score", *([redraw] if redraw else [])],
             Phase.BATTLE: ["endturn", "score"],
             Phase.END_OF_TURN: ["done", "score"],
             Phase.DISCARDS: ["discard", "keep"],  # keeping all needs no menu
@@ -279,24 +299,37 @@ def board_buttons(game_id: int, state: GameState, version: int, *, adapt_or_die:
 
 
 
+# What a form asks for each question answered by name: its title, its fields' label and how many.
+FORMS = {
+    PromptKind.ALPHA_TARGETS: ("Alpha Targets", "Unit", 3),
+    PromptKind.GAMMA_TARGET: ("Gamma Target", "Unit", 1),
+    PromptKind.BEACON_UNIT: ("Beacon", "Unit", 1),
+    PromptKind.TEMPTING_OBJECTIVE: ("A Tempting Target", "Objective in No Man's Land", 1),
+}
+
+
 class UnitsModal(discord.ui.Modal):
-    """Unit names for Marked for Death: three Alpha Targets from the opponent, one Gamma from the drawer."""
+    """Names typed for a When Drawn question: Marked for Death's three Alpha Targets (the opponent) and Gamma Target
+    (the drawer); CA 2026-27's Beacon unit (the drawer) and, with no map to pick from, A Tempting Target's
+    objective (the opponent)."""
 
     def __init__(self, desk: Desk, record: GameRecord, me: str) -> None:
         prompt = next((q for q in record.state.prompts if q.player == me), None)
-        if prompt is None:
+        if prompt is None or prompt.kind not in FORMS:
             raise GameError("Nothing is waiting for your answer.")
-        alpha = prompt.kind == PromptKind.ALPHA_TARGETS
-        super().__init__(title="Alpha Targets" if alpha else "Gamma Target", timeout=600)
+        title, label, count = FORMS[prompt.kind]
+        super().__init__(title=title, timeout=600)
         self.desk, self.game_id, self.version, self.me = desk, record.id, record.version, me
+        self.objective = prompt.kind == PromptKind.TEMPTING_OBJECTIVE
         self.fields = [
-            discord.ui.TextInput(label=f"Unit {i + 1}", max_length=80, required=i == 0)
-            for i in range(3 if alpha else 1)
+            discord.ui.TextInput(label=f"{label} {i + 1}" if count > 1 else label, max_length=80, required=i == 0)
+            for i in range(count)
         ]
         for field in self.fields:
             self.add_item(field)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        units = tuple(f.value for f in self.fields if f.value.strip())
-        await self.desk.perform(interaction, a.AnswerPrompt(actor=self.me, units=units), game_id=self.game_id,
-                                version=self.version)
+        names = tuple(f.value for f in self.fields if f.value.strip())
+        answer = (a.AnswerPrompt(actor=self.me, objective=names[0] if names else None) if self.objective
+                  else a.AnswerPrompt(actor=self.me, units=names))
+        await self.desk.perform(interaction, answer, game_id=self.game_id, version=self.version)

@@ -43,11 +43,14 @@ class MissionDeckView:
               recent: list[str]) -> tuple[discord.Embed, discord.ui.View]:
         catalog = self.catalog_of(state)
         twist = state.mission.twist
-        primary = catalog.primary(state.mission.primary)
+        primaries = [catalog.primary(p) for p in state.primaries]
+        redraw = "swap" if catalog.rules.swap else "neworders"
         buttons = controls.board_buttons(
             game_id, state, version, adapt_or_die=twist is not None and catalog.twist(twist).adapt_or_die,
-            ritual=primary.sets_up_objectives, new_orders=controls.new_orders_allowed(catalog, state),
-            corner=primary.random_setup == "hidden_supplies" and state.mission.hidden_supplies_corner is None)
+            ritual=any(p.sets_up_objectives for p in primaries),
+            redraw=redraw if controls.new_orders_allowed(catalog, state) else None,
+            corner=any(p.random_setup == "hidden_supplies" for p in primaries)
+            and state.mission.hidden_supplies_corner is None)
         embed = board_embed(catalog, state, game_id=game_id, version=version, recent=recent)
         return embed, view_of(*buttons)
 
