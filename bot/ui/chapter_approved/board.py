@@ -104,7 +104,8 @@ def primary_line(option: ScoringOption) -> str:
         when.append("in round 5 at the end of your turn")
     if option.max_per_turn:
         when.append(f"up to {option.max_per_turn}VP")
-    return f"• {option.label}: {vp} · {', '.join(when)}"
+    what = option.label if "VP" in option.label else f"{option.label}: {vp}"  # a label may say its VP already
+    return f"• {what} · {', '.join(when)}"
 
 
 def layout_letter(layout_id: str) -> str:
@@ -160,7 +161,7 @@ def player_field(catalog: Catalog, state: GameState, player: PlayerState) -> tup
 def _card_line(catalog: Catalog, player: PlayerState, card_id: str, objectives: dict[str, str]) -> str:
     card = catalog.secondary(card_id)
     options = [o for o in card.scoring if o.mode in ("both", player.mode)]
-    scoring = " / ".join(f"{o.vp}VP {o.label}" for o in options)
+    scoring = " / ".join(o.label if "VP" in o.label else f"{o.vp}VP {o.label}" for o in options)
     line = f"• **{title_case(card.name)}** — {scoring}"
     targets = player.targets.get(card_id)
     if targets is not None:
