@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from bot.decks import catalog_2026
 from bot.engine.chapter_approved import actions as a
-from bot.engine.chapter_approved.game import apply, new_game, replay
+from bot.engine.chapter_approved.game import Outcome, apply, new_game, replay
 from bot.engine.chapter_approved.state import GameSetup, GameState, Phase, PromptKind, Source, Status
 from bot.engine.errors import GameError
 
@@ -274,15 +274,20 @@ def test_beacon_asks_the_drawer_for_a_unit_and_a_tempting_target_asks_the_oppone
         assert state.player(prompt.owner).targets[card] is not None
 
 
+def first_draws(seed: str) -> Outcome:
+    """Both players Tactical, up to the action that starts the battle: its outcome holds the first draws."""
+    state = revealed(seed)
+    state = act(state, a.ChooseSide(actor=state.sides_rolloff.winner, side="attacker"))
+    for player in (ALICE, BOB):
+        state = act(state, a.ChooseSecondaries(actor=player, mode="tactical"))
+    state = act(state, a.DeploymentDone(actor=state.deploys_first))
+    return apply(CATALOG, state, a.DeploymentDone(actor=state.opponent(state.deploys_first).id))
+
+
 def test_defend_stronghold_in_round_one_is_always_replaced() -> None:
     """Its When Drawn rule is mandatory in the first battle round: shuffled back and replaced, nobody asked."""
     for n in range(300):
-        state = revealed(f"stronghold-{n}")
-        state = act(state, a.ChooseSide(actor=state.sides_rolloff.winner, side="attacker"))
-        for player in (ALICE, BOB):
-            state = act(state, a.ChooseSecondaries(actor=player, mode="tactical"))
-        state = act(state, a.DeploymentDone(actor=state.deploys_first))
-        battle = apply(CATALOG, state, a.DeploymentDone(actor=state.opponent(state.deploys_first).id))
+        battle = first_draws(f"stronghold-{n}")
         if any("Defend Stronghold" in e.text and "replaced" in e.text for e in battle.events):
             active = battle.state.player(battle.state.active)
             assert "defend-stronghold" not in active.hand and "defend-stronghold" in active.deck
@@ -405,15 +410,26 @@ def test_cleanse_or_plunder_may_be_replaced_while_the_other_is_active() -> None:
 
 def test_burden_of_trust_reminds_of_its_guards_when_drawn_and_each_turn() -> None:
     for n in range(300):
-        state = revealed(f"guards-{n}")
-        state = act(state, a.ChooseSide(actor=state.sides_rolloff.winner, side="attacker"))
-        for player in (ALICE, BOB):
-            state = act(state, a.ChooseSecondaries(actor=player, mode="tactical"))
-        state = act(state, a.DeploymentDone(actor=state.deploys_first))
-        battle = apply(CATALOG, state, a.DeploymentDone(actor=state.opponent(state.deploys_first).id))
-        if "burden-of-trust" in battle.state.player(battle.state.active).hand:
-            assert any("guard unit" in e.text for e in battle.events)
-            return
+        battle = first_draws(f"guards-{n}")
+        drawer = battle.state.active
+        if "burden-of-trust" not in battle.state.player(drawer).hand:
+            continue
+        assert any("guard unit" in e.text for e in battle.events)
+        state, events = answered(battle.state), ()
+        while not (state.round == 2 and state.active == drawer):  # the events of the action starting that turn
+            active = state.active
+            steps = [a.EndCommandPhase(actor=active), a.EndTurn(actor=active), a.DoneScoring(actor=active),
+                     a.DoneScoring(actor=state.opponent(active).id), a.Discard(actor=active)]
+            for action in steps:
+                if isinstance(action, a.Discard) and not state.discard_queue:
+                    break
+                outcome = apply(CATALOG, state, action)
+                state, events = outcome.state, outcome.events
+            if not (state.round == 2 and state.active == drawer):
+                state = answered(state)
+        assert "burden-of-trust" in state.player(drawer).hand
+        assert any("guard unit" in e.text for e in events)
+        return
     raise AssertionError("no seed draws Burden of Trust first")
 
 

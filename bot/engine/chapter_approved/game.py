@@ -707,12 +707,7 @@ class _Game:
         if rule.kind == WhenDrawnKind.RESHUFFLE_FIRST_ROUND:
             if self.state.round != 1:
                 return
-            if rule.mandatory:
-                self.say(f"When Drawn: {self.card_name(card_id)} in the first battle round is replaced "
-                         "and shuffled back.", player_id)
-                self._replace(player_id, card_id, shuffle_back=True)
-            else:
-                self._ask(PromptKind.OPTIONAL_RESHUFFLE, player_id, player_id, card_id)
+            self._reshuffle(player_id, card_id, rule.mandatory, "in the first battle round")
         elif rule.kind == WhenDrawnKind.DISCARD_IF:
             self._ask(PromptKind.DISCARD_IF, player_id, player_id, card_id)
         elif rule.kind == WhenDrawnKind.MARK_TARGETS:
@@ -722,16 +717,20 @@ class _Game:
         elif rule.kind == WhenDrawnKind.RESHUFFLE_IF_ACTIVE:
             if rule.if_active not in self.p(player_id).hand:
                 return
-            if rule.mandatory:
-                self.say(f"When Drawn: {self.card_name(settled(rule.if_active))} is active, so "
-                         f"{self.card_name(card_id)} is shuffled back and replaced.", player_id)
-                self._replace(player_id, card_id, shuffle_back=True)
-            else:
-                self._ask(PromptKind.OPTIONAL_RESHUFFLE, player_id, player_id, card_id)
+            self._reshuffle(player_id, card_id, rule.mandatory,
+                            f"while {self.card_name(settled(rule.if_active))} is active")
         elif rule.kind == WhenDrawnKind.DRAWER_PICKS_UNIT:
             self._ask(PromptKind.BEACON_UNIT, player_id, player_id, card_id)
         elif rule.kind == WhenDrawnKind.ASSIGN_GUARDS:
             self._guards_note(player_id, card_id)
+
+    def _reshuffle(self, player_id: str, card_id: str, mandatory: bool, when: str) -> None:
+        """A card shuffled back and replaced: at once where the rule says so, else if the drawer wants."""
+        if mandatory:
+            self.say(f"When Drawn: {self.card_name(card_id)} {when} is replaced and shuffled back.", player_id)
+            self._replace(player_id, card_id, shuffle_back=True)
+        else:
+            self._ask(PromptKind.OPTIONAL_RESHUFFLE, player_id, player_id, card_id)
 
     def _guards_note(self, player_id: str, card_id: str) -> None:
         """Burden of Trust: guards are set on the table, when drawn and at the start of each of the drawer's turns;
