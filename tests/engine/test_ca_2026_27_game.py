@@ -202,17 +202,21 @@ def test_at_most_one_extra_cp_a_round() -> None:
 
 # ---- scoring ---------------------------------------------------------------------------------------------------
 
+def _plain_turn(state: GameState) -> GameState:
+    """The turn of the player whose turn it is, ended plainly: questions answered, nothing scored, cards kept."""
+    state = answered(state)
+    active = state.active
+    for verb in (a.EndCommandPhase, a.EndTurn):
+        state = act(state, verb(actor=active))
+    for player in (active, state.opponent(active).id):
+        state = act(state, a.DoneScoring(actor=player))
+    return act(state, a.Discard(actor=state.discard_queue[0])) if state.discard_queue else state
+
+
 def _battle_in_round(number: int, state: GameState) -> GameState:
     """Turns ended plainly until `number`'s first turn."""
     while state.round < number:
-        active = state.active
-        state = answered(state)
-        for verb in (a.EndCommandPhase, a.EndTurn):
-            state = act(state, verb(actor=active))
-        for player in (active, state.opponent(active).id):
-            state = act(state, a.DoneScoring(actor=player))
-        if state.discard_queue:
-            state = act(state, a.Discard(actor=state.discard_queue[0]))
+        state = _plain_turn(state)
     return answered(state)
 
 
@@ -380,14 +384,7 @@ def _turns(state: GameState, until: Callable[[GameState], bool], rounds: int = 3
     while state.round <= rounds:
         if until(state):
             return state
-        state = answered(state)
-        active = state.active
-        for verb in (a.EndCommandPhase, a.EndTurn):
-            state = act(state, verb(actor=active))
-        for player in (active, state.opponent(active).id):
-            state = act(state, a.DoneScoring(actor=player))
-        if state.discard_queue:
-            state = act(state, a.Discard(actor=state.discard_queue[0]))
+        state = _plain_turn(state)
     return None
 
 
