@@ -210,9 +210,8 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
     async def status(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)  # a refusal stays private
         record = await self.service.get_state(channel_id=interaction.channel_id)
-        if not await self.service.repo.board_messages(record.id):
+        if not await self.desk.move_board(record.id, notify=set()):
             raise GameError("This game is waiting for the challenged player to accept.")
-        await self.desk.move_board(record.id, notify=set())
         await interaction.delete_original_response()  # the board at the bottom is the answer
 
     @app_commands.command(name="undo", description="Take back the last action of this channel's game")

@@ -91,10 +91,12 @@ class GameDesk:
             self.recent.forget(record.id)  # the final board is drawn: forget the game
         return Drawing("\n".join(line for line in (headline, call) if line), embed, view)
 
-    async def move_board(self, game_id: int, *, notify: set[str], headline: str | None = None) -> None:
-        """Post the board anew at the bottom, notifying `notify` less anyone who turned pings off."""
+    async def move_board(self, game_id: int, *, notify: set[str], headline: str | None = None,
+                         first: bool = False) -> bool:
+        """Post the board anew at the bottom, notifying `notify` less anyone who turned pings off: whether it did
+        (a game whose challenge is not accepted has no board to move, unless this is its `first`)."""
         quiet = await self.service.repo.quiet_players(game_id)
-        await self.boards.move(game_id, notify=notify - quiet, headline=headline)
+        return await self.boards.move(game_id, notify=notify - quiet, headline=headline, first=first) is not None
 
     def request_refresh(self, game_id: int) -> None:
         self.boards.refresh(game_id)
@@ -152,10 +154,9 @@ class GameDesk:
         called = {w[0] for w in now - before}
         headline = headline or self.views.of(state).headline(result)
         over = state.status in (Status.ENDED, Status.ABANDONED)
-        if (called or headline) and not over and await self.service.repo.board_messages(result.game_id):
-            players = set(state.setup.players) if headline else called
-            await self.move_board(result.game_id, notify=players - {actor}, headline=headline)
-        else:
+        players = set(state.setup.players) if headline else called
+        if not ((called or headline) and not over
+                and await self.move_board(result.game_id, notify=players - {actor}, headline=headline)):
             self.request_refresh(result.game_id)
         if over:
             await self._result_card(result, headline)
@@ -326,7 +327,7 @@ class GameDesk:
         """Both players are in: the board, calling the player the game passes to first (the roll-off or Strategy
         Roll winner)."""
         called = {w[0] for w in self.waits(record.state)}
-        await self.move_board(record.id, notify=called - {actor})
+        await self.move_board(record.id, notify=called - {actor}, first=True)
 
     async def _rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         """The same pack, size and options with a new secret seed, the seats the other way round; the other

@@ -79,17 +79,21 @@ class LiveBoards:
         interaction, at = self._presses.get(message_id, (None, 0.0))
         return interaction if interaction is not None and time.monotonic() - at < TOKEN_SECONDS else None
 
-    async def move(self, game_id: int, *, notify: set[str], headline: str | None = None) -> discord.Message:
+    async def move(self, game_id: int, *, notify: set[str], headline: str | None = None,
+                   first: bool = False) -> discord.Message | None:
         """Post the board anew at the bottom of the game's channel, notifying exactly `notify` (player ids), and
-        delete the ones before it. It reads the game as it is now, so a move racing another press never shows an
-        older state; an edit still waiting to be made is not needed any more."""
+        delete the ones before it: the posted board, or None while the game has none yet (its challenge is not
+        accepted) unless this is its `first`. It reads the game as it is now, so a move racing another press never
+        shows an older state; an edit still waiting to be made is not needed any more."""
         if (waiting := self._scheduled.pop(game_id, None)) is not None:
             waiting.cancel()  # still in its coalescing delay: the board posted here is newer than its edit
         async with self._locks(game_id):
+            earlier = await self.repo.board_messages(game_id)
+            if not earlier and not first:
+                return None
             record = await self._load(game_id)
             drawing = self._draw(record, headline)
             channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-            earlier = await self.repo.board_messages(game_id)
             mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                                users=[discord.Object(int(p)) for p in sorted(notify)])
             unnamed = " ".join(f"<@{p}>" for p in sorted(notify) if f"<@{p}>" not in drawing.content)
@@ -146,35 +150,33 @@ class LiveBoards:
             async with self._locks(game_id):
                 record = await self._load(game_id)
                 drawing = self._draw(record, None)
+                fields = dict(content=drawing.content or None, embed=drawing.embed, view=drawing.view,
+                              allowed_mentions=discord.AllowedMentions.none())  # an edit never notifies
                 for board in await self.repo.board_messages(game_id):
-                    if await self._edit_through_press(board.message_id, drawing):
+                    if await self._edit_through_press(board.message_id, fields):
                         continue
                     message = self.bot.get_partial_messageable(board.channel_id).get_partial_message(
                         board.message_id)
                     try:
-                        await self._edit(message, drawing)
+                        await self._edit(message, fields)
                     except (discord.NotFound, discord.Forbidden):  # deleted, or the bot lost access
                         _log.warning("Board message %s of game %s cannot be edited", board.message_id, game_id)
         except Exception:
             _log.exception("Could not refresh the board of game %s", game_id)
 
-    async def _edit_through_press(self, message_id: int, drawing: Drawing) -> bool:
+    async def _edit_through_press(self, message_id: int, fields: dict) -> bool:
         """Edit the board with the token of the press made on it, outside the global limit: whether it did."""
         press = self._press_on(message_id)
         if press is None:
             return False
         try:
-            await press.edit_original_response(content=drawing.content or None, embed=drawing.embed,
-                                               view=drawing.view, allowed_mentions=discord.AllowedMentions.none())
+            await press.edit_original_response(**fields)
         except discord.HTTPException:  # the token expired, or the thread archived itself: the channel's way
             return False
         return True
 
-    async def _edit(self, message: discord.PartialMessage, drawing: Drawing) -> None:
-        """An edit never notifies; a board in a thread that archived itself while the game was quiet is unarchived
-        first."""
-        fields = dict(content=drawing.content or None, embed=drawing.embed, view=drawing.view,
-                      allowed_mentions=discord.AllowedMentions.none())
+    async def _edit(self, message: discord.PartialMessage, fields: dict) -> None:
+        """A board in a thread that archived itself while the game was quiet is unarchived first."""
         try:
             await message.edit(**fields)
         except discord.HTTPException as exc:

@@ -23,8 +23,9 @@ _log = logging.getLogger(__name__)
 
 class Reminders:
     def __init__(self, bot: discord.Client, service: GameService, alarms: Alarms, *,
-                 move_board: Callable[..., Awaitable[None]]) -> None:
-        """`move_board(game_id, notify=..., headline=...)`: the desk posts the board anew with the news."""
+                 move_board: Callable[..., Awaitable[bool]]) -> None:
+        """`move_board(game_id, notify=..., headline=...)`: the desk posts the board anew with the news (False: the
+        game has no board yet)."""
         self.bot, self.service, self.alarms = bot, service, alarms
         self.repo = service.community
         self._move_board = move_board
@@ -59,8 +60,7 @@ class Reminders:
             text = f"⏰ {names}, your game starts {relative(row.starts_at)} ({stamp(row.starts_at)})."
         else:
             text = f"⏰ {names}, it is time for your game."
-        if await self.service.repo.board_messages(record.id):
-            await self._move_board(record.id, notify=set(players), headline=text)
+        if await self._move_board(record.id, notify=set(players), headline=text):
             return True
         if row.kind != "soon":
             text += f" {record.setup.names[1]}: press **Accept the game** on the challenge above to start."
