@@ -788,49 +788,37 @@ class _Game:
         )
 
     def _do_new_orders(self, action: a.NewOrders) -> None:
-        if self.rules.swap is not None:
-            self._swap(action)
-            return
-        self.require_active(action.actor, "use New Orders")
-        self.require_phase(Phase.COMMAND, "use New Orders (end of your Command phase)")
+        """In your Command phase, pay to discard one active Tactical card and draw one: New Orders, a Stratagem
+        (once a phase), or where the season has it the swap instead (CA 2026-27: once per battle)."""
+        swap = self.rules.swap
+        name = "the swap" if swap else "New Orders"
+        what = "swap a Secondary Mission" if swap else "use New Orders"
+        self.require_active(action.actor, what)
+        self.require_phase(Phase.COMMAND, f"{what} (end of your Command phase)")
         p = self.p(action.actor)
         if p.mode != "tactical":
-            raise WrongPhase("New Orders is for Tactical Missions; Fixed Missions cannot be discarded.")
+            raise WrongPhase(f"{name[0].upper()}{name[1:]} is for Tactical Missions; Fixed Missions cannot be "
+                             "discarded.")
         self.require_no_prompts(action.actor)
-        if "new-orders" in p.stratagems_this_phase:
+        if swap is None and "new-orders" in p.stratagems_this_phase:
             raise GameError("New Orders was already used this phase: a Stratagem can be used once per phase.")
-        self._own_active_cards(action.actor, (action.card,))
-        cost = self.rules.new_orders_cp
-        if p.cp < cost:
-            raise GameError(f"New Orders costs {cost}CP and you have {p.cp}CP.")
-        if not p.deck:
-            raise GameError("Your Secondary Mission deck is empty: New Orders would draw nothing.")
-        self.update_player(action.actor, cp=p.cp - cost, stratagems_this_phase=p.stratagems_this_phase + ("new-orders",))
-        self.say(f"{p.name} uses New Orders ({cost}CP) on {self.card_name(action.card)}.", action.actor)
-        self._move_to_discard(action.actor, (action.card,))
-        self._draw(action.actor)
-
-    def _swap(self, action: a.NewOrders) -> None:
-        """CA 2026-27, instead of New Orders: at the end of your Command phase, pay to discard one active Tactical
-        card and draw one, so many times per battle (once)."""
-        swap = settled(self.rules.swap)
-        self.require_active(action.actor, "swap a Secondary Mission")
-        self.require_phase(Phase.COMMAND, "swap a Secondary Mission (end of your Command phase)")
-        p = self.p(action.actor)
-        if p.mode != "tactical":
-            raise WrongPhase("The swap is for Tactical Missions; Fixed Missions cannot be discarded.")
-        self.require_no_prompts(action.actor)
-        if p.swaps_used >= swap.per_battle:
+        if swap is not None and p.swaps_used >= swap.per_battle:
             raise GameError(f"You have already swapped a Secondary Mission: it is {_times(swap.per_battle)} per "
                             "battle.")
         self._own_active_cards(action.actor, (action.card,))
-        if p.cp < swap.cp:
-            raise GameError(f"The swap costs {swap.cp}CP and you have {p.cp}CP.")
+        cost = swap.cp if swap else self.rules.new_orders_cp
+        if p.cp < cost:
+            raise GameError(f"{name[0].upper()}{name[1:]} costs {cost}CP and you have {p.cp}CP.")
         if not p.deck:
-            raise GameError("Your Secondary Mission deck is empty: the swap would draw nothing.")
-        self.update_player(action.actor, cp=p.cp - swap.cp, swaps_used=p.swaps_used + 1)
-        self.say(f"{p.name} swaps {self.card_name(action.card)} ({swap.cp}CP, {_times(swap.per_battle)} per battle).",
-                 action.actor)
+            raise GameError(f"Your Secondary Mission deck is empty: {name} would draw nothing.")
+        if swap is not None:
+            self.update_player(action.actor, cp=p.cp - cost, swaps_used=p.swaps_used + 1)
+            self.say(f"{p.name} swaps {self.card_name(action.card)} ({cost}CP, {_times(swap.per_battle)} per "
+                     "battle).", action.actor)
+        else:
+            self.update_player(action.actor, cp=p.cp - cost,
+                               stratagems_this_phase=p.stratagems_this_phase + ("new-orders",))
+            self.say(f"{p.name} uses New Orders ({cost}CP) on {self.card_name(action.card)}.", action.actor)
         self._move_to_discard(action.actor, (action.card,))
         self._draw(action.actor)
 
