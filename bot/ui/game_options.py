@@ -75,19 +75,17 @@ class GameOptions(BaseModel):
         return TableSetup(pack=self.pack, mission=self.mission, level=self.level, strategy_ratings=ratings, **common)
 
     def _setup_2026(self, rules: ChapterApprovedRules, common: dict[str, Any]) -> GameSetup:
-        """Chapter Approved 2026-27: Strike Force, no pool and no Challenger cards; the Deployment card and the
-        layout drawn unless named."""
+        """Chapter Approved 2026-27: Strike Force and no Challenger cards; the Deployment card and the layout drawn
+        unless named (a pool mission is refused as it is typed, by read_typed). Checked here, as an open challenge is
+        checked before anyone takes its seat."""
         if self.size not in (None, "strike-force"):
             raise GameError(f"{rules.title} is played at Strike Force size.")
-        if self.mission is not None:
-            raise GameError(f"{rules.title} has no mission to pick: each player's Primary Mission comes from both "
-                            "Force Dispositions. Name a `deployment:` or a `layout:` instead.")
         deployment = None
         if self.deployment is not None:
             deployment = resolve(self.deployment, [(d.id, d.name) for d in rules.catalog.deployment_cards],
                                  "a Deployment card of this pack")
         return GameSetup(size="strike-force", twist=self.twist, challenger_cards=False, pack=self.pack,
-                         deployment=deployment, layout=self.layout, **common)
+                         mission=self.mission, deployment=deployment, layout=self.layout, **common)
 
     def lines(self, packs: Packs) -> list[str]:
         """What a player taking the seat agrees to, one line each."""
