@@ -95,7 +95,7 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
             raise GameError("Strategy Ratings run from 1 to 3.")
         if clock is not None and not 1 <= clock <= MAX_CLOCK_MINUTES:
             raise GameError(f"The chess clock gives each player 1 to {MAX_CLOCK_MINUTES} minutes.")
-        pack = pack or await self.service.community.default_pack(interaction.guild_id) or CA_PACK
+        pack = pack or await self.service.community.default_pack(interaction.guild_id)
         pack, mission = read_typed(self.service.packs, pack, mission, size)
         options = GameOptions(pack=pack, size=size, mission=mission, level=level, my_strategy=my_strategy,
                               their_strategy=their_strategy, twist=twist, challenger=challenger, seed=seed,
@@ -179,8 +179,7 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
     @new.autocomplete("deployment")
     async def deployments(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         """The chosen pack's Deployment cards (Chapter Approved 2026-27)."""
-        pack = (interaction.namespace.pack or await self.service.community.default_pack(interaction.guild_id)
-                or CA_PACK)
+        pack = interaction.namespace.pack or await self.service.community.default_pack(interaction.guild_id)
         rules = self.service.packs.rules(pack) if pack in self.service.packs else None
         cards = getattr(getattr(rules, "catalog", None), "deployment_cards", ())
         typed = current.casefold()
@@ -190,8 +189,7 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
     @new.autocomplete("mission")
     async def missions(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         """The chosen pack's missions (and battle size's, for the Grand Tournament)."""
-        pack = (interaction.namespace.pack or await self.service.community.default_pack(interaction.guild_id)
-                or CA_PACK)
+        pack = interaction.namespace.pack or await self.service.community.default_pack(interaction.guild_id)
         if pack not in self.service.packs:
             return []
         found = mission_choices(self.service.packs.rules(pack), interaction.namespace.size)

@@ -7,7 +7,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine.chapter_approved.state import CA_PACK
 from bot.engine.errors import GameError
 from bot.engine.names import resolve
 from bot.store.models import utcnow
@@ -55,7 +54,7 @@ class SettingsCog(commands.GroupCog, name="settings", description="Your settings
         titles = dict(pack_choices(packs))
         community = self.bot.service.community
         if pack is None:
-            current = await community.default_pack(interaction.guild_id) or CA_PACK
+            current = await community.default_pack(interaction.guild_id)
             await interaction.response.send_message(
                 f"`/game new` plays **{titles.get(current, current)}** on this server when no `pack:` is named.",
                 ephemeral=True)

@@ -16,7 +16,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot.engine.chapter_approved.state import CA_PACK
 from bot.engine.errors import GameError
 from bot.engine.names import resolve
 from bot.engine.packs import ChapterApprovedRules
@@ -99,7 +98,7 @@ class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swi
             raise GameError("Only someone with Manage Server can start a tournament.")
         packs = self.bot.service.packs  # type: ignore[attr-defined]
         typed = pack or await self.bot.service.community.default_pack(interaction.guild_id)  # type: ignore[attr-defined]
-        chosen = resolve(typed, pack_choices(packs), "a pack of this bot") if typed else CA_PACK
+        chosen = resolve(typed, pack_choices(packs), "a pack of this bot")
         rules = packs.rules(chosen)
         if not isinstance(rules, ChapterApprovedRules):
             raise GameError(f"Tournaments play a Chapter Approved season, not {rules.title}: name `pack:`.")

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.engine.chapter_approved.state import CA_PACK
 from bot.store.community_models import (
     CallMessage, ChallengeStatus, OpenChallenge, PlayerSettings, Reminder, ServerSettings,
 )
@@ -114,13 +115,13 @@ class CommunityRepository:
             else:
                 row.time_zone = time_zone
 
-    async def default_pack(self, guild_id: int | None) -> str | None:
-        """The pack a server's admins chose for /game new (None: none chosen, or not a server)."""
+    async def default_pack(self, guild_id: int | None) -> str:
+        """The pack a server's admins chose for /game new (Chapter Approved 2025-26 if none, or not a server)."""
         if guild_id is None:
-            return None
+            return CA_PACK
         async with self._sessionmaker() as session, session.begin():
             row = await session.get(ServerSettings, guild_id)
-        return row.default_pack if row is not None else None
+        return row.default_pack if row is not None else CA_PACK
 
     async def set_default_pack(self, guild_id: int, pack: str) -> None:
         async with self._sessionmaker() as session, session.begin():

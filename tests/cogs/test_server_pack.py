@@ -20,7 +20,7 @@ async def test_an_admin_sets_the_pack_new_games_play_and_pack_still_overrides(ha
     assert reply.ephemeral and "**Chapter Approved 2025-26**" in reply.content  # until an admin changes it
     reply = await harness.slash("settings pack", user=alice, pack="gt-2020")
     assert reply.ephemeral and "Manage Server" in reply.content
-    assert await harness.bot.service.community.default_pack(harness.model.guild_id) is None  # nothing changed
+    assert await harness.bot.service.community.default_pack(harness.model.guild_id) == "ca-2025-26"  # nothing changed
     reply = await harness.slash("settings pack", user=admin, pack="grand tornament")
     assert reply.ephemeral and "is not a pack of this bot" in reply.content
     reply = await harness.slash("settings pack", user=admin, pack="Grand Tournament 2020")
