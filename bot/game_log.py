@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.engine.chapter_approved.actions import Action, ChooseDisposition, ChooseSecondaries
+from bot.engine.chapter_approved.actions import Action, ChooseDisposition, ChooseSecondaries, SetArmy
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.game import apply, new_game
 from bot.engine.chapter_approved.state import GameState, PlayerState, Source, Status
@@ -35,7 +35,8 @@ def export_game(catalog: Catalog, state: GameState, log: Sequence[tuple[int, str
     `record` adds the store's own fields (game id, channel, times, seed hash) at the top.
     """
     public = seed_is_public(state)
-    setup = state.setup.model_dump(mode="json", exclude=None if public else {"seed"})
+    hidden = ({"seed"} if not public else set()) | ({"armies"} if state.status == Status.DISPOSITIONS else set())
+    setup = state.setup.model_dump(mode="json", exclude=hidden or None)
     replayed = new_game(catalog, state.setup).state
     start = public_view(replayed)
     actions = []
@@ -51,6 +52,7 @@ def export_game(catalog: Catalog, state: GameState, log: Sequence[tuple[int, str
         "seed": state.setup.seed if public else None,
         "setup": setup,
         "mission": state.mission.model_dump(mode="json"),
+        "armies": None if state.status == Status.DISPOSITIONS else armies(state),
         "start": start,
         "actions": actions,
         "result": state.result.model_dump(mode="json") if state.result else None,
@@ -58,10 +60,15 @@ def export_game(catalog: Catalog, state: GameState, log: Sequence[tuple[int, str
     }
 
 
+def armies(state: Any) -> dict[str, Any]:
+    """Each player's army (None: not set), by player id: any pack's game."""
+    return {p.id: _dump(p.army) for p in state.players}
+
+
 def public_action(action: Action, state: GameState) -> dict[str, Any]:
     if isinstance(action, ChooseSecondaries) and state.status in SECRET_STATUSES:
         return {"kind": action.kind, "actor": action.actor, "hidden": "until both players have chosen"}
-    if isinstance(action, ChooseDisposition) and state.status == Status.DISPOSITIONS:
+    if isinstance(action, ChooseDisposition | SetArmy) and state.status == Status.DISPOSITIONS:
         return {"kind": action.kind, "actor": action.actor, "hidden": "until both players have picked"}
     return action.model_dump(mode="json")
 

@@ -17,7 +17,7 @@ from bot.engine.packs import FOURTH_PACK, GT_PACK
 from bot.engine.table.actions import SelectSecondaries, TableAction
 from bot.engine.table.rules import TableRules
 from bot.engine.table.state import END_GAME, Step, TableState
-from bot.game_log import FORMAT, FORMAT_VERSION, seed_is_public
+from bot.game_log import FORMAT, FORMAT_VERSION, armies, seed_is_public
 
 SELECTING = {GT_PACK}  # the packs whose players secretly select secondary objectives (after a D33 mission)
 GENERATED = {FOURTH_PACK}  # the packs whose mission, level and set-up come from the 4th edition generator
@@ -47,6 +47,7 @@ def export_table_game(rules: TableRules, state: TableState, log: Sequence[tuple[
         "seed": state.setup.seed if public else None,
         "setup": state.setup.model_dump(mode="json", exclude=None if public else {"seed"}),
         "mission": mission_view(rules, state),
+        "armies": armies(state),
         "start": start,
         "actions": actions,
         "result": state.result.model_dump(mode="json") if state.result else None,

@@ -89,6 +89,24 @@ class RollOff(Frozen):
         return ", then ".join(f"{a}–{b}" for a, b in self.rolls)
 
 
+class Army(Frozen):
+    """A player's army as a game records it: faction and detachment as ids and names from the army data (which the
+    engine does not read), the detachment's Force Disposition, and where a list was given, its total and its row."""
+
+    faction: str
+    faction_name: str
+    detachment: str | None = None
+    detachment_name: str | None = None
+    disposition: str | None = Field(None, description="The detachment's Force Disposition (11th edition data)")
+    points: int | None = Field(None, description="The list's total, recomputed from the army data")
+    list_id: int | None = Field(None, description="The army_list row holding the list, if one was given")
+
+    @property
+    def label(self) -> str:
+        """'Space Wolves — Saga of the Hunter', or the faction alone."""
+        return f"{self.faction_name} — {self.detachment_name}" if self.detachment_name else self.faction_name
+
+
 class Result(Frozen):
     winner: str | None = Field(description="None for a draw or an abandoned game")
     reason: Literal["battle", "concession", "time", "abandoned"]

@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import Field
 
 
-from bot.engine.models import Frozen
+from bot.engine.models import Army, Frozen
 
 
 class Move(Frozen):
@@ -19,6 +19,13 @@ class Move(Frozen):
     actor: str = Field(description="Discord user id of the player acting")
     at: int | None = Field(None, description="Unix milliseconds the bot received it: stamped on the actions of a "
                                             "game with a chess clock, which counts from these stamps only")
+
+
+class SetArmy(Move):
+    """The actor's army, before the battle begins (again to change it)."""
+
+    kind: Literal["set_army"] = "set_army"
+    army: Army
 
 
 class ChooseSide(Move):

@@ -23,7 +23,7 @@ from bot.engine.errors import GameError
 SMALL_WORDS = {"a", "an", "and", "the", "of", "or", "for", "to", "at", "by", "on", "in"}
 _FIRST_LETTER = re.compile(r"[^\W\d_]")
 _NOT_WORD = re.compile(r"[\W_]+")
-SUGGEST_ABOVE = 70  # `_likeness`, 0-100: below this a name is no suggestion
+SUGGEST_ABOVE = 70  # `likeness`, 0-100: below this a name is no suggestion
 
 
 def title_case(name: str) -> str:
@@ -71,7 +71,7 @@ def resolve(typed: str, candidates: Iterable[tuple[str, str]], what: str) -> str
         return within[0]
     names = {card_id: name for card_id, name in offered}
     close = [names[card_id] for _, _, card_id in process.extract(
-        key, {card_id: normalised(name) for card_id, name in offered}, scorer=_likeness, limit=3,
+        key, {card_id: normalised(name) for card_id, name in offered}, scorer=likeness, limit=3,
         score_cutoff=SUGGEST_ABOVE)]
     if close:
         raise UnknownName(f"{typed.strip()!r} is not {what}. Did you mean {_either(close)}?")
@@ -83,10 +83,10 @@ def resolve(typed: str, candidates: Iterable[tuple[str, str]], what: str) -> str
 def ranked(typed: str, names: dict[str, str], limit: int) -> list[str]:
     """The ids whose names best match `typed`, best first (rapidfuzz): for suggestions and look-ups."""
     return [key for _, _, key in process.extract(normalised(typed), {k: normalised(v) for k, v in names.items()},
-                                                  scorer=_likeness, limit=limit, score_cutoff=SUGGEST_ABOVE)]
+                                                  scorer=likeness, limit=limit, score_cutoff=SUGGEST_ABOVE)]
 
 
-def _likeness(typed: str, name: str, **_: object) -> float:
+def likeness(typed: str, name: str, **_: object) -> float:
     """How alike, 0-100: the words in any order ("all fronts engage"), or the letters ("TheRitual")."""
     return max(fuzz.token_set_ratio(typed, name), fuzz.ratio(typed, name))
 

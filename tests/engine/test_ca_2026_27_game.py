@@ -91,7 +91,11 @@ def test_dispositions_are_secret_until_both_are_picked_then_each_player_has_thei
     outcome = apply(CATALOG, state, a.ChooseDisposition(actor=ALICE, disposition=TH))
     assert all(TH not in e.text and "Take and Hold" not in e.text for e in outcome.events if e.private_to is None)
     state = outcome.state
-    refused(state, a.ChooseDisposition(actor=ALICE, disposition=PTF), "already picked")
+    # A secret pick may change until both have picked: the change is told to the picker alone.
+    changed = apply(CATALOG, state, a.ChooseDisposition(actor=ALICE, disposition=PTF))
+    assert [e.text for e in changed.events] == ["You changed your pick to Purge the Foe. Hidden until both players "
+                                                "have picked."] and changed.events[0].private_to == ALICE
+    assert changed.state.player(ALICE).disposition_choice == PTF and changed.state.player(ALICE).disposition is None
     assert state.status == Status.DISPOSITIONS and state.player(ALICE).disposition is None
     state = act(state, a.ChooseDisposition(actor=BOB, disposition=PTF))
     assert state.status == Status.SIDES

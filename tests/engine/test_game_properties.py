@@ -21,6 +21,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from bot.decks import default_catalog
 from bot.engine.chapter_approved import actions as a
+from bot.engine.models import Army
 from bot.engine.chapter_approved.game import Event, Outcome, apply, new_game, replay, runner
 from bot.engine.chapter_approved.geometry import CORNERS
 from bot.engine.chapter_approved.objectives import HIDDEN_SUPPLIES_ID, table_objectives
@@ -71,7 +72,8 @@ RANDOM_KINDS = (
     "end_command_phase",
     "end_turn", "done_scoring", "discard", "score", "spend_cp", "gain_cp", "use_challenger",
     "adapt_draw", "adapt_swap", "hidden_supplies_corner", "complete_ritual",
-) * 8 + ("concede", "abandon", "pause_clock", "resume_clock", "time_out", "claim_time", "choose_disposition")
+) * 8 + ("concede", "abandon", "pause_clock", "resume_clock", "time_out", "claim_time", "choose_disposition",
+                "set_army")
 
 
 # ---- setups ------------------------------------------------------------------------------------
@@ -420,6 +422,8 @@ class GameMachine(RuleBasedStateMachine):
                 return a.CompleteRitual(actor=actor)
             case "choose_disposition":  # a 2026-27 move: always refused in this season's games
                 return a.ChooseDisposition(actor=actor, disposition=data.draw(st.sampled_from(EVERY_CARD_ID)))
+            case "set_army":  # allowed before the battle only
+                return a.SetArmy(actor=actor, army=Army(faction="necrons", faction_name="Necrons"))
         simple = {
             "end_command_phase": a.EndCommandPhase, "end_turn": a.EndTurn, "done_scoring": a.DoneScoring,
             "deployment_done": a.DeploymentDone,

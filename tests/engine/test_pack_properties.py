@@ -20,6 +20,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 from bot.decks import fourth_edition, grand_tournament, installed_packs
 from bot.engine import moves as a
 from bot.engine.errors import GameError
+from bot.engine.models import Army
 from bot.engine.gt2020.selection import CODEX
 from bot.engine.rng import stream_of
 from bot.engine.table import actions as t
@@ -307,6 +308,8 @@ class TableGameMachine(RuleBasedStateMachine):
                 return self._build_cp(data)
             case "mission_result":
                 return t.MissionResult(actor=actor, winner=data.draw(st.sampled_from((P1, P2, None, OUTSIDER))))
+            case "set_army":  # before the battle only
+                return a.SetArmy(actor=actor, army=Army(faction="orks", faction_name="Orks"))
         simple = {"deployment_done": a.DeploymentDone, "end_command_phase": a.EndCommandPhase, "end_turn": a.EndTurn,
                   "done_scoring": a.DoneScoring, "concede": a.Concede, "abandon": a.Abandon, "pause_clock": a.PauseClock,
                   "resume_clock": a.ResumeClock, "time_out": a.TimeOut, "claim_time": a.ClaimTime}

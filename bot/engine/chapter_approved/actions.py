@@ -10,7 +10,7 @@ from pydantic import Field, TypeAdapter
 from bot.engine.chapter_approved.state import Source
 from bot.engine.moves import (
     Abandon, ChooseSide, ClaimTime, Concede, DeclareBattleReady, DeploymentDone, DoneScoring, EndCommandPhase, EndTurn,
-    Move, PauseClock, ResumeClock, SpendCp, TimeOut,
+    Move, PauseClock, ResumeClock, SetArmy, SpendCp, TimeOut,
 )
 
 
@@ -101,7 +101,7 @@ class AdaptOrDieSwap(Move):
 
 Action = Annotated[
     Union[
-        ChooseDisposition, ChooseSide, DeclareBattleReady, ChooseSecondaries, DeploymentDone, AnswerPrompt, NewOrders, EndCommandPhase,
+        SetArmy, ChooseDisposition, ChooseSide, DeclareBattleReady, ChooseSecondaries, DeploymentDone, AnswerPrompt, NewOrders, EndCommandPhase,
         EndTurn, DoneScoring, Discard, Score, SpendCp, GainCp, UseChallenger, AdaptOrDieDraw,
         AdaptOrDieSwap, Concede, Abandon, HiddenSuppliesCorner, CompleteRitual, PauseClock, ResumeClock, TimeOut,
         ClaimTime,

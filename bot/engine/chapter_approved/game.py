@@ -26,7 +26,7 @@ from bot.engine.chapter_approved.state import (
 from bot.engine.command_points import cp_amount, cp_reason
 from bot.engine.errors import GameError, InvalidValue, NotAPlayer, NotYourTurn, WrongPhase
 from bot.engine.events import Event, Outcome, result_text
-from bot.engine.models import Result, settled
+from bot.engine.models import Army, Result, settled
 from bot.engine.rng import roll_off, seed_hash, shuffled, stream
 
 __all__ = ["Event", "Outcome", "new_game", "apply", "replay", "seed_hash"]
@@ -56,7 +56,8 @@ def new_game(catalog: Catalog, setup: GameSetup) -> Outcome:
         mission=mission,
         sides_rolloff=sides,
         first_turn_rolloff=first_turn,
-        players=tuple(PlayerState(id=pid, name=name) for pid, name in zip(setup.players, setup.names)),
+        players=tuple(PlayerState(id=pid, name=name, army=army)
+                      for pid, name, army in zip(setup.players, setup.names, setup.armies or (None, None))),
         challenger_deck=challenger_deck,
     )
     winner = state.player(sides.winner).name
@@ -96,11 +97,14 @@ def _disposition_game(catalog: Catalog, setup: GameSetup) -> Outcome:
     events = [Event(f"Deployment: {catalog.deployment_name(deployment)}."
                     + (f" Twist: {catalog.twist(twist).name}." if twist else ""))]
     game = _Game(catalog, state)
+    for player, army in zip(setup.players, setup.armies or (None, None)):
+        if army is not None:  # an event's dispositions are set below; a pick-up army picks its detachment's
+            game.set_army(player, army, pick=setup.dispositions is None)
     if setup.dispositions is not None:
         for player, disposition in zip(setup.players, setup.dispositions):
             game.update_player(player, disposition_choice=game.known_disposition(disposition))
         game.reveal_dispositions()
-    else:
+    elif game.state.status == Status.DISPOSITIONS:
         game.say("Each player now secretly picks their Force Disposition.")
     return Outcome(game.state, tuple(events + game.events))
 
@@ -273,18 +277,41 @@ class _Game:
             names = ", ".join(d.name for d in self.catalog.dispositions)
             raise InvalidValue(f"There is no Force Disposition {disposition_id!r}: pick one of {names}.") from None
 
+    def _do_set_army(self, action: a.SetArmy) -> None:
+        if self.state.status in (Status.BATTLE, Status.ENDED, Status.ABANDONED):
+            raise WrongPhase("Armies are set before the battle begins.")
+        self.set_army(action.actor, action.army)
+
+    def set_army(self, player: str, army: Army, *, pick: bool = True) -> None:
+        """Before the reveal of a CA 2026-27 game the army stays hidden, as the Force Disposition its detachment
+        gives: that disposition is picked for the player unless they picked one already (a pick-up player may
+        pick another until both have picked)."""
+        self.update_player(player, army=army)
+        if self.state.status != Status.DISPOSITIONS:
+            self.say(f"{self.name(player)}'s army: {army.label}.")
+            return
+        self.say(f"Your army: {army.label}. Hidden until both Force Dispositions are revealed.", private_to=player)
+        self.say(f"{self.name(player)} has set their army.")
+        if pick and army.disposition is not None and self.p(player).disposition_choice is None:
+            self.pick_disposition(player, army.disposition, detachment=True)
+
     def _do_choose_disposition(self, action: a.ChooseDisposition) -> None:
         if self.state.status != Status.DISPOSITIONS:
             raise WrongPhase("The Force Dispositions are already revealed." if self.catalog.force_dispositions
                              else f"{self.catalog.title} has no Force Dispositions.")
-        chosen = self.known_disposition(action.disposition)
-        if self.p(action.actor).disposition_choice is not None:
-            raise GameError("You have already picked your Force Disposition: it is revealed once your opponent has "
-                            "picked theirs (Undo takes it back before then).")
-        self.update_player(action.actor, disposition_choice=chosen)
-        self.say(f"You picked {self.catalog.disposition(chosen).name}. Hidden until both players have picked.",
-                 private_to=action.actor)
-        self.say(f"{self.name(action.actor)} has picked their Force Disposition.")
+        self.pick_disposition(action.actor, action.disposition)
+
+    def pick_disposition(self, player: str, disposition: str, *, detachment: bool = False) -> None:
+        """A secret pick, which the player may change until both have picked: then both are revealed."""
+        chosen = self.known_disposition(disposition)
+        changed = self.p(player).disposition_choice is not None
+        self.update_player(player, disposition_choice=chosen)
+        how = "changed your pick to" if changed else "picked"
+        whose = " (your detachment's)" if detachment else ""
+        self.say(f"You {how} {self.catalog.disposition(chosen).name}{whose}. Hidden until both players have "
+                 "picked.", private_to=player)
+        if not changed:
+            self.say(f"{self.name(player)} has picked their Force Disposition.")
         if all(p.disposition_choice is not None for p in self.state.players):
             self.reveal_dispositions()
 
@@ -297,7 +324,8 @@ class _Game:
         mission = self.state.mission.model_copy(update={"primaries": (
             self.catalog.primary_for(one, two).id, self.catalog.primary_for(two, one).id)})
         self.say("Force Dispositions revealed: " + ", ".join(
-            f"{p.name} {self.catalog.disposition(settled(p.disposition)).name}" for p in self.state.players) + ".")
+            f"{p.name} {self.catalog.disposition(settled(p.disposition)).name}"
+            + (f" ({p.army.label})" if p.army else "") for p in self.state.players) + ".")
         mission = self._twisted(mission)
         self.update(mission=mission)
         self.say("Primary Missions: " + ", ".join(

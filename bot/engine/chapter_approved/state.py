@@ -9,7 +9,7 @@ from typing import Literal
 from pydantic import Field
 
 from bot.engine.chapter_approved.catalog import GameSize
-from bot.engine.models import Clock, Expiry, Frozen, Result, RollOff, Seats
+from bot.engine.models import Army, Clock, Expiry, Frozen, Result, RollOff, Seats
 
 SCHEMA_VERSION = 4  # of the snapshot (4: a chess clock); bot/store/codec.py upgrades older ones
 CA_PACK = "ca-2025-26"  # the pack these models belong to (bot/engine/packs.py)
@@ -58,6 +58,8 @@ class GameSetup(Frozen):
     # CA 2026-27 (Force Dispositions): what the players or the organiser settled before the game.
     dispositions: tuple[str, str] | None = Field(
         None, description="Each seat's Force Disposition, set beforehand (an event's roster); None: picked in game")
+    armies: tuple[Army | None, Army | None] | None = Field(
+        None, description="Each seat's army, set beforehand (an event's lists, or the challenger's /game new)")
     deployment: str | None = Field(None, description="The Deployment card the players chose (None: drawn)")
     layout: Literal["A", "B", "C"] | None = Field(
         None, description="The layout of the pairing the players or the organiser chose (None: drawn)")
@@ -149,6 +151,7 @@ class PlayerState(Frozen):
     disposition_choice: str | None = Field(None, description="CA 2026-27: secret until both players have picked")
     disposition: str | None = Field(None, description="CA 2026-27: the revealed Force Disposition")
     swaps_used: int = Field(0, description="CA 2026-27: swaps made (1CP, once per battle), instead of New Orders")
+    army: Army | None = Field(None, description="Set before the battle; CA 2026-27: hidden until the reveal")
 
 
 class VpEntry(Frozen):

@@ -10,7 +10,7 @@ from pydantic import Field, TypeAdapter
 
 from bot.engine.moves import (
     Abandon, ChooseSide, ClaimTime, Concede, DeclareBattleReady, DeploymentDone, DoneScoring, EndCommandPhase, EndTurn,
-    Move, PauseClock, ResumeClock, SpendCp, TimeOut,
+    Move, PauseClock, ResumeClock, SetArmy, SpendCp, TimeOut,
 )
 
 MAX_VP = 10_000  # 4th edition Victory Points are units' points values
@@ -64,7 +64,7 @@ class MissionResult(Move):
 
 TableAction = Annotated[
     Union[
-        SelectSecondaries, ChooseMission, ChooseSide, DeclareBattleReady, DeploymentDone, ChooseTurn,
+        SetArmy, SelectSecondaries, ChooseMission, ChooseSide, DeclareBattleReady, DeploymentDone, ChooseTurn,
         EndCommandPhase, EndTurn, ScoreObjective, SpendCp, GainCp, MissionResult, DoneScoring, Concede, Abandon,
         PauseClock, ResumeClock, TimeOut, ClaimTime,
     ],

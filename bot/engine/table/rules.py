@@ -142,8 +142,9 @@ class TableRules:
             raise InvalidValue("A game needs a seed.")
         fields, lines = self.begin(setup)
         state = TableState(
-            setup=setup, players=tuple(Seat(id=pid, name=name, cp=self.starting_cp(setup))
-                                       for pid, name in zip(setup.players, setup.names)),
+            setup=setup, players=tuple(Seat(id=pid, name=name, cp=self.starting_cp(setup), army=army)
+                                       for pid, name, army in zip(setup.players, setup.names,
+                                                                  setup.armies or (None, None))),
             clock=clocks.new_clock(setup.clock_minutes, setup.clock_expiry) if setup.clock_minutes else None,
             **fields,
         )
@@ -209,6 +210,12 @@ class TableRules:
         play.say(f"{play.name(attacker)} is the Attacker and {play.name(defender)} the Defender. The Defender "
                  "selects a deployment zone and sets up first; the players alternate setting up units. Press "
                  "Deployment done when your army is set up.")
+
+    def _do_set_army(self, play: Play, action) -> None:
+        if play.state.status not in PRE_BATTLE:
+            raise WrongPhase("Armies are set before the battle begins.")
+        play.seat(action.actor, army=action.army)
+        play.say(f"{play.name(action.actor)}'s army: {action.army.label}.")
 
     def _do_battle_ready(self, play: Play, action) -> None:
         if not self.has_battle_ready:

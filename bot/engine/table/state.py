@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from bot.engine.models import Clock, Expiry, Frozen, Result, RollOff, Seats
+from bot.engine.models import Army, Clock, Expiry, Frozen, Result, RollOff, Seats
 
 TABLE_SCHEMA = 1  # of a table game's snapshot; bot/store/codec.py upgrades older ones
 # Of the setup: 2, SHA-256 streams (docs/verify.md); 3, the end of a battle round is a step of its own (objectives
@@ -44,6 +44,8 @@ class TableSetup(Frozen):
     seed_fixed_by: str | None = Field(None, description="The player who fixed the seed (public); None: the bot's")
     clock_minutes: int | None = None
     clock_expiry: Expiry = "play-on"
+    armies: tuple[Army | None, Army | None] | None = Field(
+        None, description="Each seat's army, set beforehand (an event's lists, or the challenger's /game new)")
     version: int = Field(TABLE_VERSION, description="How its random streams are made and its rules' version")
 
 
@@ -58,6 +60,7 @@ class Seat(Frozen):
     secret: tuple[str, ...] | None = Field(None, description="Selected secondary objectives, hidden until both chose")
     objectives: tuple[str, ...] = Field((), description="The revealed secondary objectives")
     codex: str | None = Field(None, description="The name of a Codex secondary objective selected")
+    army: Army | None = Field(None, description="Set before the battle")
 
 
 class Tally(Frozen):

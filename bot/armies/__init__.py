@@ -1,0 +1,1 @@
+"""Armies: factions, detachments and lists."""
