@@ -1,13 +1,15 @@
 """Many games at once, as when a tournament round starts (GitHub issue "Forty tables at once").
 
 Run from the repository root:  .venv/bin/python -m bench.bench_tables [--games 1 10 40 100] [--postgres URL]
-[--processes 2]
+[--processes 2] [--postgres-only]
 For each number of games, on SQLite and (with --postgres or TEST_POSTGRES_URL, a user who may create databases)
-on PostgreSQL, the bot runs as separate processes against the fake Discord and every game starts at the same
-moment; the players press whatever the game lets them, as soon as it does, until battle round 2
-(tests/e2e/crowd.py). PostgreSQL runs of 100 games or more use --processes bot processes, one shard each.
+on PostgreSQL (with --postgres-only, there alone), the bot runs as separate processes against the fake Discord and
+every game starts at the same moment; the players press whatever the game lets them, as soon as it does (forms
+submitted at once), until battle round 2 (tests/e2e/crowd.py). PostgreSQL runs of 100 games or more use
+--processes bot processes, one shard each.
 Each run prints one block:
-  - games started and failed to start (/game new or Accept refused, or unanswered within 3 s), presses;
+  - games started and failed to start (/game new or Accept refused, or unanswered within 3 s), presses (forms
+    among them: units named for When Drawn cards);
   - acknowledgements (INTERACTION_CREATE sent -> the interaction's callback): p50/p99/max, how many over 1 s
     and over 3 s (Discord then shows "This interaction failed"), and the slowest kinds of press;
   - press -> board edit: a move the bot took to the first write of its game's board showing it, and
@@ -86,7 +88,8 @@ def report(crowd: Crowd, title: str) -> None:
           f"{sum(1 for g in games if g.stuck)} stuck, {sum(1 for g in games if g.reached)} reached battle round 2; "
           f"moves lost: {len(crowd.lost)}")
     print(f"  presses: {len(presses)} ({sum(g.accepted for g in games)} moves taken, "
-          f"{sum(len(g.refused) for g in games)} refused, {unanswered} unanswered)")
+          f"{sum(len(g.refused) for g in games)} refused, {unanswered} unanswered; "
+          f"{sum(1 for p in presses if p.verb == 'form')} forms submitted)")
     print(f"  ack: p50 {a50:.0f} ms · p99 {a99:.0f} ms · max {max(acks, default=0) * 1000:.0f} ms · "
           f"over 1 s: {sum(1 for a in acks if a > 1)} · over 3 s: {sum(1 for a in acks if a > 3) + unanswered}")
     print("  slowest acks: " + " · ".join(f"{verb} p50 {percentiles(by_verb[verb])[0]:.0f} / max "
@@ -122,13 +125,14 @@ async def on_postgres(admin_url: str, count: int, processes: int, catalog: Catal
         await drop_database(admin_url, name)
 
 
-async def bench(counts: list[int], postgres: str | None, processes: int) -> None:
+async def bench(counts: list[int], postgres: str | None, processes: int, sqlite: bool) -> None:
     logging.basicConfig(level=logging.ERROR)
     catalog = default_catalog()
     for count in counts:
-        with tempfile.TemporaryDirectory() as tmp:
-            crowd = await play_crowd(count, f"sqlite+aiosqlite:///{tmp}/bench.db", Path(tmp), catalog)
-            report(crowd, f"{count} game{'s' if count > 1 else ''} at once · SQLite · 1 bot process")
+        if sqlite:
+            with tempfile.TemporaryDirectory() as tmp:
+                crowd = await play_crowd(count, f"sqlite+aiosqlite:///{tmp}/bench.db", Path(tmp), catalog)
+                report(crowd, f"{count} game{'s' if count > 1 else ''} at once · SQLite · 1 bot process")
         if postgres:
             shards = processes if count >= SHARDED_FROM else 1
             with tempfile.TemporaryDirectory() as tmp:
@@ -145,8 +149,11 @@ def main() -> None:
                         help=f"a PostgreSQL URL whose user may create databases (default: ${POSTGRES_ENV})")
     parser.add_argument("--processes", type=int, default=2,
                         help=f"bot processes for the PostgreSQL runs of {SHARDED_FROM} games or more (default 2)")
+    parser.add_argument("--postgres-only", action="store_true", help="skip the SQLite runs")
     args = parser.parse_args()
-    asyncio.run(bench(args.games, args.postgres, args.processes))
+    if args.postgres_only and not args.postgres:
+        parser.error(f"--postgres-only needs --postgres or ${POSTGRES_ENV}")
+    asyncio.run(bench(args.games, args.postgres, args.processes, sqlite=not args.postgres_only))
 
 
 if __name__ == "__main__":

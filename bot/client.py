@@ -21,6 +21,7 @@ from bot.tournament_service import TournamentService
 from bot.ui.controls import GameButton, GameSelect
 from bot.ui.desk import GameDesk
 from bot.ui.errors import answer_failure, send_error
+from bot.ui.forms import answer_form
 from bot.ui.help import HelpMenu
 from bot.ui.history_view import HistoryPage
 from bot.ui.ladder_view import StandingsPage
@@ -108,6 +109,7 @@ class MissionBot(commands.Bot):
         for name in self.extension_names:
             await self.load_extension(name)
         self.add_dynamic_items(*self.dynamic_items)
+        self.add_listener(answer_form, "on_interaction")  # every form's submission is answered (bot/ui/forms.py)
         if self.settings.syncs_commands:
             await self.sync_commands()
 

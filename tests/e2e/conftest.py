@@ -1,10 +1,11 @@
 """A fake Discord on 127.0.0.1, with discord.py pointed at it for the length of one test; the settings the
-real entry point reads to reach it; the bots it starts; the errors they log."""
+real entry point reads to reach it; the bots it starts; the errors they log; the crowd's databases."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+import uuid
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import discord
@@ -15,6 +16,7 @@ from bot.client import MissionBot
 from bot.settings import Settings
 from tests.discord_model import GUILD_ID
 from tests.e2e.fake_discord import FakeDiscord
+from tests.store.conftest import database_named, drop_database, postgres_admin_url, run_admin
 
 
 @pytest.fixture
@@ -62,3 +64,19 @@ def logged_errors() -> Iterator[list[logging.LogRecord]]:
     logging.getLogger().addHandler(handler)
     yield handler.records
     logging.getLogger().removeHandler(handler)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def crowd_database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """A SQLite file, then a scratch PostgreSQL database when TEST_POSTGRES_URL is set (the bot processes migrate
+    it; dropped afterwards)."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'crowd.db'}"
+        return
+    admin_url = postgres_admin_url()
+    name = f"crowd_{uuid.uuid4().hex[:12]}"
+    await run_admin(admin_url, f'CREATE DATABASE "{name}"')
+    try:
+        yield database_named(admin_url, name)
+    finally:
+        await drop_database(admin_url, name)

@@ -3,8 +3,8 @@
 The bot runs as separate processes (`python -m bot`'s main(), one per shard), so its CPU time is its own; the
 fake Discord and the players stay in this process. Each game gets a channel and two players who press, as
 soon as the game lets them, what the bot shows them: /game new, Accept, a side, Tactical Missions, Deployment
-done, then turns (End Command phase, End turn, Done scoring, discards, When Drawn answers) until the board
-says battle round 2. Who acts next is read from the bot's database (GameRepository); which button to press is
+done, then turns (End Command phase, End turn, Done scoring, discards, When Drawn answers, units named in a
+form) until the board says battle round 2. Who acts next is read from the bot's database (GameRepository); which button to press is
 read from the channel: the board's first, else any other message of the game showing it at the game's
 current version (a call), so a board re-posted or merged with its calls is still found.
 
@@ -35,7 +35,7 @@ from bot.engine.chapter_approved.state import GameState, Phase, Status
 from bot.store.db import make_engine, make_sessionmaker
 from bot.store.repository import GameRepository
 from tests.cogs.game_table import CUSTOM_ID
-from tests.discord_model import EPHEMERAL, LOADING, FakeChannel, FakeUser, walk_components
+from tests.discord_model import EPHEMERAL, LOADING, MODAL, FakeChannel, FakeUser, walk_components
 from tests.e2e.fake_discord import FakeDiscord, Handler, bot_command, stop_bot
 from tests.e2e.test_e2e_foundation import clean_env
 
@@ -43,7 +43,9 @@ WAIT = 60.0  # seconds for any one step of a game (an answer, a button to appear
 ACK_LIMIT = 3.0  # Discord's: an interaction not acknowledged by then fails for the user
 ROUND = re.compile(r"Battle round \*\*(\d+)/5\*\*")
 NOT_BOARD = frozenset({"accept", "accept-first", "decline", "rematch"})  # a challenge or result card's buttons
-ANSWERS = ("no", "nounits", "nogamma", "objective", "keep")  # When Drawn: the plain answer, or a menu's first option
+# When Drawn: the plain answer, a form naming units (Marked for Death's targets...), or a menu's first option.
+ANSWERS = ("no", "units", "objective", "keep")
+FORMS = frozenset({"units"})  # buttons that open a form: the player fills it in and submits it at once
 T = TypeVar("T")
 
 
@@ -328,11 +330,23 @@ class Table:
         return max((int(found[1]) for m in self.fake.messages(self.channel) if not m["flags"] & EPHEMERAL
                     for embed in m["embeds"] if (found := ROUND.search(embed.get("description") or ""))), default=0)
 
+    def _filled(self, user: FakeUser, opened_by: int) -> dict[str, Any]:
+        """The submission of the form the press `opened_by` opened, every text input filled in."""
+        form = next(m for owner, m, by in reversed(self.model.modals) if by == opened_by)
+        inputs = [c["custom_id"] for c in walk_components(form["components"]) if c["type"] == 4]
+        return self.model.modal_submit(form["custom_id"], user, {c: f"Squad {i + 1}" for i, c in enumerate(inputs)})
+
     async def _act(self, user: FakeUser, message: dict[str, Any], control: Control, version: int) -> bool:
         """Press a control that moves the game; True once the bot took the move, False if it refused it."""
         values = list(control.options[:1]) if control.options else None
         press = await self._send(self.model.component(control.custom_id, user, int(message["id"]), values),
                                  control.verb)
+        if control.verb in FORMS:
+            record = self.model.interactions[press.token]
+            if record.response_type != MODAL:  # refused instead of the form
+                self.game.refused.append(f"{control.verb} at version {version}: {self._refusal(press)}")
+                return False
+            press = await self._send(self._filled(user, record.id), "form")
         deadline = time.perf_counter() + WAIT
         asked = time.perf_counter()
         while time.perf_counter() < deadline:

@@ -19,6 +19,7 @@ from bot.ui.chapter_approved import choices
 from bot.ui.chapter_approved.briefing import table_map
 from bot.ui.controls import GameButton, GameSelect, view_of
 from bot.ui.errors import reply_privately
+from bot.ui.forms import Form
 from bot.ui.text import title_case
 
 if TYPE_CHECKING:
@@ -308,7 +309,7 @@ FORMS = {
 }
 
 
-class UnitsModal(discord.ui.Modal):
+class UnitsModal(Form):
     """Names typed for a When Drawn question: Marked for Death's three Alpha Targets (the opponent) and Gamma Target
     (the drawer); CA 2026-27's Beacon unit (the drawer) and, with no map to pick from, A Tempting Target's
     objective (the opponent)."""
@@ -318,18 +319,20 @@ class UnitsModal(discord.ui.Modal):
         if prompt is None or prompt.kind not in FORMS:
             raise GameError("Nothing is waiting for your answer.")
         title, label, count = FORMS[prompt.kind]
-        super().__init__(title=title, timeout=600)
+        super().__init__(title=title)
         self.desk, self.game_id, self.version, self.me = desk, record.id, record.version, me
         self.objective = prompt.kind == PromptKind.TEMPTING_OBJECTIVE
         self.fields = [
-            discord.ui.TextInput(label=f"{label} {i + 1}" if count > 1 else label, max_length=80, required=i == 0)
+            discord.ui.TextInput(label=f"{label} {i + 1}" if count > 1 else label, custom_id=f"name{i + 1}",
+                                 max_length=80, required=i == 0)
             for i in range(count)
         ]
         for field in self.fields:
             self.add_item(field)
 
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        names = tuple(f.value for f in self.fields if f.value.strip())
+    async def submit(self, interaction: discord.Interaction, values: dict[str, str]) -> None:
+        names = tuple(name for f in self.fields if (name := values.get(f.custom_id, "")).strip())
         answer = (a.AnswerPrompt(actor=self.me, objective=names[0] if names else None) if self.objective
                   else a.AnswerPrompt(actor=self.me, units=names))
+        # At the version it was shown: a form left open while the game moved on is refused like an outdated board.
         await self.desk.perform(interaction, answer, game_id=self.game_id, version=self.version)

@@ -18,6 +18,7 @@ from bot.engine.table.rules import SCORING, TableRules
 from bot.engine.table.state import Step, TableState
 from bot.ui.controls import GameButton, GameSelect, view_of
 from bot.ui.errors import reply_privately
+from bot.ui.forms import Form
 
 if TYPE_CHECKING:
     from bot.store.repository import GameRecord
@@ -186,42 +187,37 @@ async def on_select(desk: Desk, interaction: discord.Interaction, record: GameRe
     await desk.perform(interaction, action, game_id=record.id, version=version)
 
 
-class CodexModal(discord.ui.Modal):
+class CodexModal(Form):
     """The name of the Codex secondary objective a player selected: shown when the selections are revealed."""
 
     def __init__(self, desk: Desk, game_id: int, me: str, picks: tuple[str, ...]) -> None:
-        super().__init__(title="Your Codex secondary objective", timeout=600)
+        super().__init__(title="Your Codex secondary objective")
         self.desk, self.game_id, self.me, self.picks = desk, game_id, me, picks
-        self.name = discord.ui.TextInput(label="Its name", max_length=MAX_CODEX_NAME, custom_id="codex")
-        self.add_item(self.name)
+        self.add_item(discord.ui.TextInput(label="Its name", max_length=MAX_CODEX_NAME, custom_id="codex"))
 
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        action = t.SelectSecondaries(actor=self.me, picks=self.picks, codex=self.name.value)
+    async def submit(self, interaction: discord.Interaction, values: dict[str, str]) -> None:
+        action = t.SelectSecondaries(actor=self.me, picks=self.picks, codex=values.get("codex", ""))
         await self.desk.perform(interaction, action, game_id=self.game_id)
 
 
-class VpModal(discord.ui.Modal):
+class VpModal(Form):
     """How many VP an objective scored."""
 
     def __init__(self, desk: Desk, record: GameRecord, me: str, objective: str) -> None:
         rules = desk.service.packs.rules(record.pack)
         name = next((o.name for o in rules.objectives(record.state, me) if o.id == objective), objective)
-        super().__init__(title=f"VP for {name}"[:45], timeout=600)
+        super().__init__(title=f"VP for {name}"[:45])
         self.desk, self.game_id, self.me, self.objective = desk, record.id, me, objective
-        self.vp = discord.ui.TextInput(label="Victory points scored", max_length=len(str(t.MAX_VP)),
-                                       placeholder="e.g. 5", custom_id="vp")
-        self.add_item(self.vp)
+        self.add_item(discord.ui.TextInput(label="Victory points scored", max_length=len(str(t.MAX_VP)),
+                                           placeholder="e.g. 5", custom_id="vp"))
 
-    async def on_submit(self, interaction: discord.Interaction) -> None:
+    async def submit(self, interaction: discord.Interaction, values: dict[str, str]) -> None:
         try:
-            vp = int(self.vp.value.strip())
+            vp = int(values.get("vp", "").strip())
             if not 1 <= vp <= t.MAX_VP:
                 raise ValueError
         except ValueError:
-            await interaction.response.send_message(f"Enter a whole number of VP from 1 to {t.MAX_VP}.",
-                                                    ephemeral=True)
-            return
+            raise GameError(f"Enter a whole number of VP from 1 to {t.MAX_VP}.") from None
         action = t.ScoreObjective(actor=self.me, objective=self.objective, vp=vp)
         # Unversioned: the opponent scoring meanwhile must not refuse it; the engine checks the objective and step.
         await self.desk.perform(interaction, action, game_id=self.game_id)
-
