@@ -9,6 +9,8 @@ behind them carry a placeholder snapshot, since these queries read only the summ
   - /stats player (the player's rows and their record; the picture is timed apart),
   - /stats server (the server's tallies and the summary),
   - /ladder standings (the first page),
+  - /stats faction (the faction records summed in the database, and their text; the picture timed apart), each
+    seat given a random detachment of the army data,
 and the time to recompute the ladder from scratch over every game (query, ratings, and writing the table).
 """
 
@@ -28,6 +30,7 @@ from sqlalchemy import insert
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.store.conftest
 
 from bench import run_on  # noqa: E402
+from bot.armies.data import army_data  # noqa: E402
 from bot.decks import default_catalog, installed_packs  # noqa: E402
 from bot.engine.chapter_approved.game import replay  # noqa: E402
 from bot.engine.chapter_approved.state import GameSetup
@@ -38,7 +41,9 @@ from bot.store.db import make_engine, make_sessionmaker, upgrade_database  # noq
 from bot.store.history import add_tallies  # noqa: E402
 from bot.store.models import Game  # noqa: E402
 from bot.summaries import summary_row  # noqa: E402
-from bot.ui.stats_image import player_picture, player_stats, server_stats  # noqa: E402
+from bot.ui.stats_image import (  # noqa: E402
+    faction_picture, faction_stats, player_picture, player_stats, server_stats,
+)
 from tests.store.conftest import scripted_game  # noqa: E402
 
 GUILD = 1
@@ -75,6 +80,7 @@ def real_summaries(count: int) -> list[dict]:
 async def fill(service: GameService, engine, games: int, players: int) -> None:
     templates = real_summaries(12)
     rng = random.Random(7)
+    detachments = list(army_data().detachments.values())
     start = datetime(2025, 11, 1, tzinfo=UTC)
     setup_json = dump_setup(GameSetup(size="strike-force", players=("1", "2"), names=("A", "B"), seed="x"))
     for first in range(0, games, BATCH):
@@ -87,7 +93,10 @@ async def fill(service: GameService, engine, games: int, players: int) -> None:
             game_rows.append(dict(id=n + 1, guild_id=GUILD, channel_id=n + 1, status="ended", version=1,
                                   pack="ca-2025-26", pack_schema=1, setup_json=setup_json, state_json="{}",
                                   seed_hash="0" * 64, created_at=ended, updated_at=ended))
+            army_a, army_b = rng.choice(detachments), rng.choice(detachments)
             summaries.append({**template, "game_id": n + 1, "channel_id": n + 1, "player_a": str(a),
+                              "faction_a": army_a.faction, "detachment_a": army_a.id,
+                              "faction_b": army_b.faction, "detachment_b": army_b.id,
                               "player_b": str(b), "name_a": f"Player {a}", "name_b": f"Player {b}",
                               "winner": swap.get(template["winner"]), "first": swap.get(template["first"]),
                               "challenger": swap.get(template["challenger"]), "ended_at": ended})
@@ -123,6 +132,17 @@ async def bench(url: str, games: int, players: int) -> None:
     player = "1"
     stats = player_stats(await history.rows(GUILD, player), player)
     drawing = await timed(20, lambda _: asyncio.to_thread(player_picture, stats))
+    print(f"  its picture    {percentiles(drawing)} (in a worker thread)")
+
+    data = army_data()
+
+    async def one_faction(_):
+        faction_stats(await history.factions(GUILD), "on this server", data.faction_name, data.detachment_name).text()
+
+    print(f"/stats faction   {percentiles(await timed(SAMPLES // 4, one_faction))}")
+    factions = faction_stats(await history.factions(GUILD), "on this server", data.faction_name,
+                             data.detachment_name)
+    drawing = await timed(20, lambda _: asyncio.to_thread(faction_picture, factions))
     print(f"  its picture    {percentiles(drawing)} (in a worker thread)")
 
     ladders = service.ladders

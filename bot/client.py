@@ -18,6 +18,7 @@ from bot.settings import Settings
 from bot.store.db import make_engine, make_sessionmaker, upgrade_database
 from bot.store.picks import SecretPicks
 from bot.tournament_service import TournamentService
+from bot.ui.armies import FullList
 from bot.ui.controls import GameButton, GameSelect
 from bot.ui.desk import GameDesk
 from bot.ui.errors import answer_failure, send_error
@@ -35,13 +36,14 @@ _log = logging.getLogger(__name__)
 # Cog modules loaded at start-up, one per feature.
 EXTENSIONS: tuple[str, ...] = (
     "cogs.cards", "cogs.faq", "cogs.dice", "cogs.game", "cogs.play", "cogs.tournament", "cogs.mission", "cogs.help",
-    "cogs.setup", "cogs.settings", "cogs.stats", "cogs.ladder")
+    "cogs.setup", "cogs.settings", "cogs.stats", "cogs.ladder", "cogs.army")
 
 # DynamicItem button classes (game boards) are listed here so that a press on a board posted before a
 # restart still reaches its callback; each class's custom id carries what it needs.
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem], ...] = (
     GameButton, GameSelect, ConfirmResult, DraftButton, NudgeButton, CheckInButton, CloseCheckInButton, PickMission,
     ArmiesDeployed, SelectSecondaries, PickSecondaries, HelpMenu, ChallengeButton, HistoryPage, StandingsPage,
+    FullList,
 )
 
 # The bot echoes user input (card names, dice): never let that ping @everyone or a role.

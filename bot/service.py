@@ -34,6 +34,7 @@ from bot.engine.rng import seed_hash
 from bot.game_log import export_game
 from bot.ladders import Ladders
 from bot.locks import KeyedLocks
+from bot.store.army_lists import ArmyListRepository
 from bot.store.codec import game_status
 from bot.store.community import CommunityRepository
 from bot.store.history import HistoryRepository
@@ -77,6 +78,7 @@ class GameService:
         self.repo = GameRepository(sessionmaker)
         self.community = CommunityRepository(sessionmaker)  # open challenges, time zones, reminders
         self.history = HistoryRepository(sessionmaker)  # finished games as history and stats read them
+        self.lists = ArmyListRepository(sessionmaker)  # army lists beside the games and event entries using them
         self.ladders = Ladders(self.history, LadderRepository(sessionmaker))
         self._games = _ActiveGames(CACHED_GAMES)
         self.now_ms: Callable[[], int] = lambda: time.time_ns() // 1_000_000  # stamps clocked games' actions

@@ -29,5 +29,13 @@ def summary_row(packs: Packs, state: Any, *, game_id: int, guild_id: int | None,
         winner=result.winner if result else None, reason=result.reason if result else "abandoned",
         first=state.first, mode_a=a.mode if deck else None, mode_b=b.mode if deck else None,
         challenger=state.challenger if deck else None,
+        faction_a=_army(a, "faction"), faction_b=_army(b, "faction"),
+        detachment_a=_army(a, "detachment"), detachment_b=_army(b, "detachment"),
     )
+
+
+def _army(player: Any, field: str) -> str | None:
+    """A seat's faction or detachment id (games stored before armies, and players who set none: None)."""
+    army = getattr(player, "army", None)
+    return getattr(army, field) if army is not None else None
 

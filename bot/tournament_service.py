@@ -13,6 +13,7 @@ import hashlib
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import datetime
 from weakref import WeakValueDictionary
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
@@ -23,12 +24,16 @@ from bot.engine.errors import GameError, InvalidValue, NotAPlayer
 from bot.engine.rng import derive_rng, new_seed
 from bot.engine.tournament import event as t
 from bot.engine.tournament.ranking import MAX_GAME_VP
+from bot.store.models import utcnow
 from bot.store.repository import StaleVersion
 from bot.store.tournament_models import TournamentStatus
 from bot.store.tournament_repository import (
     ActiveTournamentExists,
     Correction,
+    EntryList,
     EventState,
+    ListChange,
+    ListPolicy,
     PendingReport,
     RoundClock,
     TableGame,
@@ -76,6 +81,13 @@ class ReportOutcome:
     corrected: t.Result | None = None  # the result an organiser replaced
 
 
+def settled_id(entry: EntryList) -> int:
+    list_id = entry.army.list_id
+    if list_id is None:
+        raise ValueError("an event's list is always stored")
+    return list_id
+
+
 def report_digest(tournament_id: int, report: PendingReport) -> str:
     """Names one exact report, so a confirm button for a replaced report is refused. A score report digests
     as it did before reports had a reason, so Confirm buttons posted by an earlier version keep working."""
@@ -86,6 +98,7 @@ def report_digest(tournament_id: int, report: PendingReport) -> str:
 class TournamentService:
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
         self.repo = TournamentRepository(sessionmaker)
+        self.now: Callable[[], datetime] = utcnow  # the list deadline's clock (tests move it)
         # A server's lock lives while someone holds or awaits it, so the map does not grow forever.
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
 
@@ -122,10 +135,13 @@ class TournamentService:
     async def create(
         self, guild_id: int, name: str, rounds: int, *, announce_channel_id: int | None = None,
         organiser_role_id: int | None = None, bye_vp: int = 0, seed: str | None = None, pack: str = CA_PACK,
-        pool: bool = True,
+        pool: bool = True, list_policy: ListPolicy = "none", list_deadline: datetime | None = None,
     ) -> TournamentRecord:
         """`pack`: the Chapter Approved season played; `pool`: its rounds draw a pool mission (False: CA 2026-27,
-        where each table's missions come from its players' Force Dispositions, registered with them)."""
+        where each table's missions come from its players' Force Dispositions, registered with them or read from
+        their lists); `list_policy`: whether players submit lists, and who sees them."""
+        if list_deadline is not None and list_policy == "none":
+            raise InvalidValue("A list deadline needs lists: pick closed or open `lists:`.")
         name = name.strip()
         if not 1 <= len(name) <= MAX_NAME:
             raise InvalidValue(f"A tournament name is 1 to {MAX_NAME} characters.")
@@ -140,7 +156,8 @@ class TournamentService:
                 return await self.repo.create(
                     guild_id=guild_id, name=name, rounds_planned=rounds, announce_channel_id=announce_channel_id,
                     organiser_role_id=organiser_role_id, seed=seed or new_seed(),
-                    state=EventState(event=t.Tournament(bye_vp=bye_vp, pool=pool), pack=pack),
+                    state=EventState(event=t.Tournament(bye_vp=bye_vp, pool=pool), pack=pack,
+                                     list_policy=list_policy, list_deadline=list_deadline),
                 )
             except ActiveTournamentExists:
                 raise GameError("This server already has a tournament running: finish it first "
@@ -156,17 +173,60 @@ class TournamentService:
             if state.event.pool and disposition is not None:
                 raise InvalidValue("This event's deck has no Force Dispositions: register without one.")
             if not state.event.pool:
-                if disposition is None:
+                # With lists, the list's detachment gives it; without, it is registered once, as the list says.
+                chosen = disposition if disposition is not None or state.list_policy == "none" \
+                    else dispositions.get(player)
+                if chosen is None and state.list_policy == "none":
                     raise InvalidValue("Register with your list's Force Disposition: `/tournament register "
                                        "disposition:`.")
-                if dispositions.get(player, disposition) != disposition:
+                if dispositions.get(player, chosen) != chosen:
                     raise InvalidValue("Your Force Disposition is registered once, with your list.")
-                dispositions = {**dispositions, player: disposition}
+                if chosen is not None:
+                    dispositions = {**dispositions, player: chosen}
             return state.model_copy(update={
                 "event": t.add_player(state.event, player), "names": {**state.names, player: name},
                 "dispositions": dispositions,
             })
         return await self._change(guild_id, op)
+
+    async def submit_list(self, guild_id: int, player: str, entry: EntryList, *, by: str,
+                          organiser: bool) -> TournamentRecord:
+        """A registered player's list (again to replace it) until the deadline and the first round; after either,
+        only an organiser changes it, and a change after the first round is logged. In a 2026-27 event the list's
+        detachment gives the player's Force Disposition."""
+        def op(record: TournamentRecord) -> EventState:
+            state = record.state
+            self.list_refusal(state, player, by=by, organiser=organiser)
+            started = bool(state.event.rounds)
+            update: dict = {"lists": {**state.lists, player: entry}}
+            if started:
+                before = state.lists.get(player)
+                change = ListChange(player=player, by=by, before=before.army.list_id if before else None,
+                                    after=settled_id(entry), at=self.now())
+                update["list_changes"] = (*state.list_changes, change)
+            disposition = entry.army.disposition
+            if not state.event.pool and disposition is not None:
+                if started and state.dispositions.get(player) not in (None, disposition):
+                    raise InvalidValue("This list's detachment gives another Force Disposition than the one the "
+                                       "player's games are paired with: correct the detachment.")
+                update["dispositions"] = {**state.dispositions, player: disposition}
+            return state.model_copy(update=update)
+        return await self._change(guild_id, op)
+
+    def list_refusal(self, state: EventState, player: str, *, by: str, organiser: bool) -> None:
+        """Raise why `by` may not enter `player`'s list now: no lists, not registered, locked or past the deadline
+        (both but for an organiser)."""
+        if state.list_policy == "none":
+            raise InvalidValue("This event takes no lists.")
+        if player not in state.event.players:
+            raise NotAPlayer("Register for the event first (`/tournament register`), then submit your list."
+                             if player == by else "That player is not registered for this event.")
+        if organiser:
+            return
+        if state.event.rounds:
+            raise InvalidValue("Lists are locked since the first round started: an organiser can correct yours.")
+        if state.list_deadline is not None and self.now() > state.list_deadline:
+            raise InvalidValue("The list deadline has passed: an organiser can still take your list.")
 
     async def reinstate(self, guild_id: int, player: str) -> TournamentRecord:
         return await self._change(
@@ -189,6 +249,12 @@ class TournamentService:
                 raise InvalidValue(f"All {record.rounds_planned} planned rounds have been paired: "
                                    "`/tournament finish` ends the event.")
             number = len(event.rounds) + 1
+            if not event.pool:  # CA 2026-27: every table's missions need both players' Force Dispositions
+                active = [p for p in event.players if p not in event.dropped]
+                missing = [record.state.names.get(p, p) for p in active if p not in record.state.dispositions]
+                if missing:
+                    raise InvalidValue("No Force Disposition yet for " + ", ".join(missing) + ": their lists name "
+                                       "no detachment. Correct them with `/tournament list submit player:`.")
             # Pairing a big field takes a moment: keep the event loop free meanwhile.
             paired = await asyncio.to_thread(
                 t.start_round, event, pairing_rng(record.seed, number, 0), mission, published=False)

@@ -23,6 +23,7 @@ from bot.engine.rng import seed_hash
 from bot.store.models import utcnow
 from bot.times import DEFAULT_ZONE, parse_when, stamp
 from bot.ui import history_view
+from bot.ui.armies import detachments_typed, factions_typed
 from bot.ui.challenge import offer_game, open_thread
 from bot.ui.chapter_approved.result_card import score_sheet_text
 from bot.ui.controls import GameButton, view_of
@@ -69,10 +70,12 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
                            expires="Open challenge: hours until it expires (default 24, at most 168)",
                            for_role="Open challenge: only members with this role may take the seat",
                            deployment="Chapter Approved 2026-27: agree on a Deployment card instead of drawing it",
-                           layout="Chapter Approved 2026-27: the pairing's layout (default: drawn)")
+                           layout="Chapter Approved 2026-27: the pairing's layout (default: drawn)",
+                           faction="Your army's faction (your opponent sets theirs on the board)",
+                           detachment="Your army's detachment: in 2026-27 it gives your Force Disposition")
     @app_commands.rename(clock_expiry="clock-expiry", my_strategy="my-strategy", their_strategy="their-strategy",
                          for_role="for")
-    @app_commands.autocomplete(pack=packs_typed)
+    @app_commands.autocomplete(pack=packs_typed, faction=factions_typed, detachment=detachments_typed)
     @app_commands.choices(layout=[app_commands.Choice(name=f"Layout {x}", value=x) for x in "ABC"])
     @app_commands.choices(level=[app_commands.Choice(name=x.name, value=x.id) for x in fourth_edition().levels])
     async def new(self, interaction: discord.Interaction, opponent: discord.Member | None = None,
@@ -87,7 +90,8 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
                   when: app_commands.Range[str, 1, 100] | None = None,
                   expires: app_commands.Range[int, 1, MAX_EXPIRY_HOURS] | None = None,
                   for_role: discord.Role | None = None, deployment: str | None = None,
-                  layout: Literal["A", "B", "C"] | None = None) -> None:
+                  layout: Literal["A", "B", "C"] | None = None, faction: app_commands.Range[str, 1, 100] | None = None,
+                  detachment: app_commands.Range[str, 1, 100] | None = None) -> None:
         if thread and not isinstance(interaction.channel, discord.TextChannel):
             raise GameError("`thread:` opens a thread from a text channel; here, start the game without it.")
         if my_strategy is not None and not 1 <= my_strategy <= 3 or their_strategy is not None and not (
@@ -100,7 +104,7 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
         options = GameOptions(pack=pack, size=size, mission=mission, level=level, my_strategy=my_strategy,
                               their_strategy=their_strategy, twist=twist, challenger=challenger, seed=seed,
                               thread=thread, clock=clock, clock_expiry=clock_expiry, deployment=deployment,
-                              layout=layout)
+                              layout=layout, faction=faction, detachment=detachment)
         me = str(interaction.user.id)
         starts_at = await self._when(me, when) if when else None
         if opponent is None:

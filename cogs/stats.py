@@ -4,14 +4,20 @@ server's finished games only."""
 from __future__ import annotations
 
 import io
+from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.armies.data import army_data
 from bot.engine.errors import GameError
 from bot.ui.history_view import pack_titles
-from bot.ui.stats_image import player_picture, player_stats, rows_csv, server_picture, server_stats
+from bot.ui.errors import MESSAGE_LIMIT
+from bot.ui.stats_image import (
+    faction_picture, faction_stats, player_picture, player_stats, rows_csv, server_picture, server_stats,
+)
+from bot.ui.text import clip
 
 
 @app_commands.guild_only()
@@ -35,7 +41,7 @@ class StatsCog(commands.GroupCog, name="stats", description="Stats of this serve
         if not rows:
             raise GameError(f"{who.display_name} has no finished games on this server yet.")
         await interaction.response.defer(ephemeral=not public, thinking=True)
-        stats = player_stats(rows, str(who.id), pack_titles(self.bot.service.packs))
+        stats = player_stats(rows, str(who.id), pack_titles(self.bot.service.packs), army_data().faction_name)
         picture = await self.bot.loop.run_in_executor(None, player_picture, stats)  # drawing takes a moment
         await interaction.followup.send(stats.text(), file=discord.File(io.BytesIO(picture), "stats.png"),
                                         ephemeral=not public)
@@ -51,6 +57,28 @@ class StatsCog(commands.GroupCog, name="stats", description="Stats of this serve
         picture = await self.bot.loop.run_in_executor(None, server_picture, stats)
         await interaction.followup.send(stats.text(), file=discord.File(io.BytesIO(picture), "server-stats.png"),
                                         ephemeral=not public)
+
+    @app_commands.command(name="faction", description="Each faction's games, wins, draws and losses and win rate "
+                                                      "here, or in the server's event")
+    @app_commands.describe(scope="This server's games (default), or those of its latest tournament",
+                           public="Post them for everyone (default: you alone)")
+    async def faction(self, interaction: discord.Interaction, scope: Literal["server", "event"] = "server",
+                      public: bool = False) -> None:
+        tournament = None
+        if scope == "event":
+            tournament = await self.bot.tournaments.latest(interaction.guild_id)  # type: ignore[attr-defined]
+        records = await self.history.factions(interaction.guild_id,
+                                              tournament_id=tournament.id if tournament else None)
+        data = army_data()
+        where = f"in {tournament.name}" if tournament else "on this server"
+        stats = faction_stats(records, where, data.faction_name, data.detachment_name)
+        if not stats.lines:
+            raise GameError(stats.text())
+        await interaction.response.defer(ephemeral=not public, thinking=True)
+        picture = await self.bot.loop.run_in_executor(None, faction_picture, stats)
+        await interaction.followup.send(clip(stats.text(), MESSAGE_LIMIT),
+                                        file=discord.File(io.BytesIO(picture), "factions.png"),
+                                        ephemeral=not public, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="export", description="The rows behind the pictures as CSV: a player's finished "
                                                      "games here")

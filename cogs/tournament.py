@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from datetime import datetime
+from typing import Literal
 
 import discord
 from discord import app_commands
@@ -31,7 +33,12 @@ from bot.tournament_service import (
     not_checked_in,
     report_digest,
 )
+from bot.armies.lists import ListError
+from bot.store.models import utcnow
+from bot.times import DEFAULT_ZONE, parse_when
+from bot.ui import event_lists
 from bot.ui import tournament as ui
+from bot.ui.armies import detachments_typed, factions_typed, read_attachment
 from bot.ui.controls import view_of
 from bot.ui.game_options import MAX_CHOICES, pack_choices, packs_typed
 
@@ -87,15 +94,23 @@ class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swi
                            announce_channel="Where pairings are posted (default: where /tournament announce is used)",
                            organiser_role="Members with this role may run the event too",
                            bye_vp="VP scored by the player with the bye (default 0)",
-                           pack="The Chapter Approved season (default: the server's, set by /settings pack)")
+                           pack="The Chapter Approved season (default: the server's, set by /settings pack)",
+                           lists="Army lists: none (default), closed (organisers see them) or open (each player "
+                                 "sees their opponent's at pairing)",
+                           list_deadline="When lists are due, in your time zone: \"friday 18:00\" (then only "
+                                         "organisers enter them)")
+    @app_commands.rename(list_deadline="list-deadline")
     @app_commands.autocomplete(pack=packs_typed)
     async def create(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, MAX_NAME],
                      rounds: app_commands.Range[int, 1, MAX_ROUNDS],
                      announce_channel: discord.TextChannel | None = None,
                      organiser_role: discord.Role | None = None,
-                     bye_vp: app_commands.Range[int, 0, 100] = 0, pack: str | None = None) -> None:
+                     bye_vp: app_commands.Range[int, 0, 100] = 0, pack: str | None = None,
+                     lists: Literal["none", "closed", "open"] = "none",
+                     list_deadline: app_commands.Range[str, 1, 100] | None = None) -> None:
         if not interaction.permissions.manage_guild:
             raise GameError("Only someone with Manage Server can start a tournament.")
+        deadline = await self._deadline(interaction, list_deadline) if list_deadline else None
         packs = self.bot.service.packs  # type: ignore[attr-defined]
         typed = pack or await self.bot.service.community.default_pack(interaction.guild_id)  # type: ignore[attr-defined]
         chosen = resolve(typed, pack_choices(packs), "a pack of this bot")
@@ -107,14 +122,26 @@ class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swi
             _guild(interaction), name, rounds, bye_vp=bye_vp,
             announce_channel_id=announce_channel.id if announce_channel else None,
             organiser_role_id=organiser_role.id if organiser_role else None, pack=chosen, pool=pool,
+            list_policy=lists, list_deadline=deadline,
         )
         where = f" Pairings will be posted in {announce_channel.mention}." if announce_channel else ""
         missions = ("missions from the Chapter Approved Tournament Mission Pool" if pool else
                     f"{rules.title}: each player's Primary Mission from both Force Dispositions")
-        join = "`/tournament register`" if pool else "`/tournament register disposition:` (your list's)"
+        join = "`/tournament register`" if pool or lists != "none" else \
+            "`/tournament register disposition:` (your list's)"
+        if lists != "none":
+            due = f", due <t:{int(deadline.timestamp())}:f>" if deadline else ""
+            join += f", then `/tournament list submit` ({event_lists.POLICIES[lists]}{due})"
         await interaction.response.send_message(
-            f"🏆 **{record.name}** is open for registration: {record.rounds_planned} rounds of Swiss, "
-            f"{missions}.{where} Join with {join}.", allowed_mentions=NO_PINGS)
+            f"🏆 **{discord.utils.escape_markdown(record.name)}** is open for registration: "
+            f"{record.rounds_planned} rounds of Swiss, {missions}.{where} Join with {join}.",
+            allowed_mentions=NO_PINGS)
+
+    async def _deadline(self, interaction: discord.Interaction, typed: str) -> datetime:
+        """A moment the organiser typed, in their own time zone."""
+        community = self.bot.service.community  # type: ignore[attr-defined]
+        zone = await community.time_zone(str(interaction.user.id)) or DEFAULT_ZONE
+        return await asyncio.to_thread(parse_when, typed, zone, utcnow())
 
     @app_commands.command(name="register", description="Register for this server's tournament")
     @app_commands.describe(player="Register someone else (organisers only)",
@@ -224,6 +251,45 @@ class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swi
         await interaction.response.send_message(
             text[:1900] + ("…" if len(text) > 1900 else "") + " Drop them and close check-in?", ephemeral=True,
             view=view_of(ui.CloseCheckInButton(record.id, absent_digest(absent))))
+
+    list_group = app_commands.Group(name="list", description="Army lists for the event")
+
+    @list_group.command(name="submit", description="Submit your list (again to replace it, until the deadline)")
+    @app_commands.describe(file="Your list as a file: the app's export (.txt) or a NewRecruit roster (.rosz); "
+                                "leave it out to paste your list in a form",
+                           faction="The faction, if the list does not say it",
+                           detachment="The detachment, if the list does not say it",
+                           player="Submit or correct someone else's list (organisers)")
+    @app_commands.autocomplete(faction=factions_typed, detachment=detachments_typed)
+    async def list_submit(self, interaction: discord.Interaction, file: discord.Attachment | None = None,
+                          faction: app_commands.Range[str, 1, 100] | None = None,
+                          detachment: app_commands.Range[str, 1, 100] | None = None,
+                          player: discord.Member | None = None) -> None:
+        record = await self.service.current(_guild(interaction))
+        who = player or interaction.user
+        if file is None:
+            await interaction.response.send_modal(event_lists.EventListForm(self.bot, record.id, who))
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            read = await read_attachment(file)
+        except ListError as exc:
+            raise GameError(str(exc)) from None
+        await event_lists.submit(self.bot, interaction, record, who, faction=faction, detachment=detachment,
+                                 file=read)
+
+    @list_group.command(name="show", description="A player's list, privately (open lists: anyone's)")
+    @app_commands.describe(player="Whose (default: yours)")
+    async def list_show(self, interaction: discord.Interaction, player: discord.Member | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        record = await self.service.latest(_guild(interaction))
+        await event_lists.show(self.bot, interaction, record, player or interaction.user)
+
+    @list_group.command(name="review", description="Every entrant's list: missing, flagged, corrected (organisers)")
+    async def list_review(self, interaction: discord.Interaction) -> None:
+        record = await self._organiser(interaction, "review the lists")
+        await interaction.response.send_message(embeds=event_lists.review_embeds(record)[:10], ephemeral=True,
+                                                allowed_mentions=NO_PINGS)
 
     round_group = app_commands.Group(name="round", description="The round being played")
 

@@ -93,6 +93,14 @@ class FakeUser:
 
 
 @dataclass(frozen=True)
+class FakeFile:
+    """A file a user attaches to a slash command's attachment option."""
+
+    filename: str
+    content: bytes
+
+
+@dataclass(frozen=True)
 class FakeRole:
     id: int
     name: str
@@ -472,6 +480,14 @@ class DiscordModel:
             option["value"] = str(value.id)
             resolved.setdefault("users", {})[str(value.id)] = value.payload()
             resolved.setdefault("members", {})[str(value.id)] = value.member_payload(with_user=False)
+        elif kind == 11 and isinstance(value, FakeFile):
+            attachment_id = self.next_id()
+            self.files[attachment_id] = value.content
+            option["value"] = str(attachment_id)
+            resolved.setdefault("attachments", {})[str(attachment_id)] = {
+                "id": str(attachment_id), "filename": value.filename, "size": len(value.content),
+                "url": f"https://cdn.example/{attachment_id}/{value.filename}",
+                "proxy_url": f"https://media.example/{attachment_id}/{value.filename}"}
         elif kind == 8 and isinstance(value, FakeRole):
             option["value"] = str(value.id)
             resolved.setdefault("roles", {})[str(value.id)] = value.payload()

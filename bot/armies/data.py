@@ -92,6 +92,19 @@ class ArmyData:
     def credit(self) -> str:
         return f"{self.source['credit']} · data version {self.version}"
 
+    def faction_name(self, faction: str) -> str:
+        """The faction's name; an id this version of the data no longer has (a game stored earlier) as it is."""
+        found = self.factions.get(faction)
+        return found.name if found else faction
+
+    def detachment_name(self, faction: str, detachment: str) -> str:
+        """The detachment's name (a chapter's may be its parent's); an id the data no longer has as it is."""
+        if faction in self.factions:
+            for found in self.detachments_of(faction):
+                if found.id == detachment:
+                    return found.name
+        return detachment
+
     def family(self, faction: str) -> tuple[str, ...]:
         """The faction and the one it belongs to (Space Wolves, then Adeptus Astartes)."""
         parent = self.factions[faction].parent

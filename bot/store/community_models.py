@@ -105,6 +105,7 @@ class GameSummary(SQLModel, table=True):
         Index("ix_game_summary_player_a", "guild_id", "player_a", "ended_at"),
         Index("ix_game_summary_player_b", "guild_id", "player_b", "ended_at"),
         Index("ix_game_summary_guild_ended", "guild_id", "ended_at"),
+        Index("ix_game_summary_tournament", "tournament_id"),
     )
 
     game_id: int = Field(foreign_key="game.id", ondelete="CASCADE", primary_key=True,
@@ -127,6 +128,10 @@ class GameSummary(SQLModel, table=True):
     mode_a: str | None = Field(default=None, sa_type=String(16), description="Fixed or Tactical (Chapter Approved)")
     mode_b: str | None = Field(default=None, sa_type=String(16))
     challenger: str | None = Field(default=None, sa_type=String(32), description="The last Challenger, if any")
+    faction_a: str | None = Field(default=None, sa_type=String(64), description="The army data's faction id")
+    faction_b: str | None = Field(default=None, sa_type=String(64))
+    detachment_a: str | None = Field(default=None, sa_type=String(64), description="The army data's detachment id")
+    detachment_b: str | None = Field(default=None, sa_type=String(64))
     tournament_id: int | None = Field(default=None, description="The event the game was a table of")
     result_message_id: int | None = Field(default=None, sa_type=BigInteger)
     ended_at: datetime = Field(sa_type=UtcDateTime)

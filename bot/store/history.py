@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import func, insert, or_
+from sqlalchemy import case, func, insert, or_, union_all
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, async_sessionmaker
@@ -24,6 +24,21 @@ from bot.store.models import Game, GameStatus
 BACKFILL_BATCH = 500
 SUMMARY = GameSummary.__table__
 TALLY = ServerTally.__table__
+
+
+@dataclass(frozen=True)
+class FactionRecord:
+    """A faction's (and detachment's) games, as the seat of one player: mirror matches left out."""
+
+    faction: str
+    detachment: str | None
+    games: int
+    wins: int
+    draws: int
+
+    @property
+    def losses(self) -> int:
+        return self.games - self.wins - self.draws
 
 
 @dataclass(frozen=True)
@@ -110,6 +125,28 @@ class HistoryRepository:
             rows = (await session.exec(query)).all()
         return [CountedGame(game, (a, b), (name_a, name_b), winner)
                 for game, a, b, name_a, name_b, winner in rows if game not in voided]
+
+    async def factions(self, guild_id: int, *, tournament_id: int | None = None) -> list[FactionRecord]:
+        """Each faction and detachment's record on a server (or in one event), summed in the database over both
+        seats of its finished games: abandoned games and mirror matches left out, and games before armies too."""
+        g = SUMMARY.c
+        seats = []
+        for me, them in (("a", "b"), ("b", "a")):
+            faction, other = g[f"faction_{me}"], g[f"faction_{them}"]
+            where = [g.guild_id == guild_id, g.reason != "abandoned", faction.is_not(None),
+                     or_(other.is_(None), other != faction)]
+            if tournament_id is not None:
+                where.append(g.tournament_id == tournament_id)
+            seats.append(select(
+                faction.label("faction"), g[f"detachment_{me}"].label("detachment"),
+                case((g.winner == g[f"player_{me}"], 1), else_=0).label("won"),
+                case((g.winner.is_(None), 1), else_=0).label("drew")).where(*where))
+        both = union_all(*seats).subquery()
+        query = (select(both.c.faction, both.c.detachment, func.count(), func.sum(both.c.won), func.sum(both.c.drew))
+                 .group_by(both.c.faction, both.c.detachment))
+        async with self._sessionmaker() as session, session.begin():
+            rows = (await session.exec(query)).all()
+        return [FactionRecord(f, d, n, int(w), int(dr)) for f, d, n, w, dr in rows]
 
     async def server_counts(self, guild_id: int) -> dict[str, list[tuple[str, int, int]]]:
         """The server's tallies by kind: (key, games, wins) rows (`tallies`)."""

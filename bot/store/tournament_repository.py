@@ -19,6 +19,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.engine.chapter_approved.state import CA_PACK
+from bot.engine.models import Army
 from bot.engine.tournament.event import Outcome, Reason, Result, Tournament, outcome_of
 from bot.engine.tournament.ranking import Frozen
 from bot.store.codec import load_snapshot
@@ -51,6 +52,27 @@ class Correction(Frozen):
     by: str
     before: Result
     after: Result
+
+
+class EntryList(Frozen):
+    """A player's list for the event, as the event reads it: the army it names (faction, detachment and its Force
+    Disposition, recomputed points, the army_list row) and how many flags its check raised."""
+
+    army: Army
+    flags: int = 0
+
+
+class ListChange(Frozen):
+    """An organiser's change of a list after the lists were locked (the first round started), and who made it."""
+
+    player: str
+    by: str
+    before: int | None = Field(description="The army_list id replaced (None: the player had none)")
+    after: int
+    at: datetime
+
+
+ListPolicy = Literal["none", "closed", "open"]
 
 
 class RoundClock(Frozen):
@@ -86,6 +108,11 @@ class EventState(Frozen):
     pack: str = Field(CA_PACK, description="The Chapter Approved season the event plays")
     dispositions: dict[str, str] = Field(
         default_factory=dict, description="player id -> Force Disposition, registered once with their list (2026-27)")
+    list_policy: ListPolicy = Field("none", description="none; closed: the organisers see the lists; open: each "
+                                                        "player sees their opponent's at pairing")
+    list_deadline: datetime | None = Field(None, description="After it, players' lists go through an organiser")
+    lists: dict[str, EntryList] = Field(default_factory=dict, description="player id -> their list")
+    list_changes: tuple[ListChange, ...] = ()
 
 
 @dataclass(frozen=True)

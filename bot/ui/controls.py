@@ -26,6 +26,7 @@ BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "disposition": ("Pick Force Disposition", discord.ButtonStyle.primary),
     "choose": ("Choose Secondary Missions", discord.ButtonStyle.primary),
     "ready": ("Battle Ready", discord.ButtonStyle.secondary),
+    "army": ("Set army", discord.ButtonStyle.secondary),
     "deployed": ("Deployment done", discord.ButtonStyle.success),
     "endcmd": ("End Command phase", discord.ButtonStyle.primary),
     "endturn": ("End turn", discord.ButtonStyle.primary),

@@ -30,6 +30,7 @@ from bot.service import ActResult, GameService, StaleBoard
 from bot.store.models import GameStatus, utcnow
 from bot.store.repository import GameRecord
 from bot.ui.alarms import Alarms
+from bot.ui.armies import ArmyForm
 from bot.ui.calls import StoredCalls, call_line
 from bot.ui.challenge import ACCEPT_QUESTION, offer_game
 from bot.ui.clock_watch import ClockWatch
@@ -241,6 +242,10 @@ class GameDesk:
         if verb in ("endby-first", "endby-second"):  # an agreement holds however the game moved on
             await self._agree_to_end(interaction, game_id, me, verb)
             return
+        if verb == "army":  # every pack's; a form must be the press's first answer
+            await self._current(interaction, game_id, None)
+            await interaction.response.send_modal(ArmyForm(self, game_id))
+            return
         version = None if verb in self.views.unversioned else version
         # Acknowledged at once, as an update of the board (a menu follows privately): reading the game may wait
         # behind other tables' writes, and the press's token can then edit the board outside the global limit.
@@ -340,7 +345,7 @@ class GameDesk:
             raise GameError("This game is still being played.")
         if utcnow() - record.updated_at > REMATCH_WITHIN:
             raise GameError("Rematches can be asked for up to a day after the game: start a new one with /game new.")
-        setup = rematch_setup(record.setup)
+        setup = rematch_setup(record.setup, record.state)
         other = next(p for p in setup.players if p != me)
         await interaction.response.defer(ephemeral=True, thinking=True)
         content = (f"<@{other}>, {interaction.user.mention} asks for a rematch: the same pack, size and options, "
@@ -352,12 +357,16 @@ class GameDesk:
         await interaction.delete_original_response()  # the offer itself is the answer
 
 
-def rematch_setup(setup):
-    """A new game like `setup`'s: the players' seats swapped, a new secret seed, the current setup version."""
+def rematch_setup(setup, state):
+    """A new game like `setup`'s: the players' seats swapped with what each seat holds (their armies as played,
+    ratings, dispositions), a new secret seed, the current setup version."""
     fields = setup.model_dump(exclude={"version", "seed", "seed_fixed_by"})
     fields.update(players=setup.players[::-1], names=setup.names[::-1], seed=new_seed())
-    if "strategy_ratings" in fields:
-        fields["strategy_ratings"] = setup.strategy_ratings[::-1]
+    armies = tuple(p.army for p in state.players)[::-1]
+    fields["armies"] = armies if any(armies) else None
+    for seated in ("strategy_ratings", "dispositions"):
+        if fields.get(seated) is not None:
+            fields[seated] = getattr(setup, seated)[::-1]
     return type(setup)(**fields)
 
 

@@ -9,6 +9,8 @@ import discord
 from discord import app_commands
 from pydantic import BaseModel, ConfigDict
 
+from bot.armies.check import army_from
+from bot.armies.data import army_data
 from bot.engine.chapter_approved.state import CA_PACK, GameSetup
 from bot.engine.errors import GameError
 from bot.engine.names import resolve
@@ -37,6 +39,8 @@ class GameOptions(BaseModel):
     clock_expiry: Literal["play-on", "claim"] = "play-on"
     deployment: str | None = None  # Chapter Approved 2026-27: the Deployment card (None: drawn)
     layout: Literal["A", "B", "C"] | None = None  # Chapter Approved 2026-27: the pairing's layout (None: drawn)
+    faction: str | None = None  # the challenger's army, as typed (the taker sets theirs on the board)
+    detachment: str | None = None
 
     def setup(self, packs: Packs, players: tuple[str, str], names: tuple[str, str]) -> Any:
         """The setup of the pack's game between `players` (the challenger first), refusing options that belong
@@ -45,9 +49,13 @@ class GameOptions(BaseModel):
             raise GameError(f"There is no pack {self.pack!r}: pick one from the list.")
         if len(self.seed or "") > MAX_SEED:
             raise GameError(f"Seeds are at most {MAX_SEED} characters.")
+        if self.detachment and not self.faction:
+            raise GameError("Name your `faction:` with your `detachment:`.")
+        army = army_from(army_data(), self.faction, self.detachment) if self.faction else None
         common = dict(players=players, names=names, seed=self.seed or new_seed(),
                       seed_fixed_by=players[0] if self.seed else None,
-                      clock_minutes=self.clock, clock_expiry=self.clock_expiry)
+                      clock_minutes=self.clock, clock_expiry=self.clock_expiry,
+                      armies=(army, None) if army else None)
         rules = packs.rules(self.pack)
         dispositions = isinstance(rules, ChapterApprovedRules) and rules.catalog.force_dispositions
         if (self.deployment or self.layout) and not dispositions:
@@ -102,6 +110,8 @@ class GameOptions(BaseModel):
             found.append(f"**Deployment:** {self.deployment}")
         if self.layout:
             found.append(f"**Layout:** {self.layout}")
+        if self.faction and not (isinstance(rules, ChapterApprovedRules) and rules.catalog.force_dispositions):
+            found.append(f"**Challenger's army:** {army_from(army_data(), self.faction, self.detachment).label}")
         if isinstance(rules, ChapterApprovedRules) and rules.catalog.rules.challenger_deck and not self.challenger:
             found.append("**Challenger cards:** off")
         if self.clock:

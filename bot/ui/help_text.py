@@ -73,6 +73,15 @@ PLAYERS = HelpSection(
                       "/game new opponent:@bob size:strike-force when:tonight 20:00", options=("when",)),
             HelpEntry("/game new", "an open challenge for one role only, closing after 6 hours",
                       "/game new size:incursion for:@League expires:6", options=("for", "expires")),
+            HelpEntry("/game new", "with your army: the faction and detachment autocomplete (in 2026-27 the "
+                      "detachment gives your Force Disposition)",
+                      "/game new opponent:@bob faction:Space Wolves detachment:Saga of the Hunter",
+                      options=("faction", "detachment")),
+            HelpEntry("/army set", "set your army before the battle (the board's Set army button too): faction "
+                      "and detachment, and your list as a file (app export or NewRecruit .rosz); with nothing, a "
+                      "form to paste your list", "/army set faction:Necrons detachment:Awakened Dynasty"),
+            HelpEntry("/army show", "a player's army and list, privately, with the full list a press away",
+                      "/army show player:@bob"),
             HelpEntry("/settings timezone", "set your time zone once, for times you type",
                       "/settings timezone zone:Europe/Berlin"),
             HelpEntry("/game status", "post this channel's board again"),
@@ -107,6 +116,8 @@ PLAYERS = HelpSection(
             HelpEntry("/stats player", "a picture of your record: results, VP, missions, first or second",
                       "/stats player player:@bob"),
             HelpEntry("/stats server", "this server's games per week, missions, first-turn wins, the Challenger"),
+            HelpEntry("/stats faction", "each faction's games, W-L-D and win rate here (mirrors left out); "
+                      "`scope:event` for the latest tournament", "/stats faction scope:event"),
             HelpEntry("/stats export", "your finished games as CSV"),
         )),
         HelpGroup("The ladder (once an admin starts it)", (
@@ -123,6 +134,10 @@ PLAYERS = HelpSection(
         )),
         HelpGroup("Tournaments", (
             HelpEntry("/tournament register", "join this server's tournament"),
+            HelpEntry("/tournament list submit", "your army list for the event (a file, or a form to paste it); "
+                      "again to replace it until the deadline", "/tournament list submit file:my-list.txt"),
+            HelpEntry("/tournament list show", "a list, privately: yours, or anyone's at an open-list event",
+                      "/tournament list show player:@bob"),
             HelpEntry("/tournament report", "report your game; your opponent confirms it",
                       "/tournament report my-vp:72 opponent-vp:65"),
             HelpEntry("/tournament standings", "the standings, with your own place"),
@@ -144,7 +159,14 @@ ORGANISERS = HelpSection(
         HelpGroup("Before round 1", (
             HelpEntry("/tournament create", "open a Swiss event on this server (Manage Server)",
                       "/tournament create name:Winter GT rounds:5 announce-channel:#pairings"),
+            HelpEntry("/tournament create", "with lists: closed (you see them) or open (each player sees their "
+                      "opponent's in the table thread), due by a deadline",
+                      "/tournament create name:Winter GT rounds:5 lists:open list-deadline:friday 18:00",
+                      options=("lists", "list-deadline")),
             HelpEntry("/tournament register", "register someone else", "/tournament register player:@alice"),
+            HelpEntry("/tournament list review", "every entrant's list: missing, flagged, corrected"),
+            HelpEntry("/tournament list submit", "enter or correct a player's list (after the lock, logged)",
+                      "/tournament list submit player:@alice file:alice.rosz"),
             HelpEntry("/tournament checkin", "post a Check in button; `close` drops who did not check in",
                       "/tournament checkin action:open"),
         )),

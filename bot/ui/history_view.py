@@ -9,6 +9,7 @@ from bot.engine.errors import GameError
 from bot.store.community_models import GameSummary
 from bot.store.history import Page
 from bot.ui.errors import answer_failure
+from bot.armies.data import army_data
 from bot.ui.text import clip, size_name
 
 PAGE = 10
@@ -68,6 +69,10 @@ def _line(guild_id: int, player: str, row: GameSummary, titles: dict[str, str]) 
         result = f"**{result}** ({HOW[row.reason]})"
     where = " · ".join(x for x in (titles.get(row.pack, row.pack), size_name(row.size) if row.size else None,
                                    row.mission, row.deployment) if x)
+    factions = (row.faction_a, row.faction_b) if seat_a else (row.faction_b, row.faction_a)
+    if any(factions):  # games from before armies, or without them, have none
+        data = army_data()
+        where += " · " + " vs ".join(data.faction_name(f) if f else "?" for f in factions)
     link = (f" · [result](https://discord.com/channels/{guild_id}/{row.channel_id}/{row.result_message_id})"
             if row.result_message_id else "")
     return f"<t:{int(row.ended_at.timestamp())}:d> vs **{opponent}** · {where} · {mine}–{theirs} · {result}{link}"

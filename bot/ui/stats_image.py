@@ -17,6 +17,7 @@ from matplotlib import font_manager  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from bot.store.community_models import GameSummary  # noqa: E402
+from bot.store.history import FactionRecord  # noqa: E402
 
 FONT = Path(__file__).with_name("fonts") / "DejaVuSans.ttf"
 font_manager.fontManager.addfont(str(FONT))
@@ -53,6 +54,7 @@ class PlayerStats:
     by_mission: dict[str, Record] = field(default_factory=dict)
     by_turn: dict[str, Record] = field(default_factory=dict)  # going first, going second
     by_mode: dict[str, Record] = field(default_factory=dict)  # Fixed, Tactical
+    by_faction: dict[str, Record] = field(default_factory=dict)  # the player's own army's faction
 
     def text(self) -> str:
         games = self.record.games
@@ -60,8 +62,8 @@ class PlayerStats:
             return f"{self.name} has no finished games here yet ({self.abandoned} abandoned)."
         lines = [f"**{self.name}**: {games} games, {self.record} (wins-losses-draws), average "
                  f"{self.vp_for / games:.1f}VP for and {self.vp_against / games:.1f}VP against."]
-        for label, table in (("By pack", self.by_pack), ("Going first / second", self.by_turn),
-                             ("Fixed / Tactical", self.by_mode)):
+        for label, table in (("By pack", self.by_pack), ("Armies", self.by_faction),
+                             ("Going first / second", self.by_turn), ("Fixed / Tactical", self.by_mode)):
             if table:
                 lines.append(f"{label}: " + ", ".join(f"{k} {v}" for k, v in table.items()))
         if self.abandoned:
@@ -69,9 +71,10 @@ class PlayerStats:
         return "\n".join(lines)
 
 
-def player_stats(rows: list[GameSummary], player: str, titles: dict[str, str] | None = None) -> PlayerStats:
+def player_stats(rows: list[GameSummary], player: str, titles: dict[str, str] | None = None,
+                 faction_name=str) -> PlayerStats:
     """A player's record from their finished games (abandoned ones counted apart); `titles` names each pack by
-    its title (pack id -> title) rather than its id."""
+    its title (pack id -> title) rather than its id, `faction_name` each faction id."""
     titles = titles or {}
     name = next(((r.name_a if r.player_a == player else r.name_b) for r in reversed(rows)), "This player")
     stats = PlayerStats(name)
@@ -88,6 +91,9 @@ def player_stats(rows: list[GameSummary], player: str, titles: dict[str, str] | 
         stats.by_mission.setdefault(r.mission, Record()).add(outcome)
         if r.first is not None:
             stats.by_turn.setdefault("first" if r.first == player else "second", Record()).add(outcome)
+        faction = r.faction_a if seat_a else r.faction_b
+        if faction:
+            stats.by_faction.setdefault(faction_name(faction), Record()).add(outcome)
         mode = r.mode_a if seat_a else r.mode_b
         if mode:
             stats.by_mode.setdefault(mode.title(), Record()).add(outcome)
@@ -207,3 +213,63 @@ def _png(figure: Figure) -> bytes:
     out = io.BytesIO()
     figure.savefig(out, format="png")
     return out.getvalue()
+
+
+MIN_DETACHMENT_GAMES = 5  # a detachment's own line is shown from this many games
+
+
+@dataclass
+class FactionLine:
+    name: str
+    record: Record
+    detachments: list[tuple[str, Record]]
+
+    @property
+    def win_rate(self) -> float:
+        return 100 * self.record.wins / self.record.games
+
+
+@dataclass
+class FactionStats:
+    where: str
+    lines: list[FactionLine]
+
+    @property
+    def games(self) -> int:
+        return sum(line.record.games for line in self.lines)
+
+    def text(self) -> str:
+        if not self.lines:
+            return f"No finished games with armies {self.where} yet."
+        out = [f"**Factions {self.where}** (mirror matches left out): wins-losses-draws, win rate"]
+        for line in self.lines:
+            out.append(f"{line.name}: {line.record.games} games, {line.record} · {line.win_rate:.0f}%")
+            out += [f"  ↳ {name}: {record.games} games, {record} · {100 * record.wins / record.games:.0f}%"
+                    for name, record in line.detachments]
+        return "\n".join(out)
+
+
+def faction_stats(records: list[FactionRecord], where: str, faction_name, detachment_name) -> FactionStats:
+    """Factions by games played, each with its detachments that have enough games to say something."""
+    by_faction: dict[str, FactionLine] = {}
+    for r in records:
+        line = by_faction.setdefault(r.faction, FactionLine(faction_name(r.faction), Record(), []))
+        record = Record(r.wins, r.losses, r.draws)
+        line.record = Record(line.record.wins + r.wins, line.record.losses + r.losses, line.record.draws + r.draws)
+        if r.detachment is not None and record.games >= MIN_DETACHMENT_GAMES:
+            line.detachments.append((detachment_name(r.faction, r.detachment), record))
+    lines = sorted(by_faction.values(), key=lambda line: (-line.record.games, line.name))
+    for line in lines:
+        line.detachments.sort(key=lambda pair: -pair[1].games)
+    return FactionStats(where, lines)
+
+
+def faction_picture(stats: FactionStats) -> bytes:
+    with matplotlib.rc_context(STYLE):
+        shown = stats.lines[:24]
+        figure = Figure(figsize=(8, 1.5 + 0.3 * len(shown)), dpi=100)
+        figure.suptitle(f"Factions {stats.where}: {stats.games} army-games", fontweight="bold")
+        axes = figure.subplots()
+        _record_bars(axes, {f"{line.name} ({line.win_rate:.0f}%)": line.record for line in shown})
+        axes.set_xlabel("games (mirror matches left out)")
+        return _png(figure)

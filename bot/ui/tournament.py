@@ -18,9 +18,11 @@ import discord
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.state import GameSetup, GameState
 from bot.engine.errors import GameError
+from bot.engine.models import Army
 from bot.engine.rng import derive_rng, new_seed
 from bot.engine.tournament import event as t
 from bot.store.tournament_repository import PendingReport, TableGame, TournamentRecord
+from bot.ui.armies import list_message
 from bot.ui.challenge import offer_game, open_thread
 from bot.ui.errors import answer_failure
 from bot.ui.text import title_case
@@ -68,6 +70,17 @@ def mention(player: str) -> str:
 
 def name_of(record: TournamentRecord, player: str) -> str:
     return record.state.names.get(player, player)
+
+
+def army_of(record: TournamentRecord, player: str) -> Army | None:
+    entry = record.state.lists.get(player)
+    return entry.army if entry else None
+
+
+def faction_note(record: TournamentRecord, player: str) -> str:
+    """' (Space Wolves)' after a player's name where their list is in, else nothing."""
+    army = army_of(record, player)
+    return f" ({army.faction_name})" if army else ""
 
 
 def score_line(pairing: t.Pairing, result: t.Result | PendingReport) -> str:
@@ -153,7 +166,8 @@ def announcement_messages(catalog: Catalog, record: TournamentRecord) -> list[An
         lines.append((f"**Bye**: {mention(bye.a)} scores a win and {bye.vp_a}VP", [int(bye.a)]))
     for p in current.pairings.tables:
         missions = "" if current.mission else f" · {TableMissions.of(catalog, record, current.number, p).text()}"
-        lines.append((f"**Table {p.table}**: {mention(p.a)} vs {mention(p.b)}{missions}", [int(p.a), int(p.b)]))
+        lines.append((f"**Table {p.table}**: {mention(p.a)}{faction_note(record, p.a)} vs "
+                      f"{mention(p.b)}{faction_note(record, p.b)}{missions}", [int(p.a), int(p.b)]))
     return pack_mentions(Announcement(title, [round_embed(catalog, record)], []), lines)
 
 
@@ -286,7 +300,7 @@ def standings_messages(record: TournamentRecord) -> list[list[discord.Embed]]:
     played = len(event.rounds)
     notes = result_notes(event)
     lines = [
-        f"`{s.rank:>4}` {discord.utils.escape_markdown(name_of(record, s.player))} · "
+        f"`{s.rank:>4}` {discord.utils.escape_markdown(name_of(record, s.player))}{faction_note(record, s.player)} · "
         f"{record_text(s.wins, s.draws, s.losses)} · {s.opponents_win_pct:.2f}% · {s.vp} VP"
         f"{' · bye' if s.had_bye else ''}{' · dropped' if s.dropped else ''}"
         f"{''.join(f' · {n}' for n in notes.get(s.player, ()))}"
@@ -334,13 +348,17 @@ def standings_csv(record: TournamentRecord) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["rank", "player_id", "name", "record", "wins", "draws", "losses", "opponents_win_pct", "vp",
-                     "path", "had_bye", "dropped", "notes"])
+                     "path", "had_bye", "dropped", "notes", "faction", "detachment", "list_points", "list_flags"])
     notes = result_notes(record.state.event)
     for s in t.standings(record.state.event):
+        entry = record.state.lists.get(s.player)
+        army = entry.army if entry else None
         writer.writerow([s.rank, s.player, name_of(record, s.player), record_text(s.wins, s.draws, s.losses),
                          s.wins, s.draws, s.losses,
                          f"{s.opponents_win_pct:.2f}", s.vp, s.path, s.had_bye, s.dropped,
-                         "; ".join(notes.get(s.player, ()))])
+                         "; ".join(notes.get(s.player, ())), army.faction_name if army else "",
+                         (army.detachment_name or "") if army else "",
+                         army.points if army and army.points is not None else "", entry.flags if entry else ""])
     return out.getvalue()
 
 
@@ -349,12 +367,17 @@ def results_csv(record: TournamentRecord) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["round", "mission", "table", "player_a_id", "player_a", "player_b_id", "player_b",
-                     "outcome", "vp_a", "vp_b", "reason"])
+                     "outcome", "vp_a", "vp_b", "reason", "faction_a", "faction_b"])
+
+    def faction(player: str | None) -> str:
+        army = army_of(record, player) if player else None
+        return army.faction_name if army else ""
+
     for r in record.state.event.rounds:
         for res in sorted(r.results, key=lambda x: x.table):
             writer.writerow([r.number, r.mission or "", res.table, res.a, name_of(record, res.a), res.b or "",
                              name_of(record, res.b) if res.b else "", res.outcome.value, res.vp_a, res.vp_b,
-                             res.reason.value])
+                             res.reason.value, faction(res.a), faction(res.b)])
     return out.getvalue()
 
 
@@ -463,15 +486,16 @@ async def open_table_threads(client: discord.Client, record: TournamentRecord,
             place = await open_thread(channel, table_thread_name(record, current.number, pairing), players,
                                       f"{record.name}: round {current.number}")
             names = (name_of(record, pairing.a), name_of(record, pairing.b))
+            armies = (army_of(record, pairing.a), army_of(record, pairing.b))
             if current.mission is not None:
                 setup = GameSetup(size="strike-force", players=(pairing.a, pairing.b), names=names,
-                                  mission=current.mission, seed=new_seed())
+                                  mission=current.mission, seed=new_seed(), armies=armies)
                 missions = mission_title(catalog, current.mission)
             else:  # CA 2026-27: the Force Dispositions they registered, the layout drawn for the table
                 table = TableMissions.of(catalog, record, current.number, pairing)
                 setup = GameSetup(size="strike-force", players=(pairing.a, pairing.b), names=names,
                                   pack=record.state.pack, challenger_cards=False, dispositions=table.dispositions,
-                                  layout=table.layout, seed=new_seed())
+                                  layout=table.layout, seed=new_seed(), armies=armies)
                 missions = table.text()
             content = (f"{mention(pairing.a)} vs {mention(pairing.b)}: round {current.number}, table "
                        f"{pairing.table} of **{discord.utils.escape_markdown(record.name)}**, "
@@ -482,12 +506,25 @@ async def open_table_threads(client: discord.Client, record: TournamentRecord,
             links.append(TableGame(round_number=current.number, table=pairing.table, game_id=game.game_id,
                                    thread_id=place.id))
             await place.send(**message)
+            if record.state.list_policy == "open":  # each player sees their opponent's list at pairing
+                await post_lists(client, place, record, (pairing.a, pairing.b))
     except discord.Forbidden:
         raise GameError(f"I cannot open threads in {where}: check my permissions there.") from None
     finally:
         if links:  # the games already set up report back even when a later thread could not be opened
             await client.tournaments.link_games(record.id, links)  # type: ignore[attr-defined]
     return where, len(current.pairings.tables)
+
+
+async def post_lists(client: discord.Client, place: discord.abc.Messageable, record: TournamentRecord,
+                     players: tuple[str, ...]) -> None:
+    """Each player's list at a glance (its full text a press away), naming and notifying nobody."""
+    for player in players:
+        entry = record.state.lists.get(player)
+        lists = client.service.lists  # type: ignore[attr-defined]
+        found = await lists.get(entry.army.list_id) if entry and entry.army.list_id else None
+        if found is not None:
+            await place.send(**list_message(found[1], name_of(record, player), found[0].id))
 
 
 async def archive_table_threads(client: discord.Client, record: TournamentRecord, round_number: int) -> int:

@@ -156,6 +156,7 @@ class Harness:
         self._saved_adapter_request = AsyncWebhookAdapter.request
         AsyncWebhookAdapter.request = _webhook_request  # type: ignore[method-assign]
         self.bot.http.request = self._http_request  # type: ignore[method-assign]
+        self.bot.http.get_from_cdn = self._from_cdn  # type: ignore[method-assign]
         logging.getLogger().addHandler(self._errors)
         before = set(asyncio.all_tasks())
         await self.bot.login(TOKEN)  # runs setup_hook: extensions, DynamicItems, command sync
@@ -316,6 +317,11 @@ class Harness:
         else:
             body, uploaded = kwargs.get("json"), [(f.filename, _read(f.fp)) for f in files or []]
         return await self._dispatch(route, body, uploaded)
+
+    async def _from_cdn(self, url: str) -> bytes:
+        """A file users attached, as Discord's CDN serves it (its id is the first part of the path)."""
+        await asyncio.sleep(0)
+        return self.model.files[int(url.split("/")[3])]
 
     async def _dispatch(self, route: discord.http.Route, body: Any, files: list[tuple[str, bytes]]) -> Any:
         params = _route_params(route)

@@ -142,8 +142,9 @@ async def test_2026_27_refusals_are_private_and_change_nothing(harness: Harness,
     await table.pick(menu, "disposition", ["reconnaissance"], alice)
     again = await table.press("disposition", alice)
     picked = await table.pick(again, "disposition", ["disruption"], alice, strict=False)
-    assert any(s.ephemeral and "already picked" in s.content for s in picked)
-    assert (await table.state()).player(str(alice.id)).disposition_choice == "reconnaissance"
+    assert any(s.ephemeral and "changed your pick to Disruption" in s.content for s in picked)
+    assert (await table.state()).player(str(alice.id)).disposition_choice == "disruption"
+    assert "Disruption" not in public_text(await table.board())
 
 
 async def test_a_pick_stays_secret_in_the_log_until_both_have_picked(harness: Harness, alice: FakeUser,

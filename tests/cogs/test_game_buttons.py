@@ -78,7 +78,7 @@ async def test_the_first_turn_and_supply_drop_wait_for_both_players_to_deploy(ta
     board = await table.board()
     assert f"Deploy armies: **{defender.name.title()}** sets up first" in board["embeds"][0]["description"]
     assert "Alice ⏳ deploying, Bob ⏳ deploying" in board["embeds"][0]["description"]
-    assert sorted(verbs(board)) == ["deployed", "ready", "undo"]
+    assert sorted(verbs(board)) == ["army", "deployed", "ready", "undo"]
     assert "first turn roll-off" not in "\n".join(public_text(m).lower() for m in harness.messages())
 
     pressed = await table.press("deployed", alice)
@@ -128,7 +128,7 @@ async def test_a_stranger_is_told_off_by_every_button(table: Table, harness: Har
     await stranger_presses_everything()  # the Command phase, question answered: New Orders is offered
     await table.press("endcmd", await table.active_user())
     await stranger_presses_everything()  # movement to fight
-    assert seen == {"attacker", "defender", "ready", "choose", "deployed", "undo", "answer", "endcmd", "score",
+    assert seen == {"attacker", "defender", "ready", "army", "choose", "deployed", "undo", "answer", "endcmd", "score",
                     "neworders", "endturn"}
 
 

@@ -58,7 +58,7 @@ async def test_only_the_challenged_player_accepts(table: Table, harness: Harness
     board = await table.board()
     state = await table.state()
     assert state.mission.primary == "hidden-supplies"  # this seed's mission: its corner is still to record
-    assert not board["pinned"] and sorted(verbs(board)) == ["attacker", "corner", "defender", "ready"]
+    assert not board["pinned"] and sorted(verbs(board)) == ["army", "attacker", "corner", "defender", "ready"]
     assert not [s for s in reply if s.kind in ("message", "followup") and s.message["id"] != board["id"]]
     # The challenge keeps its briefing and map but loses its buttons and its question: it says who accepted.
     kept = harness.message(challenge.main.message["id"])
@@ -131,7 +131,7 @@ async def test_a_deleted_board_is_posted_again_by_status(table: Table, harness: 
     (second,) = await table.board_ids()
     state = await table.state()
     await table.press("attacker", table.user(state.sides_rolloff.winner))
-    assert sorted(verbs(harness.message(second))) == ["choose", "corner", "ready", "undo"]
+    assert sorted(verbs(harness.message(second))) == ["army", "choose", "corner", "ready", "undo"]
 
 
 # --- /game status, end, concede, log --------------------------------------------------------------
@@ -152,7 +152,7 @@ async def test_status_brings_the_board_to_the_bottom(table: Table, harness: Harn
     assert int(harness.messages()[-1]["id"]) == newest
     state = await table.state()
     await table.press("attacker", table.user(state.sides_rolloff.winner))
-    assert sorted(verbs(harness.message(newest))) == ["choose", "corner", "ready", "undo"]
+    assert sorted(verbs(harness.message(newest))) == ["army", "choose", "corner", "ready", "undo"]
 
 
 async def test_a_moderator_ends_the_game_at_once(table: Table, harness: Harness, carol) -> None:
@@ -270,7 +270,7 @@ async def test_undo_command_and_its_refusals(table: Table, harness: Harness, ali
     thinking = int(reply.response.message["id"])
     assert not [s for s in reply if s.kind == "followup"] and thinking not in harness.model.messages  # the board says it
     assert (await table.state()).status == Status.SIDES
-    assert sorted(await table.board_verbs()) == ["attacker", "corner", "defender", "ready"]
+    assert sorted(await table.board_verbs()) == ["army", "attacker", "corner", "defender", "ready"]
 
 
 # --- in-game commands -------------------------------------------------------------------------------

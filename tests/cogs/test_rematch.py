@@ -23,7 +23,8 @@ def result_card(harness: Harness) -> dict:
 @pytest.mark.parametrize("presser", ["winner", "loser"])
 async def test_either_player_offers_a_rematch_and_the_other_accepts(table: Table, harness: Harness, alice, bob,
                                                                     presser: str) -> None:
-    await table.start(size="incursion", twist=True, clock=45, seed=None)
+    await table.start(size="incursion", twist=True, clock=45, seed=None, faction="Orks")
+    await table.slash("army set", bob, faction="Necrons")
     await table.to_battle()
     old = await table.state()
     await table.slash("game concede", bob)
@@ -40,6 +41,7 @@ async def test_either_player_offers_a_rematch_and_the_other_accepts(table: Table
     assert new.players == old.setup.players[::-1] and new.names == old.setup.names[::-1]
     assert (new.size, new.twist, new.clock_minutes, new.pack) == ("incursion", True, 45, old.setup.pack)
     assert new.seed != old.setup.seed and new.seed_fixed_by is None
+    assert [army.faction for army in new.armies] == ["necrons", "orks"]  # each keeps the army they played
     accept = next(c for v, c in verbs(offer.message).items() if v.startswith("accept"))
     refused = await harness.press(accept, user=user)
     assert refused.ephemeral and "Waiting for your opponent" in refused.content

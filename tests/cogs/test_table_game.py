@@ -93,7 +93,7 @@ async def test_a_grand_tournament_game_from_challenge_to_result(table: Table, ha
     briefing = public_text(challenge.main.message)
     assert "Mission briefing" in briefing and "Deployment map: the pack draws it in a picture" in briefing
     await table.accept()
-    assert set(await table.board_verbs()) == {"select", "ready", "undo"}
+    assert set(await table.board_verbs()) == {"select", "ready", "army", "undo"}
 
     # Step 7: secret until both have selected.
     mine = await select_secondaries(table, alice, GT_PICKS)

@@ -335,17 +335,17 @@ async def test_standings_order_and_export(harness: Harness, organiser, players) 
     assert standings[0] == {
         "rank": "1", "player_id": expected[0], "name": names[expected[0]], "record": "1-0", "wins": "1", "draws": "0",
         "losses": "0", "opponents_win_pct": "0.00", "vp": "80", "path": "W", "had_bye": "False", "dropped": "False",
-        "notes": "",
+        "notes": "", "faction": "", "detachment": "", "list_points": "", "list_flags": "",
     }
     results = list(csv.DictReader(io.StringIO(files[f"tournament-{record.id}-results.csv"])))
     mission = record.state.event.rounds[0].mission
     assert results == [
         {"round": "1", "mission": mission, "table": "1", "player_a_id": first.a, "player_a": names[first.a],
          "player_b_id": first.b, "player_b": names[first.b], "outcome": "a_wins", "vp_a": "80", "vp_b": "30",
-         "reason": "score"},
+         "reason": "score", "faction_a": "", "faction_b": ""},
         {"round": "1", "mission": mission, "table": "2", "player_a_id": tables[1].a, "player_a": names[tables[1].a],
          "player_b_id": tables[1].b, "player_b": names[tables[1].b], "outcome": "b_wins", "vp_a": "40", "vp_b": "60",
-         "reason": "score"},
+         "reason": "score", "faction_a": "", "faction_b": ""},
     ]
 
 

@@ -7,6 +7,7 @@ from sqlalchemy import delete
 
 from bot.engine import moves as a
 from bot.engine.chapter_approved.state import GameSetup
+from bot.engine.models import Army
 from bot.service import GameService
 from bot.store.community_models import GameSummary, ServerTally
 from bot.store.history import tallies
@@ -58,3 +59,28 @@ async def test_the_backfill_rebuilds_what_the_games_wrote(catalog, sessionmaker)
     assert [await service.history.summary(g) for g in games] == written
     assert {k: sorted(v) for k, v in (await service.history.server_counts(GUILD)).items()} == {
         k: sorted(v) for k, v in tallied.items()}
+
+
+async def test_factions_are_counted_over_both_seats_without_mirrors(catalog, sessionmaker) -> None:
+    wolves, necrons = (Army(faction="space-wolves", faction_name="Space Wolves", detachment="saga-of-the-hunter"),
+                       Army(faction="necrons", faction_name="Necrons"))
+    service = GameService(catalog, sessionmaker)
+    for channel, armies, concede in ((11, (wolves, necrons), True), (12, (necrons, wolves), True),
+                                     (13, (wolves, wolves), True), (14, (None, necrons), False)):
+        setup = GameSetup(size="strike-force", players=(ALICE, BOB), names=("Alice", "Bob"), seed=f"f{channel}",
+                          armies=armies)
+        await service.start_game(GUILD, channel, setup)
+        actions = scripted_game(catalog, setup)
+        if concede:  # Bob concedes in the battle: Alice's army wins
+            actions = actions[:next(i for i, x in enumerate(actions) if x.kind == "end_command_phase")]
+            actions.append(a.Concede(actor=BOB))
+        for action in actions:
+            await service.act(action, channel_id=channel)
+    records = {(r.faction, r.detachment): (r.games, r.wins, r.draws, r.losses)
+               for r in await service.history.factions(GUILD)}
+    last = await service.history.summary((await service.latest_game(14)).id)
+    bob_won = 1 if last.winner == BOB else 0
+    drew = 1 if last.winner is None else 0
+    assert records == {("space-wolves", "saga-of-the-hunter"): (2, 1, 0, 1),  # the mirror (13) left out
+                       ("necrons", None): (3, 1 + bob_won, drew, 2 - bob_won - drew)}
+    assert await service.history.factions(GUILD, tournament_id=5) == []

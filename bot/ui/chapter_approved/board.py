@@ -60,7 +60,11 @@ def status_line(catalog: Catalog, state: GameState) -> str:
         case Status.DISPOSITIONS:
             marks = ", ".join(f"{p.name} {'✅ picked' if p.disposition_choice else '⏳ picking'}"
                               for p in state.players)
-            return f"Secret Force Disposition pick: {marks}."
+            pick = f"Secret Force Disposition pick: {marks}."
+            if any(p.army for p in state.players):
+                pick += (" An army's detachment gives its disposition; in a pick-up game its player may pick another "
+                         "until both have picked.")
+            return pick
         case Status.SIDES:
             return f"Setting up: **{state.player(state.sides_rolloff.winner).name}** won the roll-off and " \
                    "chooses Attacker or Defender."
@@ -120,6 +124,16 @@ def supply_drop_text(catalog: Catalog, state: GameState) -> str:
             f"Omega objective: {names[mission.omega_objective]} (round 5).")
 
 
+def army_line(state: GameState, player: PlayerState) -> str | None:
+    """The player's army, once both may see it (a 2026-27 army is hidden until the Force Dispositions are)."""
+    if player.army is None:
+        return None
+    if state.status == Status.DISPOSITIONS:
+        return "Army set (shown with the Force Dispositions)"
+    points = f" · {player.army.points} pts" if player.army.points is not None else ""
+    return f"🛡️ {player.army.label}{points}"
+
+
 def player_field(catalog: Catalog, state: GameState, player: PlayerState) -> tuple[str, str]:
     by_source: dict[Source, int] = defaultdict(int)
     lost = 0
@@ -135,6 +149,9 @@ def player_field(catalog: Catalog, state: GameState, player: PlayerState) -> tup
     lines = [" · ".join(f"{SOURCES[s]} {by_source[s]}" for s in SOURCES if by_source[s]) or "No VP yet"]
     if lost:
         lines.append(f"⚠️ {lost}VP lost to caps")
+    army = army_line(state, player)
+    if army:
+        lines.append(army)
     lines.append(f"CP **{player.cp}**" + (" · Battle Ready" if player.battle_ready else ""))
     if state.mission.primaries:  # each player's own Primary Mission (CA 2026-27)
         disposition = catalog.disposition(player.disposition).name if player.disposition else "?"

@@ -263,13 +263,13 @@ def board_buttons(game_id: int, state: GameState, version: int, *, adapt_or_die:
     that can be used now (new_orders_allowed), "neworders" or (CA 2026-27) "swap"."""
     verbs: list[str] = []
     if state.status == Status.DISPOSITIONS:
-        verbs = ["disposition", "ready", "undo"]
+        verbs = ["army", "disposition", "ready", "undo"]
     elif state.status == Status.SIDES:
-        verbs = ["attacker", "defender", "ready"]
+        verbs = ["attacker", "defender", "ready", "army"]
     elif state.status == Status.SECONDARIES:
-        verbs = ["choose", "ready", "undo"]
+        verbs = ["choose", "ready", "army", "undo"]
     elif state.status == Status.DEPLOYMENT:
-        verbs = ["deployed", "ready", "undo"]
+        verbs = ["deployed", "ready", "army", "undo"]
     elif state.status == Status.BATTLE:
         if state.prompts:
             verbs.append("answer")

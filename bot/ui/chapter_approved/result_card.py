@@ -51,8 +51,9 @@ def result_embed(catalog: Catalog, state: GameState, game_id: int) -> discord.Em
     embed = discord.Embed(title=clip(f"Result — {mission_title(catalog, state)}", 256),
                           description=status_line(catalog, state) + replay_mark(state),
                           colour=discord.Colour.dark_gold())
-    for name, table in score_sheet_text(state).items():
-        embed.add_field(name=name, value=field_value(table), inline=False)
+    for player, (name, table) in zip(state.players, score_sheet_text(state).items()):
+        army = f"{player.army.label}\n" if player.army else ""
+        embed.add_field(name=name, value=field_value(army + table), inline=False)
     embed.add_field(name="Verify the game", value=field_value(verify_text(state, game_id)), inline=False)
     embed.set_image(url=f"attachment://{sheet_filename(game_id)}")
     embed.set_footer(text=f"Game {game_id} · /game log for the full log · /game sheet for this picture")

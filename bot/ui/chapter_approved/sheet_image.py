@@ -98,7 +98,9 @@ def _player_sheet(catalog: Catalog, state: GameState, sheet: dict, rounds: tuple
         line("Lost to caps", "lost_to_caps", "lost"),
         Line("Total", tuple(by_round[r]["total"] for r in rounds), sheet["total"], "total"),
     )
-    return PlayerSheet(heading=sheet["name"] + (f" — {side}" if side else ""), side=side, lines=lines)
+    army = state.player(pid).army
+    heading = sheet["name"] + (f" — {side}" if side else "") + (f" · {army.label}" if army else "")
+    return PlayerSheet(heading=heading, side=side, lines=lines)
 
 
 def _outcome(state: GameState) -> str:

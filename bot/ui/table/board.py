@@ -108,6 +108,8 @@ def player_field(rules: TableRules, state: TableState, seat: Seat) -> tuple[str,
         side = " (Attacker)" if seat.id == state.attacker else " (Defender)"
     vp = f"**{state.total_vp(seat.id)}VP**" if rules.scores_vp(state) else "The mission's objective decides"
     lines = [vp + (f" · {seat.cp}CP" if rules.has_cp else "") + (" · Battle Ready" if seat.battle_ready else "")]
+    if seat.army is not None:
+        lines.append(f"🛡️ {seat.army.label}" + (f" · {seat.army.points} pts" if seat.army.points is not None else ""))
     for objective in rules.objectives(state, seat.id):
         scored = sum(t.awarded for t in state.vp if t.player == seat.id and t.objective == objective.id)
         lines.append(f"{objective.name}: {scored}VP ({KINDS[objective.kind]})")

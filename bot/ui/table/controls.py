@@ -50,10 +50,10 @@ UNVERSIONED = frozenset({"select", "picks", "pause", "resume", "claim", "readyde
 def board_buttons(rules: TableRules, game_id: int, state: TableState, version: int) -> list[discord.ui.Item]:
     """The buttons of the moves the current step allows."""
     verbs = {
-        Step.MISSION: ["pickmission"],
-        Step.SECONDARIES: ["select", "ready", "undo"],
-        Step.SIDES: ["attacker", "defender", "ready", "undo"],
-        Step.DEPLOYMENT: ["deployed", "ready", "undo"],
+        Step.MISSION: ["pickmission", "army"],
+        Step.SECONDARIES: ["select", "ready", "army", "undo"],
+        Step.SIDES: ["attacker", "defender", "ready", "army", "undo"],
+        Step.DEPLOYMENT: ["deployed", "ready", "army", "undo"],
         Step.FIRST_TURN: ["gofirst", "gosecond", "undo"],
         Step.BATTLE: ["endcmd", "score", "endturn", "undo"],
         Step.ROUND_END: ["score", "rounddone", "undo"],

@@ -173,7 +173,8 @@ def _sections_order(state: TableState) -> list[tuple[Seat, str | None]]:
 
 
 def _heading(seat: Seat, side: str | None) -> str:
-    return f"{side}: {seat.name}" if side else seat.name
+    name = f"{seat.name} · {seat.army.label}" if seat.army else seat.name
+    return f"{side}: {name}" if side else name
 
 
 # ---- Grand Tournament 2020 ---------------------------------------------------------------------------

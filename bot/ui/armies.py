@@ -1,0 +1,176 @@
+"""Armies at the table: the form and options a player sets their army with, the list shown as one short embed (its
+full text a press away), and the autocomplete of factions and detachments.
+
+Everything a player typed is shown escaped (markdown and mentions), and list messages mention nobody."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.armies.check import CheckedList, army_from, read_list
+from bot.armies.data import army_data, choices
+from bot.armies.lists import MAX_FILE_BYTES, ListError
+from bot.engine.errors import GameError
+from bot.engine.moves import SetArmy
+from bot.ui.errors import answer_failure, reply_privately
+from bot.ui.forms import Form
+from bot.ui.text import clip, field_value
+
+if TYPE_CHECKING:
+    from bot.ui.desk_api import Desk
+
+MAX_CHOICES = 25  # Discord's limit for autocomplete
+MAX_PASTE = 4000  # Discord's limit for a paragraph text input
+FULL_TEXT_CHUNK = 1900  # a code block's text per message, under the 2,000-character limit
+NO_PINGS = discord.AllowedMentions.none()
+PROVISIONAL = "provisional in the army data"
+
+
+def escaped(text: str) -> str:
+    """A player's text, shown as written: no markdown, no mention."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
+async def read_attachment(attachment: discord.Attachment) -> tuple[str, bytes]:
+    """An attached list's name and bytes, refused before download when too large."""
+    if attachment.size > MAX_FILE_BYTES:
+        raise ListError(f"That file is {attachment.size // 1000:,} KB: a list file is at most "
+                        f"{MAX_FILE_BYTES // 1000:,} KB.")
+    return attachment.filename, await attachment.read()
+
+
+def list_embed(checked: CheckedList, owner: str) -> discord.Embed:
+    """A list at a glance: army, size and points, the units on a few lines, then its flags."""
+    title = checked.faction_name + (f" — {checked.detachment_name}" if checked.detachment_name else "")
+    size = checked.battle_size.replace("-", " ").title() if checked.battle_size else "Battle size not stated"
+    stated = f" (the list says {checked.points_stated})" if checked.points_stated not in (None, checked.points) else ""
+    description = f"{escaped(owner)}'s list" + (f" **{escaped(checked.name)}**" if checked.name else "") + \
+        f"\n{size} · **{checked.points} pts**{stated} · {len(checked.units)} units"
+    embed = discord.Embed(title=clip(title, 256), description=description, colour=discord.Colour.dark_teal())
+    units = " · ".join(
+        (("👑 " if u.warlord else "") + escaped(u.name) + (f" ×{u.models}" if u.models > 1 else "")
+         + (f" ({', '.join(escaped(e) for e in u.enhancements)})" if u.enhancements else "")
+         + f" {u.data_points if u.data_points is not None else u.points or '?'}") for u in checked.units)
+    embed.add_field(name="Units", value=field_value(units), inline=False)
+    if checked.flags:
+        embed.add_field(name=f"⚠️ {len(checked.flags)} to check",
+                        value=field_value("\n".join(f"• {escaped(flag)}" for flag in checked.flags)), inline=False)
+    embed.set_footer(text=clip(f"{army_data().credit}. Points are recomputed from that data, which may lag an "
+                               "update.", 2048))
+    return embed
+
+
+def full_text(text: str, checked: CheckedList) -> list[str]:
+    """The list in full, as messages of code blocks: the text as given, or for a file its checked units."""
+    if not text or text.startswith("(from "):
+        text = "\n".join(f"{u.name} ×{u.models} {u.data_points or u.points or '?'} pts"
+                         + (f" ({', '.join(u.enhancements)})" if u.enhancements else "") for u in checked.units)
+    text = text.replace("```", "'''")  # nothing typed closes the block early
+    return [f"```\n{text[i:i + FULL_TEXT_CHUNK]}\n```" for i in range(0, len(text), FULL_TEXT_CHUNK)] or ["```\n```"]
+
+
+class FullList(discord.ui.DynamicItem[discord.ui.Button], template=r"mdl:(?P<list>[0-9]+)"):
+    """Shows a list's full text to whoever presses it: it is only ever on a message that showed them the list."""
+
+    def __init__(self, list_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Full list", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"mdl:{list_id}"))
+        self.list_id = list_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match) -> FullList:
+        return cls(int(match["list"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            found = await interaction.client.service.lists.get(self.list_id)  # type: ignore[attr-defined]
+            if found is None:
+                raise GameError("That list is no longer kept.")
+            row, checked = found
+            pages = full_text(row.text, checked)
+            await reply_privately(interaction, pages[0], allowed_mentions=NO_PINGS)
+            for page in pages[1:]:
+                await interaction.followup.send(page, ephemeral=True, allowed_mentions=NO_PINGS)
+        except Exception as exc:
+            await answer_failure(interaction, exc, f"Full list {self.list_id}")
+
+
+def list_message(checked: CheckedList, owner: str, list_id: int) -> dict:
+    view = discord.ui.View(timeout=None)
+    view.add_item(FullList(list_id))
+    return dict(embed=list_embed(checked, owner), view=view, allowed_mentions=NO_PINGS)
+
+
+async def set_army(desk: Desk, interaction: discord.Interaction, game_id: int, *, faction: str | None,
+                   detachment: str | None, text: str | None = None, file: tuple[str, bytes] | None = None) -> None:
+    """Read what the player gave, keep their list, and set their army in the game; the list's flags are told to
+    them alone (the army itself shows on the board)."""
+    me = str(interaction.user.id)
+    checked = list_id = None
+    if text or file:
+        try:
+            kept, checked = read_list(text, file=file, faction=faction, detachment=detachment)
+        except ListError as exc:
+            raise GameError(str(exc)) from None
+        list_id = await desk.service.lists.add(owner=me, guild_id=interaction.guild_id, text=kept, checked=checked)
+    elif not faction:
+        raise GameError("Name your faction, or paste or attach your list.")
+    army = army_from(army_data(), faction or "", detachment, checked, list_id)
+    result = await desk.perform(interaction, SetArmy(actor=me, army=army), game_id=game_id)
+    if result is not None and checked is not None and checked.flags:
+        await interaction.followup.send(**list_message(checked, interaction.user.display_name, list_id),
+                                        ephemeral=True)
+
+
+def army_inputs(*, list_required: bool) -> list[discord.ui.TextInput]:
+    """The fields of a form that takes an army: faction and detachment (typos forgiven), and a pasted list."""
+    return [
+        discord.ui.TextInput(label="Faction", placeholder="e.g. Space Wolves (or leave it to your list)",
+                             custom_id="faction", max_length=60, required=False),
+        discord.ui.TextInput(label="Detachment (gives your Force Disposition)", custom_id="detachment",
+                             placeholder="e.g. Saga of the Hunter", max_length=80, required=False),
+        discord.ui.TextInput(label="Your list" if list_required else "Your list (optional)", custom_id="list",
+                             style=discord.TextStyle.paragraph, max_length=MAX_PASTE, required=list_required,
+                             placeholder="Paste the Warhammer 40,000 app's export, or a compact (WTC) list"),
+    ]
+
+
+class ArmyForm(Form):
+    """Your army in a game: faction and detachment typed, and optionally the list pasted."""
+
+    def __init__(self, desk: Desk, game_id: int) -> None:
+        super().__init__(title="Your army")
+        self.desk, self.game_id = desk, game_id
+        for field in army_inputs(list_required=False):
+            self.add_item(field)
+
+    async def submit(self, interaction: discord.Interaction, values: dict[str, str]) -> None:
+        await set_army(self.desk, interaction, self.game_id, faction=values.get("faction", "").strip(),
+                       detachment=values.get("detachment", "").strip(), text=values.get("list", "").strip())
+
+
+async def factions_typed(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    data = army_data()
+    return [app_commands.Choice(name=name, value=fid)
+            for fid, name in choices(current, {f.id: f.name for f in data.factions.values()}, MAX_CHOICES)]
+
+
+async def detachments_typed(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The typed faction's detachments, each with its Force Disposition (marked where the data is provisional)."""
+    data = army_data()
+    try:
+        faction = data.faction(interaction.namespace.faction or "")
+    except GameError:
+        return []
+    detachments = {d.id: d for d in data.detachments_of(faction.id)}
+    names = {d.id: d.name for d in detachments.values()}
+
+    def label(d) -> str:
+        disposition = (d.disposition or "").replace("-", " ").title()
+        return clip(f"{d.name} · {disposition}" + (" (provisional)" if d.provisional else ""), 100)
+
+    return [app_commands.Choice(name=label(detachments[did]), value=did)
+            for did, _ in choices(current, names, MAX_CHOICES)]

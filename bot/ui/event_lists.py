@@ -1,0 +1,102 @@
+"""An event's lists: submitted by each player (or an organiser for them), checked and kept, shown as the event's
+list policy allows, and reviewed by the organisers (who is missing, whose list is flagged, what was corrected)."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.armies.data import army_data
+from bot.armies.lists import ListError
+from bot.engine.errors import GameError
+from bot.store.tournament_repository import EntryList, TournamentRecord
+from bot.armies.check import army_from, read_list
+from bot.ui.armies import army_inputs, list_message
+from bot.ui.forms import Form
+from bot.ui.tournament import is_organiser, line_embeds, name_of
+
+POLICIES = {"none": "no lists", "closed": "closed lists (organisers only)",
+            "open": "open lists (each player sees their opponent's at pairing)"}
+
+
+async def submit(client: discord.Client, interaction: discord.Interaction, record: TournamentRecord,
+                 player: discord.abc.User, *, faction: str | None, detachment: str | None, text: str | None = None,
+                 file: tuple[str, bytes] | None = None) -> None:
+    """Check and keep the list, then enter it for `player`; the answer, private, shows it with its flags."""
+    organiser = is_organiser(interaction, record)
+    me, owner = str(interaction.user.id), str(player.id)
+    if owner != me and not organiser:
+        raise GameError("Only an organiser can submit someone else's list.")
+    if not text and file is None:
+        raise GameError("Paste your list (leave the options empty for a form) or attach it as a file.")
+    service = client.tournaments  # type: ignore[attr-defined]
+    service.list_refusal(record.state, owner, by=me, organiser=organiser)  # refused before anything is kept
+    try:
+        kept, checked = read_list(text, file=file, faction=faction, detachment=detachment)
+    except ListError as exc:
+        raise GameError(str(exc)) from None
+    lists = client.service.lists  # type: ignore[attr-defined]
+    list_id = await lists.add(owner=owner, guild_id=record.guild_id, text=kept, checked=checked,
+                              tournament_id=record.id)
+    army = army_from(army_data(), faction or "", detachment, checked, list_id)
+    saved = await service.submit_list(record.guild_id, owner, EntryList(army=army, flags=len(checked.flags)), by=me,
+                                      organiser=organiser)
+    whose = "Your list" if owner == me else f"{name_of(saved, owner)}'s list"
+    await interaction.followup.send(f"{whose} for **{discord.utils.escape_markdown(saved.name)}** is in.",
+                                    **list_message(checked, name_of(saved, owner), list_id), ephemeral=True)
+
+
+async def show(client: discord.Client, interaction: discord.Interaction, record: TournamentRecord,
+               player: discord.abc.User) -> None:
+    """A player's list, privately: their own, any to an organiser, anyone's at an open-list event."""
+    owner = str(player.id)
+    allowed = (owner == str(interaction.user.id) or is_organiser(interaction, record)
+               or record.state.list_policy == "open")
+    if not allowed:
+        raise GameError("This event's lists are closed: only the organisers see them.")
+    entry = record.state.lists.get(owner)
+    lists = client.service.lists  # type: ignore[attr-defined]
+    found = await lists.get(entry.army.list_id) if entry and entry.army.list_id else None
+    if found is None:
+        raise GameError(f"{name_of(record, owner)} has no list in this event yet.")
+    await interaction.followup.send(**list_message(found[1], name_of(record, owner), found[0].id), ephemeral=True)
+
+
+def review_embeds(record: TournamentRecord) -> list[discord.Embed]:
+    """For the organisers: every entrant's list or its absence, flags first, then the changes after the lock."""
+    state = record.state
+    active = [p for p in state.event.players if p not in state.event.dropped]
+    missing = [p for p in active if p not in state.lists]
+    flagged = [p for p in active if p in state.lists and state.lists[p].flags]
+    lines = [f"❌ {discord.utils.escape_markdown(name_of(record, p))}: no list" for p in missing]
+    for p in sorted(active, key=lambda p: (p not in flagged, name_of(record, p).casefold())):
+        if p in state.lists:
+            entry = state.lists[p]
+            mark = f"⚠️ {entry.flags} to check" if entry.flags else "✅"
+            lines.append(f"{mark} {discord.utils.escape_markdown(name_of(record, p))}: {entry.army.label}"
+                         + (f" · {entry.army.points} pts" if entry.army.points is not None else ""))
+    for change in state.list_changes:
+        lines.append(f"✏️ <t:{int(change.at.timestamp())}:f> <@{change.by}> changed "
+                     f"{discord.utils.escape_markdown(name_of(record, change.player))}'s list")
+    deadline = (f"deadline <t:{int(state.list_deadline.timestamp())}:f>" if state.list_deadline
+                else "no deadline")
+    title = f"{record.name}: lists ({POLICIES[state.list_policy]}, {deadline})"
+    embeds = line_embeds(lines or ["Nobody has registered yet."], title)
+    embeds[-1].set_footer(text=f"{len(state.lists)} of {len(active)} in, {len(missing)} missing, "
+                               f"{len(flagged)} flagged · /tournament list show player: to read one")
+    return embeds
+
+
+class EventListForm(Form):
+    """A list pasted for an event, with its faction and detachment where the list does not say them."""
+
+    def __init__(self, client: discord.Client, tournament_id: int, player: discord.abc.User) -> None:
+        super().__init__(title="Your list for the event")
+        self.client, self.tournament_id, self.player = client, tournament_id, player
+        for field in army_inputs(list_required=True):
+            self.add_item(field)
+
+    async def submit(self, interaction: discord.Interaction, values: dict[str, str]) -> None:
+        record = await self.client.tournaments.get(self.tournament_id)  # type: ignore[attr-defined]
+        await submit(self.client, interaction, record, self.player, faction=values.get("faction", "").strip(),
+                     detachment=values.get("detachment", "").strip(), text=values.get("list", "").strip())
+
