@@ -16,7 +16,7 @@ def summary_row(packs: Packs, state: Any, *, game_id: int, guild_id: int | None,
     rules = packs.rules(state.pack)
     if isinstance(rules, ChapterApprovedRules):
         mission = " vs ".join(title_case(rules.catalog.primary(p).name) for p in state.primaries)
-        deployment = title_case(rules.catalog.deployment_name(state.mission.deployment))
+        deployment = rules.catalog.battlefield_name(state.mission.deployment, state.mission.layout)
     else:
         mission = rules.data.mission(state.mission).name if state.mission else "No mission chosen"
         deployment = None

@@ -70,13 +70,14 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
                            expires="Open challenge: hours until it expires (default 24, at most 168)",
                            for_role="Open challenge: only members with this role may take the seat",
                            deployment="Chapter Approved 2026-27: agree on a Deployment card instead of drawing it",
-                           layout="Chapter Approved 2026-27: the pairing's layout (default: drawn)",
+                           layout="Chapter Approved 2026-27: play the pairing's layout instead of a Deployment card",
                            faction="Your army's faction (your opponent sets theirs on the board)",
                            detachment="Your army's detachment: in 2026-27 it gives your Force Disposition")
     @app_commands.rename(clock_expiry="clock-expiry", my_strategy="my-strategy", their_strategy="their-strategy",
                          for_role="for")
     @app_commands.autocomplete(pack=packs_typed, faction=factions_typed, detachment=detachments_typed)
-    @app_commands.choices(layout=[app_commands.Choice(name=f"Layout {x}", value=x) for x in "ABC"])
+    @app_commands.choices(layout=[app_commands.Choice(name=f"Layout {x}", value=x) for x in "ABC"]
+                          + [app_commands.Choice(name="Layout drawn for the pairing", value="drawn")])
     @app_commands.choices(level=[app_commands.Choice(name=x.name, value=x.id) for x in fourth_edition().levels])
     async def new(self, interaction: discord.Interaction, opponent: discord.Member | None = None,
                   size: Literal["incursion", "strike-force", "asymmetric-war"] | None = None,
@@ -90,7 +91,7 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
                   when: app_commands.Range[str, 1, 100] | None = None,
                   expires: app_commands.Range[int, 1, MAX_EXPIRY_HOURS] | None = None,
                   for_role: discord.Role | None = None, deployment: str | None = None,
-                  layout: Literal["A", "B", "C"] | None = None, faction: app_commands.Range[str, 1, 100] | None = None,
+                  layout: Literal["A", "B", "C", "drawn"] | None = None, faction: app_commands.Range[str, 1, 100] | None = None,
                   detachment: app_commands.Range[str, 1, 100] | None = None) -> None:
         if thread and not isinstance(interaction.channel, discord.TextChannel):
             raise GameError("`thread:` opens a thread from a text channel; here, start the game without it.")

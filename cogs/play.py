@@ -117,16 +117,19 @@ class ScoreCog(commands.GroupCog, name="score", description="Victory points"):
 
     @app_commands.command(name="add", description="Record VP (the board's Score button offers the card options)")
     @app_commands.describe(source="Where the VP come from", vp="How many VP",
-                           card="The Secondary Mission card (for Secondary VP)")
+                           card="The Secondary Mission card (for Secondary VP)",
+                           end_of_battle="VP the card gives at the end of the battle (the last turn's end): outside "
+                                         "the per-round caps, as the Score menu's end-of-battle options")
+    @app_commands.rename(end_of_battle="end-of-battle")
     @app_commands.autocomplete(card=own_cards)
     async def add(self, interaction: discord.Interaction,
                   source: Literal["primary", "secondary", "challenger"],
-                  vp: app_commands.Range[int, 1, 50], card: str | None = None) -> None:
+                  vp: app_commands.Range[int, 1, 50], card: str | None = None, end_of_battle: bool = False) -> None:
         if not await _mission_deck(interaction):
             raise GameError("In this game, record VP by objective: `/score objective` or the board's Score button.")
         if card is not None:
             (card,) = await typed_cards(interaction, card)
-        action = a.Score(actor=_me(interaction), source=Source(source), card=card, vp=vp)
+        action = a.Score(actor=_me(interaction), source=Source(source), card=card, vp=vp, end_of_battle=end_of_battle)
         await self.bot.desk.perform(interaction, action)
 
     @app_commands.command(name="objective", description="Record VP for one of your objectives (Grand Tournament "

@@ -35,7 +35,10 @@ class SnapshotError(Exception):
 
 # A VP ledger row: these fields of the entry in this order, trailing Nones left out, and the player as
 # their place in setup.players (0 or 1). Rarely set fields come last, so most rows end after `card`.
-VP_COLUMNS = ("player", "source", "round", "turn", "claimed", "awarded", "card", "option", "capped_by", "note")
+# A column added last needs no new schema version while its absence reads as its default (a trailing None or False
+# is left out of a row): "end_of_battle" was added so, and every ledger written before reads the same.
+VP_COLUMNS = ("player", "source", "round", "turn", "claimed", "awarded", "card", "option", "capped_by", "note",
+              "end_of_battle")
 # The same for a table game's tallies (bot/engine/table/state.py), stored this way from its first schema.
 TALLY_COLUMNS = ("player", "objective", "round", "claimed", "awarded", "capped_by")
 _VALUES = {VP_COLUMNS: itemgetter(*VP_COLUMNS), TALLY_COLUMNS: itemgetter(*TALLY_COLUMNS)}
@@ -57,7 +60,7 @@ def _places(players: Any) -> dict[str, int]:
 def _vp_row(entry: dict[str, Any], places: dict[str, int], columns: tuple[str, ...] = VP_COLUMNS) -> list[Any]:
     row = list(_VALUES[columns](entry))
     row[0] = places[row[0]]
-    while row[-1] is None:
+    while row[-1] is None or row[-1] is False:
         row.pop()
     return row
 
@@ -66,7 +69,8 @@ def _vp_entries(data: dict[str, Any], columns: tuple[str, ...] = VP_COLUMNS) -> 
     """A snapshot with its ledger rows turned back into entries, for the model to validate."""
     try:
         players = data["setup"]["players"]
-        entries = [dict(zip_longest(columns, row), player=players[row[0]]) for row in data["vp"]]
+        entries = [dict(((name, value) for name, value in zip_longest(columns, row) if value is not None),
+                        player=players[row[0]]) for row in data["vp"]]
     except (TypeError, IndexError, KeyError) as exc:
         raise SnapshotError(f"Game snapshot has a malformed VP ledger row: {exc!r}") from None
     if any(None in entry for entry in entries):
@@ -86,7 +90,8 @@ def _game_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
 def _game_v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
     """Version 3 stores the VP ledger as rows (VP_COLUMNS)."""
     places = _places(data["setup"]["players"])
-    return {**data, "schema_version": 3, "vp": [_vp_row(entry, places) for entry in data["vp"]]}
+    return {**data, "schema_version": 3,
+            "vp": [_vp_row({"end_of_battle": False, **entry}, places) for entry in data["vp"]]}
 
 
 def _game_v3_to_v4(data: dict[str, Any]) -> dict[str, Any]:

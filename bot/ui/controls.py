@@ -24,6 +24,7 @@ BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "attacker": ("I'll be the Attacker", discord.ButtonStyle.primary),
     "defender": ("I'll be the Defender", discord.ButtonStyle.primary),
     "disposition": ("Pick Force Disposition", discord.ButtonStyle.primary),
+    "mirror": ("Agree on Mirrored World's mission", discord.ButtonStyle.secondary),
     "choose": ("Choose Secondary Missions", discord.ButtonStyle.primary),
     "ready": ("Battle Ready", discord.ButtonStyle.secondary),
     "army": ("Set army", discord.ButtonStyle.secondary),

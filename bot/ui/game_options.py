@@ -38,7 +38,8 @@ class GameOptions(BaseModel):
     clock: int | None = None
     clock_expiry: Literal["play-on", "claim"] = "play-on"
     deployment: str | None = None  # Chapter Approved 2026-27: the Deployment card (None: drawn)
-    layout: Literal["A", "B", "C"] | None = None  # Chapter Approved 2026-27: the pairing's layout (None: drawn)
+    # Chapter Approved 2026-27: the pairing's layout instead of a Deployment card ("drawn": its letter at random)
+    layout: Literal["A", "B", "C", "drawn"] | None = None
     faction: str | None = None  # the challenger's army, as typed (the taker sets theirs on the board)
     detachment: str | None = None
 
@@ -83,17 +84,22 @@ class GameOptions(BaseModel):
         return TableSetup(pack=self.pack, mission=self.mission, level=self.level, strategy_ratings=ratings, **common)
 
     def _setup_2026(self, rules: ChapterApprovedRules, common: dict[str, Any]) -> GameSetup:
-        """Chapter Approved 2026-27: Strike Force and no Challenger cards; the Deployment card and the layout drawn
-        unless named (a pool mission is refused as it is typed, by read_typed). Checked here, as an open challenge is
-        checked before anyone takes its seat."""
+        """Chapter Approved 2026-27: Strike Force and no Challenger cards; a Deployment card (drawn unless named), or
+        with `layout:` the pairing's layout instead (a pool mission is refused as it is typed, by read_typed). Checked
+        here, as an open challenge is checked before anyone takes its seat."""
         if self.size not in (None, "strike-force"):
             raise GameError(f"{rules.title} is played at Strike Force size.")
+        if self.deployment is not None and self.layout is not None:
+            raise GameError("A game plays a Deployment card or the pairing's layout, not both: pick `deployment:` "
+                            "or `layout:`.")
         deployment = None
         if self.deployment is not None:
             deployment = resolve(self.deployment, [(d.id, d.name) for d in rules.catalog.deployment_cards],
                                  "a Deployment card of this pack")
+        layout = None if self.layout in (None, "drawn") else self.layout
         return GameSetup(size="strike-force", twist=self.twist, challenger_cards=False, pack=self.pack,
-                         mission=self.mission, deployment=deployment, layout=self.layout, **common)
+                         mission=self.mission, deployment=deployment, layout=layout,
+                         battlefield="layout" if self.layout else "deployment", **common)
 
     def lines(self, packs: Packs) -> list[str]:
         """What a player taking the seat agrees to, one line each."""
@@ -109,7 +115,8 @@ class GameOptions(BaseModel):
         if self.deployment:
             found.append(f"**Deployment:** {self.deployment}")
         if self.layout:
-            found.append(f"**Layout:** {self.layout}")
+            found.append("**Layout:** " + ("drawn for the pairing" if self.layout == "drawn" else self.layout)
+                         + ", instead of a Deployment card")
         if self.faction and not (isinstance(rules, ChapterApprovedRules) and rules.catalog.force_dispositions):
             found.append(f"**Challenger's army:** {army_from(army_data(), self.faction, self.detachment).label}")
         if isinstance(rules, ChapterApprovedRules) and rules.catalog.rules.challenger_deck and not self.challenger:

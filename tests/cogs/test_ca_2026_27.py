@@ -7,7 +7,9 @@ from __future__ import annotations
 import json
 
 from bot.client import MissionBot
-from bot.engine.chapter_approved.state import Status
+from bot.decks import catalog_2026
+from bot.engine.chapter_approved.game import new_game
+from bot.engine.chapter_approved.state import GameSetup, Status
 from bot.verify import verify_export
 from tests.cogs.conftest import harness_settings
 from tests.cogs.game_table import Table, menu_values, public_text, verbs
@@ -59,6 +61,7 @@ async def test_a_whole_2026_27_game(catalog, tmp_path) -> None:
         challenge = await table.challenge_only(pack=PACK, seed="eleventh", size=None)
         briefing = public_text(challenge.main.message)
         assert "Deployment:" in briefing and "Force Disposition" in briefing and "Powered by 40kdc-data" in briefing
+        assert "Layout" not in briefing
         assert challenge.main.message["attachments"] == []  # its Deployment cards have no map to draw
         await table.accept()
         assert (await table.state()).status == Status.DISPOSITIONS and "disposition" in await table.board_verbs()
@@ -75,7 +78,9 @@ async def test_a_whole_2026_27_game(catalog, tmp_path) -> None:
         assert (state.primary_of(str(alice.id)), state.primary_of(str(bob.id))) == (
             "immovable-object", "unstoppable-force")
         board = public_text(await table.board())
-        assert "Alice: Immovable Object" in board and "Bob: Unstoppable Force" in board and "Layout" in board
+        assert "Alice: Immovable Object" in board and "Bob: Unstoppable Force" in board
+        card = h.bot.service.packs.rules(PACK).catalog.deployment_name(state.mission.deployment)
+        assert "Layout" not in board and f"on {card}" in board  # one deployment: the card, no layout
 
         await table.press("attacker", table.user(state.sides_rolloff.winner))
         menu = await table.press("choose", bob)  # Fixed: two of the four cards with the Fixed symbol, no other
@@ -101,6 +106,9 @@ async def test_a_whole_2026_27_game(catalog, tmp_path) -> None:
         refusal = await table.slash("secondary new-orders", alice, strict=False,
                                     card=state.player(str(alice.id)).hand[0])
         assert refusal.ephemeral and "once per battle" in refusal.content
+        early = await table.slash("score add", alice, strict=False, source="primary", vp=5,
+                                  **{"end-of-battle": True})
+        assert early.ephemeral and "at the end of the battle" in early.content  # typed by hand, it waits for it
 
         # Bob's Primary caps at 15 in the round, and the board says what the cap cost.
         while (state := await table.state()).active != str(bob.id) or state.round < 2:
@@ -135,7 +143,10 @@ async def test_2026_27_refusals_are_private_and_change_nothing(harness: Harness,
     reply = await harness.slash("game new", user=alice, opponent=bob, pack="ca-2025-26", size="strike-force",
                                 layout="B")
     assert reply.ephemeral and "belong to Chapter Approved 2026-27" in reply.content
-    await table.start(pack=PACK, seed="refusals", size=None, deployment="Dawn of War", layout="B")
+    reply = await harness.slash("game new", user=alice, opponent=bob, pack=PACK, deployment="Dawn of War",
+                                layout="B")
+    assert reply.ephemeral and "not both" in reply.content
+    await table.start(pack=PACK, seed="refusals", size=None, deployment="Dawn of War")
     state = await table.state()
     assert state.mission.deployment == "dawn-of-war"
     menu = await table.press("disposition", alice)
@@ -159,3 +170,37 @@ async def test_a_pick_stays_secret_in_the_log_until_both_have_picked(harness: Ha
         assert "priority-assets" not in text and "until both players have picked" in text
         assert json.loads(text)["start"]["roll-off:sides"] is None  # the sides are rolled off after the reveal
     assert "Priority Assets" not in public_text(await table.board())
+
+
+async def test_a_pick_up_game_on_the_pairings_layout_names_no_deployment_card(harness: Harness, alice: FakeUser,
+                                                                              bob: FakeUser) -> None:
+    table = Table(harness, alice, bob)
+    challenge = await table.challenge_only(pack=PACK, seed="layout-game", size=None, layout="drawn")
+    briefing = public_text(challenge.main.message)
+    assert "The pairing's layout" in briefing and "Deployment:" not in briefing
+    await table.accept()
+    for user, disposition in ((alice, "take-and-hold"), (bob, "purge-the-foe")):
+        menu = await table.press("disposition", user)
+        await table.pick(menu, "disposition", [disposition], user)
+    state = await table.state()
+    assert state.mission.deployment == "" and state.mission.layout.startswith("take-and-hold--purge-the-foe-")
+    assert f"on Layout {state.mission.layout[-1].upper()}" in public_text(await table.board())
+
+
+async def test_mirrored_world_can_be_agreed_on_the_board(harness: Harness, alice: FakeUser, bob: FakeUser) -> None:
+    catalog = catalog_2026()
+    seed = next(s for n in range(200) if new_game(catalog, GameSetup(
+        size="strike-force", players=("1", "2"), names=("A", "B"), seed=(s := f"mirror-{n}"), pack=PACK,
+        challenger_cards=False, twist=True)).state.mission.twist == "mirrored-world")
+    table = Table(harness, alice, bob)
+    await table.start(pack=PACK, seed=seed, size=None, twist=True)
+    agreed = catalog.twist("mirrored-world").primary_roll[4]
+    for user in (alice, bob):
+        menu = await table.press("mirror", user)
+        await table.pick(menu, "mirror", [agreed], user)
+    assert "Mirrored World: Alice would play" in public_text(await table.board())
+    for user, disposition in ((alice, "take-and-hold"), (bob, "purge-the-foe")):
+        menu = await table.press("disposition", user)
+        await table.pick(menu, "disposition", [disposition], user)
+    state = await table.state()
+    assert state.primary_of(str(alice.id)) == state.primary_of(str(bob.id)) == agreed

@@ -5,7 +5,7 @@ start with the dispositions already set, and results taken back from the games."
 from __future__ import annotations
 
 from bot.engine.chapter_approved.state import Status
-from tests.cogs.game_table import Table, verbs
+from tests.cogs.game_table import Table, public_text, verbs
 from tests.cogs.harness import Harness
 from tests.cogs.test_tournament_commands import MANAGE_SERVER, current, publish, refused
 
@@ -49,7 +49,12 @@ async def test_a_four_player_event_on_the_2026_27_deck(harness: Harness) -> None
         table = Table(harness, first, second, channel=harness.model.channels[link.thread_id])
         table.game_id = link.game_id
         challenge = next(m for m in harness.messages(table.channel) if "accept" in verbs(m))
+        briefing = public_text(challenge)
+        assert "Layout " in briefing and "Deployment:" not in briefing  # the table's layout, and no Deployment card
+        assert game.state.mission.deployment == "" and game.state.mission.twist is None
         await harness.press(verbs(challenge)["accept"], user=second, message_id=int(challenge["id"]))
+        board = public_text(await table.board())
+        assert f"on Layout {game.state.mission.layout[-1].upper()}" in board and "Deployment" not in board
         await table.settle()
         await table.to_battle(first_fixed=None, second_fixed=None)
         await table.slash("game concede", second)

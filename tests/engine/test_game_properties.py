@@ -73,7 +73,7 @@ RANDOM_KINDS = (
     "end_turn", "done_scoring", "discard", "score", "spend_cp", "gain_cp", "use_challenger",
     "adapt_draw", "adapt_swap", "hidden_supplies_corner", "complete_ritual",
 ) * 8 + ("concede", "abandon", "pause_clock", "resume_clock", "time_out", "claim_time", "choose_disposition",
-                "set_army")
+                "set_army", "agree_mirror")
 
 
 # ---- setups ------------------------------------------------------------------------------------
@@ -422,6 +422,8 @@ class GameMachine(RuleBasedStateMachine):
                 return a.CompleteRitual(actor=actor)
             case "choose_disposition":  # a 2026-27 move: always refused in this season's games
                 return a.ChooseDisposition(actor=actor, disposition=data.draw(st.sampled_from(EVERY_CARD_ID)))
+            case "agree_mirror":  # a 2026-27 move: always refused in this season's games
+                return a.AgreeMirrorMission(actor=actor, mission=data.draw(st.sampled_from(EVERY_CARD_ID)))
             case "set_army":  # allowed before the battle only
                 return a.SetArmy(actor=actor, army=Army(faction="necrons", faction_name="Necrons"))
         simple = {

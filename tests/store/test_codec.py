@@ -81,7 +81,7 @@ def test_a_version_2_snapshot_is_upgraded(long_game: GameState):
 
 
 @pytest.mark.parametrize("row", [[2, "primary", 1, 1, 1, 1], ["x", "primary", 1, 1, 1, 1],
-                                 [0, "primary", 1, 1, 1, 1, None, None, None, None, "extra"], 7])
+                                 [0, "primary", 1, 1, 1, 1, None, None, None, None, None, "extra"], 7])
 def test_a_malformed_ledger_row_is_refused_clearly(first_state: GameState, row):
     data = json.loads(dump_state(first_state)) | {"vp": [row]}
     with pytest.raises(SnapshotError, match="VP ledger row"):

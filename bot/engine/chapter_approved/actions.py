@@ -21,6 +21,13 @@ class ChooseDisposition(Move):
     disposition: str
 
 
+class AgreeMirrorMission(Move):
+    """CA 2026-27, Mirrored World: the mission the actor agrees to play instead of the D6 (None: roll)."""
+
+    kind: Literal["agree_mirror"] = "agree_mirror"
+    mission: str | None
+
+
 class ChooseSecondaries(Move):
     kind: Literal["choose_secondaries"] = "choose_secondaries"
     mode: Literal["tactical", "fixed"]
@@ -57,6 +64,8 @@ class Score(Move):
     count: int | None = Field(None, description="How many counted items, for 'per' options")
     vp: int | None = Field(None, description="VP to record when no option is given")
     objective: str | None = Field(None, description="The objective marker a burn or deny option removes")
+    end_of_battle: bool = Field(False, description="VP typed by hand that a card gives at the end of the battle: "
+                                                   "outside the per-round caps, as its end-of-battle options")
 
 
 class HiddenSuppliesCorner(Move):
@@ -101,7 +110,8 @@ class AdaptOrDieSwap(Move):
 
 Action = Annotated[
     Union[
-        SetArmy, ChooseDisposition, ChooseSide, DeclareBattleReady, ChooseSecondaries, DeploymentDone, AnswerPrompt, NewOrders, EndCommandPhase,
+        SetArmy, ChooseDisposition, AgreeMirrorMission,
+        ChooseSide, DeclareBattleReady, ChooseSecondaries, DeploymentDone, AnswerPrompt, NewOrders, EndCommandPhase,
         EndTurn, DoneScoring, Discard, Score, SpendCp, GainCp, UseChallenger, AdaptOrDieDraw,
         AdaptOrDieSwap, Concede, Abandon, HiddenSuppliesCorner, CompleteRitual, PauseClock, ResumeClock, TimeOut,
         ClaimTime,

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from bot.engine.names import DisplayName
+from bot.engine.names import DisplayName, title_case
 
 Confidence = Literal["confirmed", "likely", "uncertain"]
 GameSize = Literal["incursion", "strike-force", "asymmetric-war"]
@@ -82,7 +82,8 @@ class ScoringOption(Frozen):
         False,
         description="Also scorable at the end of your turn in the fifth round if you go second",
     )
-    or_end_of_battle: bool = Field(False, description="'... or the end of the battle (whichever comes first)'")
+    or_end_of_battle: bool = Field(
+        False, description="'... or the end of the fifth battle round (whichever comes first)'")
     by_round: dict[int, int] | None = Field(None, description="VP per item by battle round (Supply Drop)")
     # CA 2026-27: its round-5 switch applies to both players, and some rows only score in a range of rounds.
     fifth_round_end_of_turn: bool = Field(
@@ -156,6 +157,14 @@ class SecondaryCard(Sourced):
         return self
 
 
+class Reminder(Frozen):
+    """Something a Primary Mission asks of the table at a moment of the game, which the players keep and the bot
+    says on the board when it comes (CA 2026-27: condemned units, operation markers)."""
+
+    at: Literal["before_battle", "start_of_your_turn", "end_of_your_turn"]
+    text: str = Field(description="What the player does, completing '<mission>: <player> …'")
+
+
 class PrimaryMission(Sourced):
     id: str
     name: DisplayName
@@ -168,6 +177,7 @@ class PrimaryMission(Sourced):
         None, description="A random choice the engine makes when the mission is set"
     )
     sets_up_objectives: bool = Field(False, description="Its Action sets up new objective markers (The Ritual)")
+    reminders: tuple[Reminder, ...] = ()
     designer_note: str | None = None
     pairing: tuple[str, str] | None = Field(
         None, description="CA 2026-27: (your Force Disposition, your opponent's) that gives this mission")
@@ -492,6 +502,13 @@ class Catalog(Frozen):
         if self.has_map(deployment_id):
             return self.deployment(deployment_id).name
         return self.deployment_card(deployment_id).name
+
+    def battlefield_name(self, deployment: str, layout: str | None) -> str:
+        """The deployment's name or, for a CA 2026-27 game on the pairing's layout (whose card shows the deployment),
+        the layout: 'Tipping Point', 'Layout A', 'the pairing's layout'."""
+        if deployment:
+            return title_case(self.deployment_name(deployment))
+        return f"Layout {layout.rsplit('-', 1)[1].upper()}" if layout else "the pairing's layout"
 
     def event_pairing(self, one: str, other: str) -> EventPairing:
         """The event layouts printed for a pairing of Force Dispositions, either way round."""

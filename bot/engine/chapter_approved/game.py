@@ -78,7 +78,11 @@ def _disposition_game(catalog: Catalog, setup: GameSetup) -> Outcome:
                            "both Force Dispositions.")
     if setup.challenger_cards:
         raise InvalidValue(f"{catalog.title} has no Challenger cards.")
-    if setup.deployment is not None:
+    if setup.plays_layout and setup.deployment is not None:
+        raise InvalidValue("A game plays a Deployment card or the pairing's layout, not both: pick one.")
+    if setup.plays_layout:
+        deployment = ""  # the layout's card shows it
+    elif setup.deployment is not None:
         try:
             deployment = catalog.deployment_card(setup.deployment).id
         except KeyError:
@@ -94,8 +98,13 @@ def _disposition_game(catalog: Catalog, setup: GameSetup) -> Outcome:
         players=tuple(PlayerState(id=pid, name=name) for pid, name in zip(setup.players, setup.names)),
         status=Status.DISPOSITIONS,
     )
-    events = [Event(f"Deployment: {catalog.deployment_name(deployment)}."
-                    + (f" Twist: {catalog.twist(twist).name}." if twist else ""))]
+    if not setup.plays_layout:
+        where = f"Deployment: {catalog.deployment_name(deployment)}"
+    elif setup.layout:
+        where = f"Layout {setup.layout} of the pairing"
+    else:
+        where = "The pairing's layout, drawn once both Force Dispositions are revealed"
+    events = [Event(f"{where}." + (f" Twist: {catalog.twist(twist).name}." if twist else ""))]
     game = _Game(catalog, state)
     for player, army in zip(setup.players, setup.armies or (None, None)):
         if army is not None:  # an event's dispositions are set below; a pick-up army picks its detachment's
@@ -295,6 +304,31 @@ class _Game:
         if pick and army.disposition is not None and self.p(player).disposition_choice is None:
             self.pick_disposition(player, army.disposition, detachment=True)
 
+    def _do_agree_mirror(self, action: a.AgreeMirrorMission) -> None:
+        """Mirrored World: instead of the D6, the players may agree on one of its missions before the reveal; a
+        pick both have made is played, else the mission is rolled. None withdraws the actor's pick."""
+        mission = self.state.mission
+        twist = self.catalog.twist(mission.twist) if mission.twist else None
+        if twist is None or twist.primary_effect != "mirror_roll":
+            raise InvalidValue("Only Mirrored World lets the players agree on a mission.")
+        if self.state.status != Status.DISPOSITIONS:
+            raise WrongPhase("Mirrored World's mission is settled once the Force Dispositions are revealed.")
+        picks = {k: v for k, v in mission.mirror_picks.items() if k != action.actor}
+        if action.mission is not None:
+            offered = {m for m in settled(twist.primary_roll).values() if m is not None}
+            if action.mission not in offered:
+                names = ", ".join(self.catalog.primary(m).name for m in sorted(offered))
+                raise InvalidValue(f"Mirrored World's missions are {names}.")
+            picks[action.actor] = action.mission
+        self.update(mission=mission.model_copy(update={"mirror_picks": picks}))
+        name = self.name(action.actor)
+        if action.mission is None:
+            self.say(f"{name} would rather roll for Mirrored World's mission.")
+        else:
+            agreed = len(picks) == 2 and len(set(picks.values())) == 1
+            self.say(f"{name} would play {self.catalog.primary(action.mission).name} under Mirrored World"
+                     + (": both agree." if agreed else " (the other player may agree; otherwise it is rolled)."))
+
     def _do_choose_disposition(self, action: a.ChooseDisposition) -> None:
         if self.state.status != Status.DISPOSITIONS:
             raise WrongPhase("The Force Dispositions are already revealed." if self.catalog.force_dispositions
@@ -330,7 +364,8 @@ class _Game:
         self.update(mission=mission)
         self.say("Primary Missions: " + ", ".join(
             f"{p.name} {self.catalog.primary(self.state.primary_of(p.id)).name}" for p in self.state.players) + ".")
-        self._choose_layout()
+        if self.state.setup.version < 4 or self.state.setup.plays_layout:  # version 3 drew both
+            self._choose_layout()
         sides = self.state.sides_rolloff
         self.update(status=Status.SIDES)
         self.say(f"Attacker and Defender roll-off: {sides.text}. {self.name(sides.winner)} chooses who is the "
@@ -346,6 +381,11 @@ class _Game:
             self.say(f"{twist.name}: the players swap their Primary Missions.")
             return mission.model_copy(update={"primaries": mission.primaries[::-1]})
         if twist.primary_effect == "mirror_roll":
+            agreed = set(mission.mirror_picks.values())
+            if len(mission.mirror_picks) == 2 and len(agreed) == 1:
+                chosen = agreed.pop()
+                self.say(f"{twist.name}: both players play {self.catalog.primary(chosen).name}, as they agreed.")
+                return mission.model_copy(update={"primaries": (chosen, chosen)})
             table, dice, rolls = settled(twist.primary_roll), stream(self.state.setup, "mirror"), []
             while (rolled := table[roll := dice.randint(1, 6)]) is None:
                 rolls.append(roll)
@@ -480,6 +520,8 @@ class _Game:
         self._start_round(1)
 
     def _start_of_battle(self) -> None:
+        for p in self.state.players:
+            self._remind(p.id, "before_battle")
         for primary in map(self.catalog.primary, self.state.primaries):
             if primary.random_setup == "supply_drop" and not self.state.setup.legacy:
                 self.update(mission=_supply_drop(self.catalog, self.state.setup, self.state.mission))
@@ -525,6 +567,7 @@ class _Game:
                                drawn_this_phase=())
         self.say(f"{self.name(active)}'s turn (battle round {self.state.round}): Command phase. "
                  f"Both players gain {self.rules.command_phase_cp}CP.")
+        self._remind(active, "start_of_your_turn")
         if self.state.challenger == active:
             self._draw_challenger(active)
         for card in self.p(active).hand:
@@ -575,6 +618,7 @@ class _Game:
         closes = f"{self.name(action.actor)} presses" if self.state.setup.legacy else "each presses"
         self.say(f"End of {self.name(action.actor)}'s turn: both players score end-of-turn VP, "
                  f"then {closes} Done scoring.")
+        self._remind(action.actor, "end_of_your_turn")
 
     def _do_done_scoring(self, action: a.DoneScoring) -> None:
         if self.state.setup.legacy:  # version 1: the player whose turn it is closed it for both
@@ -759,6 +803,13 @@ class _Game:
             self._replace(player_id, card_id, shuffle_back=True)
         else:
             self._ask(PromptKind.OPTIONAL_RESHUFFLE, player_id, player_id, card_id)
+
+    def _remind(self, player_id: str, at: str) -> None:
+        """What the player's Primary Mission asks of the table now: kept on the table, said on the board."""
+        primary = self.catalog.primary(self.state.primary_of(player_id))
+        for reminder in primary.reminders:
+            if reminder.at == at:
+                self.say(f"{primary.name}: {self.name(player_id)} {reminder.text}", player_id)
 
     def _guards_note(self, player_id: str, card_id: str) -> None:
         """Burden of Trust: guards are set on the table, when drawn and at the start of each of the drawer's turns;
@@ -1142,8 +1193,12 @@ class _Game:
             refusal = hand_refusal(options, action.vp, self._scored_name(source, card)) if checked else None
             if refusal:
                 raise InvalidValue(refusal)
+            if action.end_of_battle and not self._end_of_battle():
+                raise WrongPhase("End-of-battle VP are scored at the end of the battle: the end of the last turn.")
             claimed = action.vp
         else:
+            if action.end_of_battle:
+                raise InvalidValue("A scoring option says when it scores: leave out `end-of-battle`.")
             refusal = window_refusal(self.state, option, scorer, self.rules.battle_rounds)
             if refusal:
                 raise WrongPhase(refusal)
@@ -1152,7 +1207,7 @@ class _Game:
             if action.vp is not None and action.vp != claimed:
                 raise InvalidValue(f"“{option.label}” is worth {claimed}VP here, not {action.vp}VP.")
         removed = self._removed_by(scorer, option, action.objective)
-        self._record(source, scorer, card, option, claimed, fixed_card=fixed_card)
+        self._record(source, scorer, card, option, claimed, fixed_card=fixed_card, end_of_battle=action.end_of_battle)
         if removed is not None:
             self.update(removed_objectives=self.state.removed_objectives + (removed,))
             self.say(f"{self._objective_name(removed)} is removed from the battlefield.", scorer)
@@ -1179,11 +1234,18 @@ class _Game:
             raise InvalidValue(f"“{option.label}”: name the objective marker in {where} it removes ({names}).")
         return objective
 
+    def _end_of_battle(self) -> bool:
+        """The end of the last turn's scoring window: the end of the battle."""
+        return (self.state.phase == Phase.END_OF_TURN and self.state.round == self.rules.battle_rounds
+                and self.state.turn == 2)
+
     def _record(self, source: Source, scorer: str, card: str | None, option: ScoringOption | None,
-                claimed: int, *, fixed_card: bool = False, note: str | None = None) -> None:
+                claimed: int, *, fixed_card: bool = False, note: str | None = None,
+                end_of_battle: bool = False) -> None:
         turn = self.state.turn if self.state.status == Status.BATTLE else 0
         entry = VpEntry(player=scorer, source=source, card=card, option=option.id if option else None,
-                        round=self.state.round, turn=turn, claimed=claimed, awarded=0, note=note)
+                        round=self.state.round, turn=turn, claimed=claimed, awarded=0, note=note,
+                        end_of_battle=end_of_battle)
         entry = award(self.catalog, self.state, entry, option, fixed_card)
         self.update(vp=self.state.vp + (entry,))
         what = option.label if option else (note or source.value.replace("_", " "))

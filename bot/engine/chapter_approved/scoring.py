@@ -193,11 +193,11 @@ def award(catalog: Catalog, state: GameState, entry: VpEntry, option: ScoringOpt
     ))
     round_cap = {Source.PRIMARY: caps.primary_per_round, Source.SECONDARY: caps.secondary_per_round}.get(entry.source)
     outside = caps.end_of_battle_outside_round_caps
-    if round_cap is not None and not (outside and _end_of_battle(option)):
+    if round_cap is not None and not (outside and _end_of_battle(entry, option)):
         limits.append((
             f"{round_cap}VP from {_source_name(entry.source)} in a battle round",
             round_cap - used(lambda e: e.source == entry.source and e.round == entry.round
-                             and not (outside and _end_of_battle(_option_of(catalog, e)))),
+                             and not (outside and _end_of_battle(e, _option_of(catalog, e)))),
         ))
     if entry.source != Source.BATTLE_READY:
         limits.append((
@@ -214,9 +214,10 @@ def award(catalog: Catalog, state: GameState, entry: VpEntry, option: ScoringOpt
     return entry.model_copy(update={"awarded": awarded, "capped_by": capped_by})
 
 
-def _end_of_battle(option: ScoringOption | None) -> bool:
-    """VP scored at the end of the battle: outside the per-round caps (CA 2026-27's FAQ)."""
-    return option is not None and option.window == Window.END_OF_BATTLE
+def _end_of_battle(entry: VpEntry, option: ScoringOption | None) -> bool:
+    """VP scored at the end of the battle, by an end-of-battle option or typed by hand as such: outside the
+    per-round caps (CA 2026-27's FAQ)."""
+    return entry.end_of_battle or (option is not None and option.window == Window.END_OF_BATTLE)
 
 
 def _option_of(catalog: Catalog, entry: VpEntry) -> ScoringOption | None:

@@ -13,7 +13,7 @@ from bot.engine.models import Army, Clock, Expiry, Frozen, Result, RollOff, Seat
 
 SCHEMA_VERSION = 4  # of the snapshot (4: a chess clock); bot/store/codec.py upgrades older ones
 CA_PACK = "ca-2025-26"  # the pack these models belong to (bot/engine/packs.py)
-SETUP_VERSION = 3  # of the setup: how its random streams are made and which rules it is played by
+SETUP_VERSION = 4  # of the setup: how its random streams are made and which rules it is played by
 
 
 class Status(StrEnum):
@@ -63,11 +63,20 @@ class GameSetup(Frozen):
     deployment: str | None = Field(None, description="The Deployment card the players chose (None: drawn)")
     layout: Literal["A", "B", "C"] | None = Field(
         None, description="The layout of the pairing the players or the organiser chose (None: drawn)")
+    battlefield: Literal["deployment", "layout"] = Field(
+        "deployment", description="CA 2026-27 from version 4: a Deployment card, or the pairing's layout (its card "
+                                  "shows the deployment; chosen `layout` implies it)")
     version: int = Field(SETUP_VERSION, description=(
         "1: games stored before version 2 (Mersenne Twister streams, roll-offs and Supply Drop drawn at "
         "creation, one Done scoring closes the end of a turn); 2: SHA-256 streams (docs/verify.md) "
         "and the battle sequence's timing; 3: VP entered by hand are checked against the card's own options "
-        "(games of version 2 replay without that check)"))
+        "(games of version 2 replay without that check); 4: a CA 2026-27 game plays a Deployment card or a "
+        "layout, not both (version 3 drew both)"))
+
+    @property
+    def plays_layout(self) -> bool:
+        """CA 2026-27: the pairing's layout shows the deployment, and no Deployment card is drawn (version 4)."""
+        return self.version >= 4 and (self.battlefield == "layout" or self.layout is not None)
 
     @property
     def legacy(self) -> bool:
@@ -93,6 +102,8 @@ class Mission(Frozen):
     primaries: tuple[str, ...] = Field((), description="Each seat's Primary Mission (empty: both play `primary`)")
     layout: str | None = Field(None, description="The event layout of the pairing (CA 2026-27)")
     mirror_rolls: tuple[int, ...] = Field((), description="Mirrored World's D6 rolls, re-rolls included")
+    mirror_picks: dict[str, str] = Field(
+        default_factory=dict, description="Mirrored World: the mission each player would agree on instead of the roll")
 
 
 class SecondaryChoice(Frozen):
@@ -165,6 +176,7 @@ class VpEntry(Frozen):
     awarded: int
     capped_by: str | None = None
     note: str | None = None
+    end_of_battle: bool = Field(False, description="Typed by hand as the end of the battle's VP: outside round caps")
 
     @property
     def lost(self) -> int:

@@ -41,8 +41,8 @@ PROMPTS = {
 
 
 def mission_title(catalog: Catalog, state: GameState) -> str:
-    deployment = title_case(catalog.deployment_name(state.mission.deployment))
-    return f"{size_name(state.setup.size)} — {mission_name(catalog, state)} on {deployment}"
+    where = catalog.battlefield_name(state.mission.deployment, state.mission.layout)
+    return f"{size_name(state.setup.size)} — {mission_name(catalog, state)} on {where}"
 
 
 def mission_name(catalog: Catalog, state: GameState) -> str:
@@ -61,6 +61,10 @@ def status_line(catalog: Catalog, state: GameState) -> str:
             marks = ", ".join(f"{p.name} {'✅ picked' if p.disposition_choice else '⏳ picking'}"
                               for p in state.players)
             pick = f"Secret Force Disposition pick: {marks}."
+            if state.mission.mirror_picks:
+                pick += " Mirrored World: " + ", ".join(
+                    f"{state.player(p).name} would play {title_case(catalog.primary(m).name)}"
+                    for p, m in state.mission.mirror_picks.items()) + " (the same pick by both is played)."
             if any(p.army for p in state.players):
                 pick += (" An army's detachment gives its disposition; in a pick-up game its player may pick another "
                          "until both have picked.")

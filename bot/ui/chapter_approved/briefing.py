@@ -58,8 +58,15 @@ def disposition_briefing(catalog: Catalog, state: GameState, events: tuple[Event
     mission = state.mission
     summary = discord.Embed(title=mission_title(catalog, state), colour=discord.Colour.gold())
     summary.description = field_value("\n".join(e.text for e in events if e.private_to is None))
-    deployment = catalog.deployment_card(mission.deployment)
-    summary.add_field(name=f"Deployment: {deployment.name}", value=field_value(deployment.text), inline=False)
+    if mission.deployment:
+        deployment = catalog.deployment_card(mission.deployment)
+        summary.add_field(name=f"Deployment: {deployment.name}", value=field_value(deployment.text), inline=False)
+    else:
+        letter = state.setup.layout
+        summary.add_field(name=f"Layout {letter}" if letter else "Layout", value=(
+            "The pairing's layout card shows the deployment and the terrain"
+            + ("." if letter else ": its letter (A, B or C) is drawn once both Force Dispositions are revealed.")),
+            inline=False)
     if mission.twist:
         twist = catalog.twist(mission.twist)
         summary.add_field(name=clip(f"Twist: {title_case(twist.name)}", 256), value=field_value(twist.text),

@@ -267,7 +267,7 @@ def _option(o: c.ScoringOption, *, primary: bool) -> str:
     if o.fifth_round_going_second:
         details.append("or end of your turn in round 5 if you go second")
     if o.or_end_of_battle:
-        details.append("or the end of the battle")
+        details.append("or the end of the fifth battle round")
     if o.max_per_turn:
         details.append(f"up to {o.max_per_turn}VP")
     if primary and o.scorer in SCORERS:

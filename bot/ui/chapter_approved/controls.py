@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 # The secret choice does not depend on what the board shows, and both players make it at the same
 # time: a menu opened before the opponent chose must still work. The engine checks the game state.
 UNVERSIONED = frozenset({"fixed", "tactical", "pause", "resume", "claim"})
+ROLL = "roll"  # the Mirrored World menu's "roll the D6 instead"
 # Buttons that act at once (no menu, no form first): verb -> the action of the player `me` pressing it.
 SIMPLE_ACTIONS: dict[str, Callable[[str, GameState], a.Action]] = {
     "attacker": lambda me, state: a.ChooseSide(actor=me, side="attacker"),
@@ -67,6 +68,15 @@ async def open_menu(desk: Desk, interaction: discord.Interaction, record: GameRe
                    "Mission then follows from both.")
         items = [GameSelect(game, version, "disposition", placeholder="Force Disposition",
                             options=[(d.name, d.id) for d in cat.dispositions])]
+    elif verb == "mirror":
+        twist = cat.twist(state.mission.twist) if state.mission.twist else None
+        if twist is None or twist.primary_roll is None or state.status != Status.DISPOSITIONS:
+            raise GameError("Mirrored World's mission is settled once the Force Dispositions are revealed.")
+        content = ("Mirrored World: both players play one mission. Pick the one you would agree on: if your opponent "
+                   "picks the same before the reveal, you play it; otherwise it is rolled on the D6.")
+        offered = sorted({m for m in twist.primary_roll.values() if m is not None})
+        items = [GameSelect(game, version, "mirror", placeholder="The mission you agree on",
+                            options=[(cat.primary(m).name, m) for m in offered] + [("Roll the D6", ROLL)])]
     elif verb == "choose":
         content = ("Pick **two** Fixed Missions in the menu, or use Tactical Missions. "
                    "Nobody sees your choice until both players have chosen.")
@@ -205,6 +215,8 @@ async def on_select(desk: Desk, interaction: discord.Interaction, record: GameRe
         action = a.HiddenSuppliesCorner(actor=me, corner=values[0])
     elif verb == "disposition":
         action = a.ChooseDisposition(actor=me, disposition=values[0])
+    elif verb == "mirror":
+        action = a.AgreeMirrorMission(actor=me, mission=None if values[0] == ROLL else values[0])
     else:
         raise GameError("That menu is not available here.")
     result = await desk.perform(interaction, action, game_id=game_id, version=version)
@@ -257,13 +269,15 @@ def new_orders_allowed(catalog: Catalog, state: GameState) -> bool:
 
 
 def board_buttons(game_id: int, state: GameState, version: int, *, adapt_or_die: bool = False,
-                  ritual: bool = False, corner: bool = False, redraw: str | None = None) -> list[discord.ui.Item]:
+                  ritual: bool = False, corner: bool = False, redraw: str | None = None,
+                  mirror: bool = False) -> list[discord.ui.Item]:
     """The buttons of the common moves for the current step of the game; `ritual`: The Ritual is the
     Primary Mission; `corner`: the Hidden Supplies corner is still to be recorded; `redraw`: the season's redraw
-    that can be used now (new_orders_allowed), "neworders" or (CA 2026-27) "swap"."""
+    that can be used now (new_orders_allowed), "neworders" or (CA 2026-27) "swap"; `mirror`: the Twist is Mirrored
+    World, whose mission the players may agree on before the reveal."""
     verbs: list[str] = []
     if state.status == Status.DISPOSITIONS:
-        verbs = ["army", "disposition", "ready", "undo"]
+        verbs = ["army", "disposition", *(["mirror"] if mirror else []), "ready", "undo"]
     elif state.status == Status.SIDES:
         verbs = ["attacker", "defender", "ready", "army"]
     elif state.status == Status.SECONDARIES:

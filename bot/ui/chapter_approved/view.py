@@ -50,7 +50,8 @@ class MissionDeckView:
             ritual=any(p.sets_up_objectives for p in primaries),
             redraw=redraw if controls.new_orders_allowed(catalog, state) else None,
             corner=any(p.random_setup == "hidden_supplies" for p in primaries)
-            and state.mission.hidden_supplies_corner is None)
+            and state.mission.hidden_supplies_corner is None,
+            mirror=twist is not None and catalog.twist(twist).primary_effect == "mirror_roll")
         embed = board_embed(catalog, state, game_id=game_id, version=version, recent=recent)
         return embed, view_of(*buttons)
 
