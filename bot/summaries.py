@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine.packs import ChapterApprovedRules, Packs, is_mission_deck
-from bot.ui.text import title_case
+from bot.engine.names import title_case
 
 
 def summary_row(packs: Packs, state: Any, *, game_id: int, guild_id: int | None, channel_id: int) -> dict[str, Any]:

@@ -14,7 +14,6 @@ import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
-from weakref import WeakValueDictionary
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -24,6 +23,7 @@ from bot.engine.errors import GameError, InvalidValue, NotAPlayer
 from bot.engine.rng import derive_rng, new_seed
 from bot.engine.tournament import event as t
 from bot.engine.tournament.ranking import MAX_GAME_VP
+from bot.locks import KeyedLocks
 from bot.store.models import utcnow
 from bot.store.repository import StaleVersion
 from bot.store.tournament_models import TournamentStatus
@@ -99,14 +99,7 @@ class TournamentService:
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
         self.repo = TournamentRepository(sessionmaker)
         self.now: Callable[[], datetime] = utcnow  # the list deadline's clock (tests move it)
-        # A server's lock lives while someone holds or awaits it, so the map does not grow forever.
-        self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
-
-    def _lock(self, guild_id: int) -> asyncio.Lock:
-        lock = self._locks.get(guild_id)
-        if lock is None:
-            lock = self._locks[guild_id] = asyncio.Lock()
-        return lock
+        self._lock = KeyedLocks()  # one per server
 
     # --- reading ----------------------------------------------------------------------------
 

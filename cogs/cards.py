@@ -24,9 +24,8 @@ from bot.engine.packs import FOURTH_PACK, GT_PACK, ChapterApprovedRules
 from bot.ui.chapter_approved.cards import card_embed, card_title, kind_label
 from bot.ui.table import fourth_edition as fourth_ui
 from bot.ui.table import gt2020 as gt_ui
+from bot.ui.limits import AUTOCOMPLETE_CHOICES, CHOICE_NAME
 
-MAX_CHOICES = 25  # Discord's limit for autocomplete
-CHOICE_LIMIT = 100  # characters in a choice's name and value
 
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -46,7 +45,7 @@ class CardEntry:
     @property
     def label(self) -> str:
         label = f"{self.title} · {self.kind}"
-        return label if len(label) <= CHOICE_LIMIT else label[: CHOICE_LIMIT - 1] + "…"
+        return label if len(label) <= CHOICE_NAME else label[: CHOICE_NAME - 1] + "…"
 
 
 def chapter_approved_cards(catalog: Catalog) -> tuple[CardEntry, ...]:
@@ -119,7 +118,7 @@ class CardIndex:
     def by_key(self, key: str) -> CardEntry | None:
         return self._by_key.get(key)
 
-    def complete(self, text: str, limit: int = MAX_CHOICES) -> list[CardEntry]:
+    def complete(self, text: str, limit: int = AUTOCOMPLETE_CHOICES) -> list[CardEntry]:
         """Entries whose title (or kind) has a word starting with each typed word, best first."""
         return [entry for _, entry in self._ranked(text)[:limit]]
 
@@ -180,8 +179,8 @@ class PackOption:
 
     def choices(self, current: str) -> list[app_commands.Choice[str]]:
         typed = words(current)
-        return [app_commands.Choice(name=title[:CHOICE_LIMIT], value=pack) for pack, title in self.titles.items()
-                if all(any(w.startswith(t) for w in words(f"{title} {pack}")) for t in typed)][:MAX_CHOICES]
+        return [app_commands.Choice(name=title[:CHOICE_NAME], value=pack) for pack, title in self.titles.items()
+                if all(any(w.startswith(t) for w in words(f"{title} {pack}")) for t in typed)][:AUTOCOMPLETE_CHOICES]
 
     def find(self, text: str) -> str | None:
         """The pack meant by an id, a title or words of one (what is typed without picking from the list)."""

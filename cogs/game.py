@@ -30,9 +30,9 @@ from bot.ui.controls import GameButton, view_of
 from bot.ui.game_options import MAX_SEED, GameOptions, mission_choices, pack_choices, packs_typed, read_typed
 from bot.ui.open_challenge import DEFAULT_EXPIRY
 from bot.ui.table.sheet import table_sheet_text
+from bot.ui.limits import AUTOCOMPLETE_CHOICES
 
 MAX_EXPIRY_HOURS = 24 * 7
-MAX_CHOICES = 25  # Discord's limit for autocomplete
 
 
 class GameCog(commands.GroupCog, name="game", description="Play a mission pack's game here"):
@@ -189,7 +189,7 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
         cards = getattr(getattr(rules, "catalog", None), "deployment_cards", ())
         typed = current.casefold()
         return [app_commands.Choice(name=c.name, value=c.id) for c in cards if typed in c.name.casefold()
-                ][:MAX_CHOICES]
+                ][:AUTOCOMPLETE_CHOICES]
 
     @new.autocomplete("mission")
     async def missions(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -200,7 +200,7 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
         found = mission_choices(self.service.packs.rules(pack), interaction.namespace.size)
         typed = current.casefold()
         return [app_commands.Choice(name=name, value=value) for value, name in found
-                if typed in name.casefold()][:MAX_CHOICES]
+                if typed in name.casefold()][:AUTOCOMPLETE_CHOICES]
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:

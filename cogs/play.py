@@ -16,9 +16,9 @@ from bot.engine.packs import is_mission_deck
 from bot.engine.table import actions as t
 from bot.ui.chapter_approved import controls as mission_deck_controls
 from bot.ui.table import controls as table_controls
+from bot.ui.limits import AUTOCOMPLETE_CHOICES
 from bot.ui.text import title_case
 
-MAX_AUTOCOMPLETE = 25
 
 
 async def own_cards(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -33,7 +33,7 @@ async def own_cards(interaction: discord.Interaction, current: str) -> list[app_
     catalog = interaction.client.desk.catalog_of(record.state)
     names = [(title_case(catalog.secondary(c).name), c) for c in player.hand]
     return [app_commands.Choice(name=n, value=c) for n, c in names if current.lower() in n.lower()][
-        :MAX_AUTOCOMPLETE]
+        :AUTOCOMPLETE_CHOICES]
 
 
 async def own_objectives(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -47,7 +47,7 @@ async def own_objectives(interaction: discord.Interaction, current: str) -> list
     except (GameError, KeyError):
         return []
     return [app_commands.Choice(name=o.name[:100], value=o.id) for o in objectives
-            if current.lower() in o.name.lower()][:MAX_AUTOCOMPLETE]
+            if current.lower() in o.name.lower()][:AUTOCOMPLETE_CHOICES]
 
 
 async def typed_cards(interaction: discord.Interaction, *typed: str | None) -> tuple[str, ...]:

@@ -12,8 +12,8 @@ from bot.engine.names import resolve
 from bot.store.models import utcnow
 from bot.times import DEFAULT_ZONE, zone, zone_names
 from bot.ui.game_options import pack_choices, packs_typed
+from bot.ui.limits import AUTOCOMPLETE_CHOICES
 
-MAX_CHOICES = 25  # Discord's limit for autocomplete
 
 
 class SettingsCog(commands.GroupCog, name="settings", description="Your settings, and your server's"):
@@ -72,7 +72,7 @@ class SettingsCog(commands.GroupCog, name="settings", description="Your settings
         typed = current.strip().casefold().replace(" ", "_")
         found = [name for name in zone_names() if typed in name.casefold()]
         found.sort(key=lambda name: (not name.casefold().startswith(typed), "/" not in name, name))
-        return [app_commands.Choice(name=name, value=name) for name in found[:MAX_CHOICES]]
+        return [app_commands.Choice(name=name, value=name) for name in found[:AUTOCOMPLETE_CHOICES]]
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -13,11 +13,11 @@ from discord.ext import commands
 from bot.armies.data import army_data
 from bot.engine.errors import GameError
 from bot.ui.history_view import pack_titles
-from bot.ui.errors import MESSAGE_LIMIT
 from bot.ui.stats_image import (
     faction_picture, faction_stats, player_picture, player_stats, rows_csv, server_picture, server_stats,
 )
 from bot.ui.text import clip
+from bot.ui.limits import MESSAGE_CHARS
 
 
 @app_commands.guild_only()
@@ -76,7 +76,7 @@ class StatsCog(commands.GroupCog, name="stats", description="Stats of this serve
             raise GameError(stats.text())
         await interaction.response.defer(ephemeral=not public, thinking=True)
         picture = await self.bot.loop.run_in_executor(None, faction_picture, stats)
-        await interaction.followup.send(clip(stats.text(), MESSAGE_LIMIT),
+        await interaction.followup.send(clip(stats.text(), MESSAGE_CHARS),
                                         file=discord.File(io.BytesIO(picture), "factions.png"),
                                         ephemeral=not public, allowed_mentions=discord.AllowedMentions.none())
 

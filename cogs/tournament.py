@@ -40,7 +40,8 @@ from bot.ui import event_lists
 from bot.ui import tournament as ui
 from bot.ui.armies import detachments_typed, factions_typed, read_attachment
 from bot.ui.controls import view_of
-from bot.ui.game_options import MAX_CHOICES, pack_choices, packs_typed
+from bot.ui.game_options import pack_choices, packs_typed
+from bot.ui.limits import AUTOCOMPLETE_CHOICES
 
 MISSIONS = [app_commands.Choice(name=f"Mission {c}", value=c) for c in MISSION_LETTERS]
 OUTCOMES = [
@@ -69,7 +70,7 @@ async def dispositions_typed(interaction: discord.Interaction, current: str) -> 
         return []
     typed = current.casefold()
     return [app_commands.Choice(name=d.name, value=d.id) for d in ui.event_catalog(interaction.client, record)
-            .dispositions if typed in d.name.casefold()][:MAX_CHOICES]
+            .dispositions if typed in d.name.casefold()][:AUTOCOMPLETE_CHOICES]
 
 
 class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swiss tournament on this server"):

@@ -1,4 +1,4 @@
-"""A parsed list (bot/armies/lists.py) held against the army data: its faction and detachment found, each unit
+"""A parsed list (bot/armies/lists/) held against the army data: its faction and detachment found, each unit
 matched to a datasheet (an unknown one gets a suggestion, one of another faction is named so), the total recomputed
 from the data's points brackets, and what differs flagged. A flag never refuses a list: the data may lag a points
 update, so the player and the organiser see the flags and decide."""

@@ -19,9 +19,9 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.engine.chapter_approved.state import CA_PACK
-from bot.engine.models import Army
+from bot.engine.models import Army, Frozen
 from bot.engine.tournament.event import Outcome, Reason, Result, Tournament, outcome_of
-from bot.engine.tournament.ranking import Frozen
+
 from bot.store.codec import load_snapshot
 from bot.store.models import utcnow
 from bot.store.repository import StaleVersion

@@ -18,12 +18,11 @@ from bot.engine.moves import SetArmy
 from bot.ui.errors import answer_failure, reply_privately
 from bot.ui.forms import Form
 from bot.ui.text import clip, field_value
+from bot.ui.limits import AUTOCOMPLETE_CHOICES, PARAGRAPH_INPUT
 
 if TYPE_CHECKING:
     from bot.ui.desk_api import Desk
 
-MAX_CHOICES = 25  # Discord's limit for autocomplete
-MAX_PASTE = 4000  # Discord's limit for a paragraph text input
 FULL_TEXT_CHUNK = 1900  # a code block's text per message, under the 2,000-character limit
 NO_PINGS = discord.AllowedMentions.none()
 PROVISIONAL = "provisional in the army data"
@@ -133,7 +132,7 @@ def army_inputs(*, list_required: bool) -> list[discord.ui.TextInput]:
         discord.ui.TextInput(label="Detachment (gives your Force Disposition)", custom_id="detachment",
                              placeholder="e.g. Saga of the Hunter", max_length=80, required=False),
         discord.ui.TextInput(label="Your list" if list_required else "Your list (optional)", custom_id="list",
-                             style=discord.TextStyle.paragraph, max_length=MAX_PASTE, required=list_required,
+                             style=discord.TextStyle.paragraph, max_length=PARAGRAPH_INPUT, required=list_required,
                              placeholder="Paste the Warhammer 40,000 app's export, or a compact (WTC) list"),
     ]
 
@@ -155,7 +154,7 @@ class ArmyForm(Form):
 async def factions_typed(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     data = army_data()
     return [app_commands.Choice(name=name, value=fid)
-            for fid, name in choices(current, {f.id: f.name for f in data.factions.values()}, MAX_CHOICES)]
+            for fid, name in choices(current, {f.id: f.name for f in data.factions.values()}, AUTOCOMPLETE_CHOICES)]
 
 
 async def detachments_typed(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -173,4 +172,4 @@ async def detachments_typed(interaction: discord.Interaction, current: str) -> l
         return clip(f"{d.name} · {disposition}" + (" (provisional)" if d.provisional else ""), 100)
 
     return [app_commands.Choice(name=label(detachments[did]), value=did)
-            for did, _ in choices(current, names, MAX_CHOICES)]
+            for did, _ in choices(current, names, AUTOCOMPLETE_CHOICES)]

@@ -113,6 +113,3 @@ def view_of(*items: discord.ui.Item) -> discord.ui.View:
     for item in items:
         view.add_item(item)
     return view
-
-
-DYNAMIC_ITEMS = (GameButton, GameSelect)

@@ -6,9 +6,9 @@ board gets no reply of its own; private replies are for private things (a secret
 holds the service's lock during a Discord call.
 
 What the desk keeps per game is bounded, as other processes serve other games and a game may be left unfinished
-forever: a scheduled edit lives for one coalescing delay, a board being posted for one accept, and the recent
-events of the board for the RECENT_GAMES most recently active games. Who to call follows from the state before
-and after each action, not from memory.
+forever: a board being posted for one accept, and the recent events of the board for the RECENT_GAMES most
+recently active games (the boards' own memory, scheduled edits and the last press on each board, is LiveBoards').
+Who to call follows from the state before and after each action, not from memory.
 """
 
 from __future__ import annotations
@@ -35,13 +35,14 @@ from bot.ui.calls import StoredCalls, call_line
 from bot.ui.challenge import ACCEPT_QUESTION, offer_game
 from bot.ui.clock_watch import ClockWatch
 from bot.ui.controls import GameButton, view_of
-from bot.ui.errors import MESSAGE_LIMIT, answer_failure, send_error
+from bot.ui.errors import answer_failure, send_error
 from bot.ui.live_board import Drawing, LiveBoards
 from bot.ui.open_challenge import OpenChallenges
 from bot.ui.packs import PackViews
 from bot.ui.reminders import Reminders
 from bot.ui.text import clip
 from bot.ui.tournament import report_table_game
+from bot.ui.limits import MESSAGE_CHARS
 
 _log = logging.getLogger(__name__)
 
@@ -52,6 +53,9 @@ REMATCH_WITHIN = timedelta(days=1)
 
 
 class GameDesk:
+    """Routes a game's presses, menus and forms to the service, answers the presser, and hands what changed to the
+    live board, the calls, the clock watch and the result card."""
+
     def __init__(self, bot: discord.Client, service: GameService, *, coalesce_seconds: float = 0.75) -> None:
         self.bot = bot
         self.service = service
@@ -374,7 +378,7 @@ async def _answer_privately(interaction: discord.Interaction, lines: list[str]) 
     """Lines for the actor alone (a secret choice confirmed) replace the private menu or the "thinking…" they used;
     without any, the menu or the "thinking…" goes, as the board shows the rest. A press on the board says
     nothing."""
-    text = clip("\n".join(lines), MESSAGE_LIMIT)
+    text = clip("\n".join(lines), MESSAGE_CHARS)
     message = interaction.message
     menu = message is not None and message.flags.ephemeral
     try:

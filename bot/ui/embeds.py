@@ -9,14 +9,8 @@ from dataclasses import dataclass
 import discord
 
 from bot.ui.text import clip
+from bot.ui.limits import EMBED_CHARS, EMBED_DESCRIPTION, EMBED_FIELDS, EMBED_FIELD_NAME, EMBED_FIELD_VALUE, EMBED_FOOTER, EMBED_TITLE
 
-TITLE_LIMIT = 256
-DESCRIPTION_LIMIT = 4096
-FIELD_NAME_LIMIT = 256
-FIELD_VALUE_LIMIT = 1024
-FIELD_COUNT_LIMIT = 25
-FOOTER_LIMIT = 2048
-TOTAL_LIMIT = 6000
 TRUNCATED_NOTE = "The card is too long for one message: see the printed Mission Deck for the rest."
 
 
@@ -35,23 +29,23 @@ def build_embed(
     Description overflow and long section values continue in further fields; whatever cannot fit
     in 25 fields or 6000 characters is dropped and a note says so.
     """
-    title = clip(title, TITLE_LIMIT)
-    footer = clip(footer, FOOTER_LIMIT)
+    title = clip(title, EMBED_TITLE)
+    footer = clip(footer, EMBED_FOOTER)
     note_cost = len("Truncated") + len(TRUNCATED_NOTE)
-    parts = split_text(description, min(DESCRIPTION_LIMIT, TOTAL_LIMIT - len(title) - len(footer) - note_cost))
-    overflow = split_text("\n\n".join(parts[1:]), FIELD_VALUE_LIMIT)
+    parts = split_text(description, min(EMBED_DESCRIPTION, EMBED_CHARS - len(title) - len(footer) - note_cost))
+    overflow = split_text("\n\n".join(parts[1:]), EMBED_FIELD_VALUE)
     fields: list[tuple[str, str, bool]] = [("(continued)", part, False) for part in overflow]
     for section in sections:
-        for index, part in enumerate(split_text(section.value, FIELD_VALUE_LIMIT)):
+        for index, part in enumerate(split_text(section.value, EMBED_FIELD_VALUE)):
             name = section.name if index == 0 else f"{section.name} (continued)"
-            fields.append((clip(name, FIELD_NAME_LIMIT), part, section.inline))
+            fields.append((clip(name, EMBED_FIELD_NAME), part, section.inline))
 
     embed = discord.Embed(title=title, description=parts[0] if parts else None, colour=colour)
-    budget = TOTAL_LIMIT - len(title) - len(footer) - len(embed.description or "")
+    budget = EMBED_CHARS - len(title) - len(footer) - len(embed.description or "")
     for position, (name, value, inline) in enumerate(fields):
         last = position == len(fields) - 1
         room_needed = len(name) + len(value) + (0 if last else note_cost)
-        if len(embed.fields) >= FIELD_COUNT_LIMIT - (0 if last else 1) or room_needed > budget:
+        if len(embed.fields) >= EMBED_FIELDS - (0 if last else 1) or room_needed > budget:
             embed.add_field(name="Truncated", value=TRUNCATED_NOTE, inline=False)
             break
         embed.add_field(name=name, value=value, inline=inline)

@@ -9,10 +9,10 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from bot.engine.errors import GameError
+from bot.ui.limits import MESSAGE_CHARS
 
 _log = logging.getLogger(__name__)
 
-MESSAGE_LIMIT = 2000
 APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
 STORE_FAULT = ("Nothing was recorded: the game's database could not take the change just now (it may be busy, "
                "full or read-only). Please try again in a moment.")
@@ -51,7 +51,7 @@ async def send_error(interaction: discord.Interaction, message: str) -> None:
     Called from error handlers, so a failure to deliver (an expired interaction, say) is logged
     instead of raised: there is nobody left to tell.
     """
-    text = message if len(message) <= MESSAGE_LIMIT else message[: MESSAGE_LIMIT - 1] + "…"
+    text = message if len(message) <= MESSAGE_CHARS else message[: MESSAGE_CHARS - 1] + "…"
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

@@ -17,9 +17,9 @@ from bot.engine.names import resolve
 from bot.engine.packs import GT_PACK, ChapterApprovedRules, Packs
 from bot.engine.rng import new_seed
 from bot.engine.table.state import TableSetup
+from bot.ui.limits import AUTOCOMPLETE_CHOICES
 
 MAX_SEED = 64
-MAX_CHOICES = 25  # Discord's limit for autocomplete
 
 
 class GameOptions(BaseModel):
@@ -142,7 +142,7 @@ async def packs_typed(interaction: discord.Interaction, current: str) -> list[ap
     typed = current.casefold()
     installed = pack_choices(interaction.client.service.packs)  # type: ignore[attr-defined]
     return [app_commands.Choice(name=title, value=pack) for pack, title in installed
-            if typed in title.casefold() or typed in pack][:MAX_CHOICES]
+            if typed in title.casefold() or typed in pack][:AUTOCOMPLETE_CHOICES]
 
 
 def mission_choices(rules: Any, size: str | None) -> list[tuple[str, str]]:

@@ -11,8 +11,8 @@ import discord
 from discord import app_commands
 
 from bot.ui.help_text import ABOUT, SECTIONS, HelpEntry, HelpSection
+from bot.ui.limits import EMBED_FIELD_VALUE
 
-FIELD_LIMIT = 1024  # characters in an embed field's value (Discord)
 COLOUR = discord.Colour.dark_teal()
 BY_KEY: dict[str, HelpSection] = {section.key: section for section in SECTIONS}
 
@@ -38,7 +38,7 @@ def help_embed(section: HelpSection, shown: Callable[[HelpEntry], bool]) -> disc
                           description="\n".join([ABOUT, "", section.intro, *steps]))
     for group in section.groups:
         lines = [entry.shown for entry in group.entries if shown(entry)]
-        for n, value in enumerate(_chunks(lines, FIELD_LIMIT)):
+        for n, value in enumerate(_chunks(lines, EMBED_FIELD_VALUE)):
             embed.add_field(name=group.title if n == 0 else f"{group.title} (more)", value=value, inline=False)
     embed.set_footer(text="Pick another part of the help in the menu below. Only you see this message.")
     return embed

@@ -51,6 +51,9 @@ class Drawing:
 
 
 class LiveBoards:
+    """Every game's board message: posted, moved to the bottom, edited (coalesced) or deleted, one game at a time,
+    through the last press's token where there is one."""
+
     def __init__(self, bot: discord.Client, repo: GameRepository, load: Callable[[int], Awaitable[GameRecord]],
                  draw: Callable[[GameRecord, str | None], Drawing], *, coalesce_seconds: float) -> None:
         self.bot, self.repo = bot, repo

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from bot.engine.names import title_case  # noqa: F401  (the views write names with it)
-
-FIELD_LIMIT = 1024
+from bot.ui.limits import EMBED_FIELD_VALUE
 
 
 def clip(text: str, limit: int) -> str:
@@ -13,7 +12,7 @@ def clip(text: str, limit: int) -> str:
 
 
 def field_value(text: str) -> str:
-    return clip(text, FIELD_LIMIT) or "\u200b"
+    return clip(text, EMBED_FIELD_VALUE) or "\u200b"
 
 
 def size_name(size: str) -> str:

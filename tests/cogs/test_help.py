@@ -9,11 +9,13 @@ import re
 import discord
 import pytest
 
+from bot.client import EXTENSIONS, MissionBot
 from bot.ui.controls import BUTTONS
 from bot.ui.help import available, help_embed, registered
 from bot.ui.help_text import FIRST_GAME, SECTIONS
 from bot.ui.open_challenge import LABELS as CHALLENGE_LABELS
 from bot.ui.permissions import BY_ATTR, NEEDED, missing_permission_text
+from tests.cogs.conftest import harness_settings
 from tests.cogs.harness import Harness
 from tests.discord_model import BOT_PERMISSIONS, MEMBER_PERMISSIONS, UPDATE_MESSAGE, FakeUser, embed_problems
 
@@ -47,13 +49,16 @@ async def test_help_names_every_registered_command_by_its_full_path(harness: Har
     assert sorted(path for path in paths if path not in shown) == []
 
 
-async def test_help_hides_entries_for_commands_not_registered_yet(harness: Harness, alice: FakeUser) -> None:
-    shown = "\n".join((await every_section(harness, alice)).values())
-    commands = registered(harness.bot.tree)
-    for section in SECTIONS:
-        for group in section.groups:
-            for entry in group.entries:
-                assert (entry.shown in shown) == available(entry, commands), entry
+async def test_help_hides_entries_for_commands_not_registered_yet(catalog, database_url: str) -> None:
+    """A bot without the /army cog: its entries are hidden, every other entry is shown."""
+    extensions = tuple(name for name in EXTENSIONS if name != "cogs.army")
+    async with Harness(MissionBot(harness_settings(database_url), catalog, extensions=extensions)) as harness:
+        shown = "\n".join((await every_section(harness, harness.user("alice"))).values())
+        commands = registered(harness.bot.tree)
+    entries = [entry for section in SECTIONS for group in section.groups for entry in group.entries]
+    hidden = {entry.command for entry in entries if entry.shown not in shown}
+    assert hidden == {"/army set", "/army show"}
+    assert all(available(entry, commands) == (entry.command not in hidden) for entry in entries)
 
 
 async def test_help_is_private_and_its_menu_switches_the_same_message(harness: Harness, alice: FakeUser) -> None:

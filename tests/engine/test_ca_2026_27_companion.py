@@ -14,7 +14,8 @@ from bot.engine.chapter_approved.state import Phase, Source, Status
 from bot.engine.errors import GameError
 from bot.ui.chapter_approved.cards import card_embed
 from tests.engine.test_ca_2026_27_game import (
-    ALICE, BOB, CATALOG, PTF, TH, _battle_in_round, act, answered, refused, revealed, setup, to_battle,
+    ALICE, BOB, CATALOG, PTF, TH, _battle_in_round, act, answered, at_end_of_battle, refused, revealed, setup,
+    to_battle,
 )
 
 DISRUPTION, ASSETS = "disruption", "priority-assets"
@@ -53,27 +54,12 @@ def test_games_of_setup_version_3_replay_as_they_were_played_with_both() -> None
     assert state.mission.deployment and state.mission.layout in {f"{TH}--{PTF}-{x}" for x in "abc"}
 
 
-def _end_of_battle(state):
-    """The last turn of the battle, its end-of-turn scoring open."""
-    state = _battle_in_round(5, state)
-    while state.turn != 2:
-        active = state.active
-        for verb in (a.EndCommandPhase, a.EndTurn):
-            state = act(state, verb(actor=active))
-        for player in (active, state.opponent(active).id):
-            state = act(state, a.DoneScoring(actor=player))
-        state = answered(act(state, a.Discard(actor=active)) if state.discard_queue else state)
-    for verb in (a.EndCommandPhase, a.EndTurn):
-        state = act(state, verb(actor=state.active))
-    return state
-
-
 def test_end_of_battle_vp_typed_by_hand_are_outside_the_round_cap_as_the_menus_are() -> None:
     state = to_battle(revealed())
     early = _battle_in_round(2, state)
     refused(early, a.Score(actor=early.active, source=Source.PRIMARY, vp=5, end_of_battle=True),
             "end of the battle")
-    state = _end_of_battle(state)
+    state = at_end_of_battle(state)
     assert state.round == 5 and state.phase == Phase.END_OF_TURN
     state = act(state, a.Score(actor=BOB, source=Source.PRIMARY, vp=15))  # the round's 15, by hand
     state = act(state, a.Score(actor=BOB, source=Source.PRIMARY, vp=8, end_of_battle=True))

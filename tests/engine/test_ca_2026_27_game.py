@@ -89,7 +89,7 @@ def test_dispositions_are_secret_until_both_are_picked_then_each_player_has_thei
     refused(state, a.ChooseSide(actor=state.sides_rolloff.winner, side="attacker"), "Force Disposition first")
     refused(state, a.ChooseDisposition(actor=ALICE, disposition="cowardice"), "no Force Disposition 'cowardice'")
     outcome = apply(CATALOG, state, a.ChooseDisposition(actor=ALICE, disposition=TH))
-    assert all(TH not in e.text and "Take and Hold" not in e.text for e in outcome.events if e.private_to is None)
+    assert [e.text for e in outcome.events if e.private_to is None] == ["Alice has picked their Force Disposition."]
     state = outcome.state
     # A secret pick may change until both have picked: the change is told to the picker alone.
     changed = apply(CATALOG, state, a.ChooseDisposition(actor=ALICE, disposition=PTF))
@@ -434,18 +434,18 @@ def test_burden_of_trust_reminds_of_its_guards_when_drawn_and_each_turn() -> Non
     raise AssertionError("no seed draws Burden of Trust first")
 
 
-def test_end_of_battle_vp_are_outside_the_round_cap() -> None:
-    state = _battle_in_round(5, to_battle(revealed()))  # Bob plays Unstoppable Force
-    while not (state.turn == 2):
-        active = state.active
-        for verb in (a.EndCommandPhase, a.EndTurn):
-            state = act(state, verb(actor=active))
-        for player in (active, state.opponent(active).id):
-            state = act(state, a.DoneScoring(actor=player))
-        state = answered(act(state, a.Discard(actor=active)) if state.discard_queue else state)
-    active = state.active
+def at_end_of_battle(state: GameState) -> GameState:
+    """The last turn of the battle, its end-of-turn scoring open: the end of the battle."""
+    state = _battle_in_round(5, state)
+    while state.turn != 2:
+        state = answered(_plain_turn(state))
     for verb in (a.EndCommandPhase, a.EndTurn):
-        state = act(state, verb(actor=active))
+        state = act(state, verb(actor=state.active))
+    return state
+
+
+def test_end_of_battle_vp_are_outside_the_round_cap() -> None:
+    state = at_end_of_battle(to_battle(revealed()))  # Bob plays Unstoppable Force
     state = act(state, a.Score(actor=BOB, source=Source.PRIMARY, vp=15))  # the round's 15, by hand
     assert state.vp[-1].awarded == 15
     state = act(state, a.Score(actor=BOB, source=Source.PRIMARY, option="central-at-end"))

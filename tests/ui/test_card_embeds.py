@@ -13,9 +13,10 @@ from bot.engine.chapter_approved.game import new_game
 from bot.engine.chapter_approved.state import GameSetup
 from bot.ui.chapter_approved.briefing import briefing
 from bot.ui.chapter_approved.cards import card_embed, card_title, faq_embed
-from bot.ui.embeds import DESCRIPTION_LIMIT, FIELD_VALUE_LIMIT, TRUNCATED_NOTE, Section, build_embed, split_text
+from bot.ui.embeds import TRUNCATED_NOTE, Section, build_embed, split_text
 from bot.ui.text import title_case
 from tests.discord_model import embed_problems
+from bot.ui.limits import EMBED_DESCRIPTION, EMBED_FIELD_VALUE
 
 CATALOG = default_catalog()
 ALL_CARDS = [
@@ -223,7 +224,7 @@ def test_exactly_25_sections_fit_without_a_note() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(text=st.text(st.sampled_from("ab \n"), max_size=3000), limit=st.sampled_from([20, 256, FIELD_VALUE_LIMIT, DESCRIPTION_LIMIT]))
+@given(text=st.text(st.sampled_from("ab \n"), max_size=3000), limit=st.sampled_from([20, 256, EMBED_FIELD_VALUE, EMBED_DESCRIPTION]))
 def test_split_text_keeps_every_word_and_respects_the_limit(text: str, limit: int) -> None:
     pieces = split_text(text, limit)
     assert all(0 < len(p) <= limit for p in pieces)

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
+import discord
+
 from bot.ui.desk import RECENT_EVENTS, RECENT_GAMES, RecentEvents
+from bot.ui.live_board import PRESSES_KEPT, LiveBoards
 
 
 def test_recent_events_keep_the_last_lines_of_the_most_recent_games() -> None:
@@ -23,3 +28,21 @@ def test_recent_events_stay_within_their_bounds_however_many_games() -> None:
         recent.add(game, [f"line {n}" for n in range(2 * RECENT_EVENTS)])
     assert len(recent) == RECENT_GAMES
     assert recent.lines(0) == [] and len(recent.lines(3 * RECENT_GAMES - 1)) == RECENT_EVENTS
+
+
+def _press_on_board(message_id: int):
+    """A press acknowledged as an update of the board `message_id`, as discord.py shows one to the live board."""
+    message = SimpleNamespace(id=message_id, flags=SimpleNamespace(ephemeral=False))
+    response = SimpleNamespace(type=discord.InteractionResponseType.deferred_message_update)
+    return SimpleNamespace(message=message, response=response)
+
+
+def test_the_last_press_is_kept_for_the_newest_boards_only() -> None:
+    boards = LiveBoards(None, None, None, None, coalesce_seconds=0)  # type: ignore[arg-type]
+    for board in range(PRESSES_KEPT + 10):
+        boards.pressed(_press_on_board(board))
+    assert boards._press_on(9) is None and boards._press_on(10) is not None  # the oldest ten are forgotten
+    boards.pressed(_press_on_board(10))  # pressed again: the newest now
+    boards.pressed(_press_on_board(PRESSES_KEPT + 10))
+    assert boards._press_on(10) is not None and boards._press_on(11) is None
+    assert len(boards._presses) == PRESSES_KEPT

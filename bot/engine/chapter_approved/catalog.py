@@ -9,18 +9,15 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
+from bot.engine.models import Frozen
 from bot.engine.names import DisplayName, title_case
 
 Confidence = Literal["confirmed", "likely", "uncertain"]
 GameSize = Literal["incursion", "strike-force", "asymmetric-war"]
 Side = Literal["attacker", "defender"]
 Edge = Literal["left", "right", "top", "bottom"]
-
-
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class Sourced(Frozen):

@@ -7,6 +7,10 @@ and either returns the next state or raises a GameError that leaves the state un
 The season's data decides where seasons differ as numbers (caps, draws, costs); where the flow differs, the
 catalog says which (CA 2026-27: Force Dispositions before the roll-off, a Primary Mission per player, a swap
 instead of New Orders, discards in your own turn only, per-round caps).
+
+Over 600 lines: the whole battle sequence of both seasons is one class whose sections (setup, turns, cards and
+answers, twists, command points, the Challenger, VP) are its seams; it is to become a base of hooks with a
+subclass per season, as bot/engine/table/rules.py is (issue "A house a newcomer can change").
 """
 
 from __future__ import annotations

@@ -55,7 +55,8 @@ from dataclasses import dataclass
 import networkx as nx
 
 from bot.engine.errors import InvalidValue
-from bot.engine.tournament.ranking import MAX_GAME_VP, Frozen, Outcome, PlayerRecord, Result, opponents_win_rate
+from bot.engine.models import Frozen
+from bot.engine.tournament.ranking import MAX_GAME_VP, Outcome, PlayerRecord, Result, opponents_win_rate
 
 CHUNK = 32
 EXACT_LIMIT = 40

@@ -19,15 +19,12 @@ from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from fractions import Fraction
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
 from bot.engine.errors import InvalidValue
+from bot.engine.models import Frozen
 
 MAX_GAME_VP = 100  # a game of Warhammer 40,000 is scored out of 100VP
-
-
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class Outcome(StrEnum):

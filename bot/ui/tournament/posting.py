@@ -1,0 +1,191 @@
+"""What the tournament does in Discord: announce and post in the event's channel, open and archive the table
+threads with their games, post the players' lists, and report the table games that ended."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+import discord
+
+from bot.engine.chapter_approved.catalog import Catalog
+from bot.engine.chapter_approved.state import GameSetup, GameState
+from bot.engine.errors import GameError
+from bot.engine.rng import new_seed
+from bot.store.tournament_repository import TableGame, TournamentRecord
+from bot.ui.armies import list_message
+from bot.ui.challenge import offer_game, open_thread
+from bot.ui.tournament.texts import (
+    Announcement, TableMissions, announcement_messages, army_of, mention, mission_title, name_of, score_line,
+    table_thread_name,
+)
+
+_log = logging.getLogger(__name__)
+
+
+def event_catalog(client: discord.Client, record: TournamentRecord) -> Catalog:
+    """The decks of the Chapter Approved season the event plays."""
+    return client.service.packs.rules(record.state.pack).catalog  # type: ignore[attr-defined]
+
+
+async def announce(client: discord.Client, record: TournamentRecord, fallback: discord.abc.Messageable | None,
+                   *, tables_pinged: bool = False) -> tuple[str, int]:
+    """Post the current round in the event's announcement channel (else `fallback`): where, and how many
+    messages. Refused, posting nothing, while the round is a draft. `tables_pinged`: each table's players are
+    pinged in their table thread, so here they are named without a notification (each player is pinged once)."""
+    current = record.state.event.rounds[-1]
+    if not current.published:
+        raise GameError(f"Round {current.number} is still a draft: publish it from `/tournament pair` first.")
+    messages = announcement_messages(event_catalog(client, record), record)
+    if tables_pinged:
+        seated = {int(p) for table in current.pairings.tables for p in (table.a, table.b)}
+        messages = [replace(m, users=[u for u in m.users if u not in seated]) for m in messages]
+    return await post(client, record, fallback, messages)
+
+
+async def post(client: discord.Client, record: TournamentRecord, fallback: discord.abc.Messageable | None,
+               messages: list[Announcement]) -> tuple[str, int]:
+    """Post messages in the event's announcement channel (else `fallback`): where, and how many."""
+    channel = await announcement_channel(client, record, fallback)
+    where = f"<#{channel.id}>"  # type: ignore[attr-defined]
+    try:
+        for message in messages:
+            await channel.send(message.content, embeds=message.embeds, allowed_mentions=message.allowed_mentions)
+    except discord.Forbidden:
+        raise GameError(f"I cannot post in {where}: check my permissions there.") from None
+    return where, len(messages)
+
+
+async def announcement_channel(client: discord.Client, record: TournamentRecord,
+                               fallback: discord.abc.Messageable | None) -> discord.abc.Messageable:
+    """The event's announcement channel, else `fallback`."""
+    channel = fallback
+    if record.announce_channel_id is not None:
+        try:
+            channel = client.get_channel(record.announce_channel_id) or await client.fetch_channel(
+                record.announce_channel_id)
+        except (discord.NotFound, discord.Forbidden):
+            raise GameError(f"I cannot reach the announcement channel <#{record.announce_channel_id}>: "
+                            "check it still exists and that I can see it.") from None
+    assert isinstance(channel, discord.abc.Messageable)
+    return channel
+
+
+async def open_table_threads(client: discord.Client, record: TournamentRecord,
+                             fallback: discord.abc.Messageable | None) -> tuple[str, int]:
+    """One thread per table of the current round (the bye gets none) in the announcement channel (else
+    `fallback`), with both players in it and their Strike Force game on the round's mission waiting for
+    the second player to accept: where, and how many threads."""
+    channel = await announcement_channel(client, record, fallback)
+    where = f"<#{channel.id}>"  # type: ignore[attr-defined]
+    if not isinstance(channel, discord.TextChannel):
+        raise GameError(f"Tables get threads only from a text channel; {where} is not one, so play "
+                        "the games with `/game new` and report them.")
+    current = record.state.event.rounds[-1]
+    catalog = event_catalog(client, record)
+    links: list[TableGame] = []
+    try:
+        for pairing in current.pairings.tables:
+            players = [discord.Object(int(pairing.a)), discord.Object(int(pairing.b))]
+            place = await open_thread(channel, table_thread_name(record, current.number, pairing), players,
+                                      f"{record.name}: round {current.number}")
+            names = (name_of(record, pairing.a), name_of(record, pairing.b))
+            armies = (army_of(record, pairing.a), army_of(record, pairing.b))
+            if current.mission is not None:
+                setup = GameSetup(size="strike-force", players=(pairing.a, pairing.b), names=names,
+                                  mission=current.mission, seed=new_seed(), armies=armies)
+                missions = mission_title(catalog, current.mission)
+            else:  # CA 2026-27: the Force Dispositions they registered, the layout drawn for the table
+                table = TableMissions.of(catalog, record, current.number, pairing)
+                setup = GameSetup(size="strike-force", players=(pairing.a, pairing.b), names=names,
+                                  pack=record.state.pack, challenger_cards=False, dispositions=table.dispositions,
+                                  layout=table.layout, seed=new_seed(), armies=armies)
+                missions = table.text()
+            content = (f"{mention(pairing.a)} vs {mention(pairing.b)}: round {current.number}, table "
+                       f"{pairing.table} of **{discord.utils.escape_markdown(record.name)}**, "
+                       f"{missions}. Your game is ready: "
+                       f"{discord.utils.escape_markdown(name_of(record, pairing.b))} accepts it to begin. "
+                       "When it ends, its result goes to the standings by itself.")
+            game, message = await offer_game(client, channel.guild.id, place, setup, content, players, thread=True)
+            links.append(TableGame(round_number=current.number, table=pairing.table, game_id=game.game_id,
+                                   thread_id=place.id))
+            await place.send(**message)
+            if record.state.list_policy == "open":  # each player sees their opponent's list at pairing
+                await post_lists(client, place, record, (pairing.a, pairing.b))
+    except discord.Forbidden:
+        raise GameError(f"I cannot open threads in {where}: check my permissions there.") from None
+    finally:
+        if links:  # the games already set up report back even when a later thread could not be opened
+            await client.tournaments.link_games(record.id, links)  # type: ignore[attr-defined]
+    return where, len(current.pairings.tables)
+
+
+async def post_lists(client: discord.Client, place: discord.abc.Messageable, record: TournamentRecord,
+                     players: tuple[str, ...]) -> None:
+    """Each player's list at a glance (its full text a press away), naming and notifying nobody."""
+    for player in players:
+        entry = record.state.lists.get(player)
+        lists = client.service.lists  # type: ignore[attr-defined]
+        found = await lists.get(entry.army.list_id) if entry and entry.army.list_id else None
+        if found is not None:
+            await place.send(**list_message(found[1], name_of(record, player), found[0].id))
+
+
+async def archive_table_threads(client: discord.Client, record: TournamentRecord, round_number: int) -> int:
+    """Archive the table threads of a closed round (its games stay playable: a press unarchives the
+    thread): how many were archived."""
+    archived = 0
+    for link in record.state.table_games:
+        if link.round_number != round_number:
+            continue
+        try:
+            thread = client.get_channel(link.thread_id) or await client.fetch_channel(link.thread_id)
+            if isinstance(thread, discord.Thread) and not thread.archived:
+                await thread.edit(archived=True, reason=f"{record.name}: round {round_number} is over")
+                archived += 1
+        except (discord.NotFound, discord.Forbidden):  # deleted, or out of reach: nothing to tidy
+            _log.info("Table thread %s of tournament %s is gone", link.thread_id, record.id)
+    return archived
+
+
+async def collect_table_games(client: discord.Client, record: TournamentRecord) -> TournamentRecord:
+    """Report the table games of the current round that ended without reaching the standings (the bot
+    stopped between the two): the record as it is now."""
+    current = record.state.event.rounds[-1]
+    reported = {r.table for r in current.results}
+    late = [g for g in record.state.table_games if g.round_number == current.number and g.table not in reported]
+    for link in late:
+        game = await client.service.get_state(game_id=link.game_id)  # type: ignore[attr-defined]
+        if game.state.result is not None:
+            thread = client.get_partial_messageable(link.thread_id)
+            await report_table_game(client, thread, record.guild_id, link.game_id, game.state)
+    return await client.tournaments.get(record.id) if late else record  # type: ignore[attr-defined]
+
+
+async def report_table_game(client: discord.Client, channel: discord.abc.Messageable, guild_id: int,
+                            game_id: int, state: GameState) -> None:
+    """A table game ended: its result goes to the tournament, and the thread says what was recorded."""
+    result = state.result
+    if result is None or result.reason not in ("battle", "concession"):
+        return  # an abandoned game has no result; a win on time is the organiser's to enter
+    report = await client.tournaments.game_ended(  # type: ignore[attr-defined]
+        guild_id, game_id, result.vp, result.winner, conceded=result.reason == "concession")
+    if report is not None:  # a table of an event: a ladder may leave it out
+        await client.service.history.set_tournament(game_id, report.record.id)  # type: ignore[attr-defined]
+    if report is None or (report.result is None and report.clash is None):
+        return
+    event = report.record.state.event
+    pairing = next(p for p in event.rounds[report.link.round_number - 1].pairings.tables
+                   if p.table == report.link.table)
+    where = f"**{discord.utils.escape_markdown(report.record.name)}** round {report.link.round_number}, " \
+            f"table {report.link.table}"
+    if report.result is not None:
+        text = (f"Recorded for {where}: {score_line(pairing, report.result)}. Both of you played it, so it "
+                "counts as confirmed; an organiser can still correct it.")
+    else:
+        assert report.clash is not None
+        text = (f"This game ended {result.vp[pairing.a]}–{result.vp[pairing.b]}, but {where} already has a "
+                f"confirmed result: {score_line(pairing, report.clash)}. The standings keep that one; an "
+                f"organiser can correct it with `/tournament result round:{report.link.round_number}`.")
+    await channel.send(text, allowed_mentions=discord.AllowedMentions(
+        users=[discord.Object(int(pairing.a)), discord.Object(int(pairing.b))]))

@@ -1,0 +1,55 @@
+"""Imports point down only: the engine (and the data it is built from) at the bottom, then the store, the
+service, the Discord ui, and the cogs and client on top. A module may import its own layer and those below,
+never one above: a service that imported the ui could not be used by another surface."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.architecture.imports import bot_modules, imports_of
+
+# Most specific prefix first. The foundation: the rules, the data read into them, and plain helpers.
+LAYERS: tuple[tuple[str, int], ...] = (
+    ("bot.engine", 0), ("bot.decks", 0), ("bot.armies", 0), ("bot.locks", 0), ("bot.times", 0),
+    ("bot.pacing", 0), ("bot.settings", 0),
+    ("bot.store", 1),
+    ("bot.service", 2), ("bot.tournament_service", 2), ("bot.ladders", 2), ("bot.summaries", 2),
+    ("bot.game_log", 2), ("bot.table_log", 2), ("bot.verify", 2),
+    ("bot.ui", 3),
+    ("bot.client", 4), ("bot.__main__", 4), ("cogs", 4),
+)
+NAMES = {0: "the engine", 1: "the store", 2: "the service", 3: "the ui", 4: "the cogs and client"}
+
+
+def layer(module: str) -> int | None:
+    return next((rank for prefix, rank in LAYERS if module == prefix or module.startswith(prefix + ".")), None)
+
+
+def upward_imports(name: str, source: str) -> list[str]:
+    """The bot modules `name` imports from a layer above its own."""
+    own = layer(name)
+    return sorted(target for target in imports_of(source)
+                  if own is not None and (other := layer(target)) is not None and other > own)
+
+
+MODULES = bot_modules()
+
+
+def test_every_module_has_a_layer() -> None:
+    assert [name for name in MODULES if name != "bot" and layer(name) is None] == []
+
+
+@pytest.mark.parametrize("name", sorted(MODULES), ids=str)
+def test_imports_point_down_only(name: str) -> None:
+    upward = upward_imports(name, MODULES[name].read_text(encoding="utf-8"))
+    assert upward == [], f"{name} ({NAMES[layer(name)]}) imports from above: {upward}"
+
+
+@pytest.mark.parametrize("name, source", [
+    ("bot.summaries", "from bot.ui.text import title_case"),  # the back arrow this test was written against
+    ("bot.store.history", "from bot.service import GameService"),
+    ("bot.engine.dice", "from bot.store.models import Game"),
+    ("bot.ui.desk", "import cogs.game"),
+])
+def test_the_check_catches_an_import_from_above(name: str, source: str) -> None:
+    assert upward_imports(name, source)
