@@ -53,8 +53,8 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
                            opponent="Who you play against (leave empty: an open challenge anyone can take)",
                            pack="The mission pack (default: the server's, set by /settings pack; else Chapter "
                                 "Approved 2025-26)",
-                           mission="Agree on a mission instead of drawing or rolling it (Chapter Approved: a "
-                                   "Tournament Mission Pool mission, Strike Force only)",
+                           mission="Agree on a mission instead of drawing or rolling it (Chapter Approved: a pool "
+                                   "mission, Strike Force)",
                            level="4th edition: agree on a level instead of rolling the D3",
                            my_strategy="4th edition: your army's Strategy Rating (1-3), for a Strategy Roll",
                            their_strategy="4th edition: your opponent's Strategy Rating (1-3)",

@@ -118,8 +118,8 @@ class ScoreCog(commands.GroupCog, name="score", description="Victory points"):
     @app_commands.command(name="add", description="Record VP (the board's Score button offers the card options)")
     @app_commands.describe(source="Where the VP come from", vp="How many VP",
                            card="The Secondary Mission card (for Secondary VP)",
-                           end_of_battle="VP the card gives at the end of the battle (the last turn's end): outside "
-                                         "the per-round caps, as the Score menu's end-of-battle options")
+                           end_of_battle="VP a card gives at the end of the battle (the last turn's end): outside "
+                                         "round caps (2026-27)")
     @app_commands.rename(end_of_battle="end-of-battle")
     @app_commands.autocomplete(card=own_cards)
     async def add(self, interaction: discord.Interaction,

@@ -96,8 +96,8 @@ class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swi
                            organiser_role="Members with this role may run the event too",
                            bye_vp="VP scored by the player with the bye (default 0)",
                            pack="The Chapter Approved season (default: the server's, set by /settings pack)",
-                           lists="Army lists: none (default), closed (organisers see them) or open (each player "
-                                 "sees their opponent's at pairing)",
+                           lists="Army lists: none (default), closed (organisers see them), open (each player sees "
+                                 "the opponent's)",
                            list_deadline="When lists are due, in your time zone: \"friday 18:00\" (then only "
                                          "organisers enter them)")
     @app_commands.rename(list_deadline="list-deadline")
@@ -256,8 +256,8 @@ class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swi
     list_group = app_commands.Group(name="list", description="Army lists for the event")
 
     @list_group.command(name="submit", description="Submit your list (again to replace it, until the deadline)")
-    @app_commands.describe(file="Your list as a file: the app's export (.txt) or a NewRecruit roster (.rosz); "
-                                "leave it out to paste your list in a form",
+    @app_commands.describe(file="Your list file: the app's export (.txt) or a NewRecruit .rosz (none: paste it in a "
+                                "form)",
                            faction="The faction, if the list does not say it",
                            detachment="The detachment, if the list does not say it",
                            player="Submit or correct someone else's list (organisers)")
