@@ -4,9 +4,9 @@ rules module, as python-chess hands a board to its variant.
 A pack is its data (decks/<pack>/, validated at start-up) plus one rules module with the same small interface:
 `new_game(setup)`, `apply(state, action)`, `replay` and `revealed(before, after)` (may the step be undone). Its
 family (below) names the models its games are stored with, so the store reads any stored game without the pack's
-data. A new Chapter Approved season is its decks (a catalog with its own pack id, played by the same rules, or by a
-rules module of its own where the flow changes); an older system is its data and a rules module on the table-game
-rules. Either is registered by a line in FAMILIES and one in bot.decks.installed_packs.
+data. A new Chapter Approved season is its decks (a catalog with its own pack id, played by an existing season's
+flow, or where the flow changes by a subclass of chapter_approved.battle.Battle); an older system is its data and a
+rules module on the table-game rules. Either is registered by a line in FAMILIES and one in bot.decks.installed_packs.
 """
 
 from __future__ import annotations

@@ -203,7 +203,7 @@ def test_caps_and_deck_handling(pack: Catalog) -> None:
     assert (rules.tactical_draws_per_command_phase, rules.fixed_cards, rules.battle_rounds) == (2, 2, 5)
     assert rules.swap is not None
     assert (rules.swap.cp, rules.swap.per_battle, rules.swap.window) == (1, 1, Window.END_OF_COMMAND_PHASE)
-    assert rules.discard_own_turn_only and rules.discard_cp == 1
+    assert rules.discard_cp == 1  # in your own turn only: the 2026-27 season's rules (season_2026.py)
     assert (rules.command_phase_cp, rules.extra_cp_per_round) == (1, 1)
 
 
@@ -250,5 +250,5 @@ def test_the_2025_26_pack_has_none_of_it() -> None:
     old = default_catalog()
     assert (old.dispositions, old.deployment_cards, old.event_layouts) == ((), (), ())
     assert old.rules.swap is None and old.rules.tactical_draws_per_command_phase is None
-    assert old.rules.challenger_deck and not old.rules.discard_own_turn_only
+    assert old.rules.challenger_deck
     assert old.rules.caps.primary_per_round is None and old.rules.caps.secondary_per_round is None

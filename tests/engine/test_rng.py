@@ -85,7 +85,8 @@ def test_the_published_test_vector_matches_the_code() -> None:
 
 
 def test_the_verify_page_lists_every_label_the_engine_uses() -> None:
-    engine = (ROOT / "bot" / "engine" / "chapter_approved" / "game.py").read_text(encoding="utf-8")
+    engine = "\n".join(p.read_text(encoding="utf-8")  # the season's rules, over their modules
+                       for p in sorted((ROOT / "bot" / "engine" / "chapter_approved").glob("*.py")))
     used = set(re.findall(r'(?:stream|shuffled|roll_off)\([^"]*"([a-z-]+)"', engine))
     used |= {m.split(":")[0] + ":" for m in re.findall(r'f"([a-z-]+:)\{', engine)}
     assert used >= {"sides", "first-turn", "deployment", "primary", "deck:", "reshuffle:"}

@@ -353,8 +353,6 @@ class PackRules(Frozen):
         None, ge=1, description="Tactical cards drawn at the start of each of your Command phases however many are "
                                 "active (no limit on active cards); None: top up to tactical_hand")
     swap: Swap | None = Field(None, description="Replaces New Orders (new_orders_cp is then unused)")
-    discard_own_turn_only: bool = Field(
-        False, description="Active Tactical cards may be discarded (for discard_cp) only at the end of your own turn")
     optional_scoring: bool = Field(
         False, description="A player may decline VP for a met condition (the cards say 'can gain'), e.g. to keep a "
                            "Tactical card for a bigger row later")
