@@ -15,17 +15,17 @@ from bot.armies.data import army_data, choices
 from bot.armies.lists import MAX_FILE_BYTES, ListError
 from bot.engine.errors import GameError
 from bot.engine.moves import SetArmy
-from bot.ui.errors import answer_failure, reply_privately
+from bot.ui.dynamic import CustomId, Persistent
+from bot.ui.errors import reply_privately
 from bot.ui.forms import Form
 from bot.ui.text import clip, field_value
-from bot.ui.limits import AUTOCOMPLETE_CHOICES, PARAGRAPH_INPUT
+from bot.ui.limits import AUTOCOMPLETE_CHOICES, EMBED_FOOTER, EMBED_TITLE, PARAGRAPH_INPUT
 
 if TYPE_CHECKING:
     from bot.ui.desk_api import Desk
 
 FULL_TEXT_CHUNK = 1900  # a code block's text per message, under the 2,000-character limit
 NO_PINGS = discord.AllowedMentions.none()
-PROVISIONAL = "provisional in the army data"
 
 
 def escaped(text: str) -> str:
@@ -48,7 +48,7 @@ def list_embed(checked: CheckedList, owner: str) -> discord.Embed:
     stated = f" (the list says {checked.points_stated})" if checked.points_stated not in (None, checked.points) else ""
     description = f"{escaped(owner)}'s list" + (f" **{escaped(checked.name)}**" if checked.name else "") + \
         f"\n{size} · **{checked.points} pts**{stated} · {len(checked.units)} units"
-    embed = discord.Embed(title=clip(title, 256), description=description, colour=discord.Colour.dark_teal())
+    embed = discord.Embed(title=clip(title, EMBED_TITLE), description=description, colour=discord.Colour.dark_teal())
     units = " · ".join(
         (("👑 " if u.warlord else "") + escaped(u.name) + (f" ×{u.models}" if u.models > 1 else "")
          + (f" ({', '.join(escaped(e) for e in u.enhancements)})" if u.enhancements else "")
@@ -58,7 +58,7 @@ def list_embed(checked: CheckedList, owner: str) -> discord.Embed:
         embed.add_field(name=f"⚠️ {len(checked.flags)} to check",
                         value=field_value("\n".join(f"• {escaped(flag)}" for flag in checked.flags)), inline=False)
     embed.set_footer(text=clip(f"{army_data().credit}. Points are recomputed from that data, which may lag an "
-                               "update.", 2048))
+                               "update.", EMBED_FOOTER))
     return embed
 
 
@@ -71,30 +71,25 @@ def full_text(text: str, checked: CheckedList) -> list[str]:
     return [f"```\n{text[i:i + FULL_TEXT_CHUNK]}\n```" for i in range(0, len(text), FULL_TEXT_CHUNK)] or ["```\n```"]
 
 
-class FullList(discord.ui.DynamicItem[discord.ui.Button], template=r"mdl:(?P<list>[0-9]+)"):
+class FullList(Persistent, discord.ui.DynamicItem[discord.ui.Button], custom_id=CustomId("mdl:{list_id}")):
     """Shows a list's full text to whoever presses it: it is only ever on a message that showed them the list."""
+
+    what = "Full list {list_id}"
 
     def __init__(self, list_id: int) -> None:
         super().__init__(discord.ui.Button(label="Full list", style=discord.ButtonStyle.secondary,
-                                           custom_id=f"mdl:{list_id}"))
+                                           custom_id=self.custom_ids.format(list_id=list_id)))
         self.list_id = list_id
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match) -> FullList:
-        return cls(int(match["list"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            found = await interaction.client.service.lists.get(self.list_id)  # type: ignore[attr-defined]
-            if found is None:
-                raise GameError("That list is no longer kept.")
-            row, checked = found
-            pages = full_text(row.text, checked)
-            await reply_privately(interaction, pages[0], allowed_mentions=NO_PINGS)
-            for page in pages[1:]:
-                await interaction.followup.send(page, ephemeral=True, allowed_mentions=NO_PINGS)
-        except Exception as exc:
-            await answer_failure(interaction, exc, f"Full list {self.list_id}")
+    async def act(self, interaction: discord.Interaction) -> None:
+        found = await interaction.client.service.lists.get(self.list_id)  # type: ignore[attr-defined]
+        if found is None:
+            raise GameError("That list is no longer kept.")
+        row, checked = found
+        pages = full_text(row.text, checked)
+        await reply_privately(interaction, pages[0], allowed_mentions=NO_PINGS)
+        for page in pages[1:]:
+            await interaction.followup.send(page, ephemeral=True, allowed_mentions=NO_PINGS)
 
 
 def list_message(checked: CheckedList, owner: str, list_id: int) -> dict:
@@ -108,16 +103,23 @@ async def set_army(desk: Desk, interaction: discord.Interaction, game_id: int, *
     """Read what the player gave, keep their list, and set their army in the game; the list's flags are told to
     them alone (the army itself shows on the board)."""
     me = str(interaction.user.id)
-    checked = list_id = None
+    checked = kept = None
     if text or file:
         try:
             kept, checked = read_list(text, file=file, faction=faction, detachment=detachment)
         except ListError as exc:
             raise GameError(str(exc)) from None
-        list_id = await desk.service.lists.add(owner=me, guild_id=interaction.guild_id, text=kept, checked=checked)
     elif not faction:
         raise GameError("Name your faction, or paste or attach your list.")
-    army = army_from(army_data(), faction or "", detachment, checked, list_id)
+    army = army_from(army_data(), faction or "", detachment, checked)
+    # Refused here (a stranger, the battle begun) before the list is kept: a refusal changes nothing.
+    record = await desk.service.get_state(game_id=game_id)
+    desk.service.packs.apply(record.state, SetArmy(actor=me, army=army))
+    list_id = None
+    if checked is not None:
+        list_id = await desk.service.lists.add(owner=me, guild_id=interaction.guild_id, text=kept or "",
+                                               checked=checked)
+        army = army.model_copy(update={"list_id": list_id})
     result = await desk.perform(interaction, SetArmy(actor=me, army=army), game_id=game_id)
     if result is not None and checked is not None and checked.flags:
         await interaction.followup.send(**list_message(checked, interaction.user.display_name, list_id),

@@ -10,11 +10,13 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.ui.dynamic import WORD, CustomId, Persistent
+
 if TYPE_CHECKING:
     from bot.ui.desk_api import Presses
 
-BUTTON_TEMPLATE = r"mdb:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<verb>[a-z-]+)"
-SELECT_TEMPLATE = r"mds:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<verb>[a-z-]+)"
+BUTTON_ID = CustomId("mdb:{game}:{version}:{verb}", verb=WORD)
+SELECT_ID = CustomId("mds:{game}:{version}:{verb}", verb=WORD)
 
 BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "accept": ("Accept the game", discord.ButtonStyle.success),
@@ -71,40 +73,36 @@ def _desk(interaction: discord.Interaction) -> Presses:
     return interaction.client.desk  # type: ignore[attr-defined]
 
 
-class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
+class GameButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], custom_id=BUTTON_ID):
+    what = "Button {verb} of game {game}"
+
     def __init__(self, game: int, version: int, verb: str, *, disabled: bool = False) -> None:
         label, style = BUTTONS[verb]
         super().__init__(discord.ui.Button(
-            label=label, style=style, custom_id=f"mdb:{game}:{version}:{verb}", disabled=disabled,
+            label=label, style=style, custom_id=self.custom_ids.format(game=game, version=version, verb=verb),
+            disabled=disabled,
         ))
         self.game, self.version, self.verb = game, version, verb
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match) -> GameButton:
-        return cls(int(match["game"]), int(match["version"]), match["verb"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def act(self, interaction: discord.Interaction) -> None:
         await _desk(interaction).on_button(interaction, self.game, self.version, self.verb)
 
 
-class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
+class GameSelect(Persistent, discord.ui.DynamicItem[discord.ui.Select], custom_id=SELECT_ID):
+    what = "Menu {verb} of game {game}"
+
     def __init__(self, game: int, version: int, verb: str, *, placeholder: str = "Choose…",
                  options: list[tuple[str, str]] | None = None, min_values: int = 1,
                  max_values: int = 1) -> None:
         options = options or [("—", "-")]
         super().__init__(discord.ui.Select(
-            custom_id=f"mds:{game}:{version}:{verb}", placeholder=placeholder,
+            custom_id=self.custom_ids.format(game=game, version=version, verb=verb), placeholder=placeholder,
             options=[discord.SelectOption(label=label, value=value) for label, value in options],
             min_values=min_values, max_values=min(max_values, len(options)),
         ))
         self.game, self.version, self.verb = game, version, verb
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match) -> GameSelect:
-        select = cls(int(match["game"]), int(match["version"]), match["verb"])
-        return select
-
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def act(self, interaction: discord.Interaction) -> None:
         await _desk(interaction).on_select(interaction, self.game, self.version, self.verb, list(self.item.values))
 
 

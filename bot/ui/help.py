@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Mapping
 import discord
 from discord import app_commands
 
+from bot.ui.dynamic import CustomId, Persistent
 from bot.ui.help_text import ABOUT, SECTIONS, HelpEntry, HelpSection
 from bot.ui.limits import EMBED_FIELD_VALUE
 
@@ -55,21 +56,19 @@ def _chunks(lines: Iterable[str], limit: int) -> list[str]:
     return chunks
 
 
-class HelpMenu(discord.ui.DynamicItem[discord.ui.Select], template=r"mdh:menu"):
+class HelpMenu(Persistent, discord.ui.DynamicItem[discord.ui.Select], custom_id=CustomId("mdh:menu")):
     """The section menu: a DynamicItem keeps no state, so it works on any /help message, even after a restart."""
+
+    what = "The help menu"
 
     def __init__(self, current: str = SECTIONS[0].key) -> None:
         super().__init__(discord.ui.Select(
-            custom_id="mdh:menu", placeholder="Another part of the help…",
+            custom_id=self.custom_ids.format(), placeholder="Another part of the help…",
             options=[discord.SelectOption(label=s.label, value=s.key, description=s.summary, default=s.key == current)
                      for s in SECTIONS],
         ))
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match) -> HelpMenu:
-        return cls()
-
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def act(self, interaction: discord.Interaction) -> None:
         await interaction.response.edit_message(**help_message(interaction.client, self.item.values[0]))
 
 

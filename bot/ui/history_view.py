@@ -8,34 +8,34 @@ import discord
 from bot.engine.errors import GameError
 from bot.store.community_models import GameSummary
 from bot.store.history import Page
-from bot.ui.errors import answer_failure
 from bot.armies.data import army_data
+from bot.ui.dynamic import DIGITS, CustomId, Field, Persistent
 from bot.ui.text import clip, size_name
 
 PAGE = 10
-TEMPLATE = r"mdh:(?P<player>[0-9]+):(?P<pack>[a-z0-9-]*):(?P<offset>[0-9]+)"
+PAGE_ID = CustomId("mdh:{player}:{pack}:{offset}", player=DIGITS, pack=Field(r"[a-z0-9-]*"))  # no pack: all games
 HOW = {"battle": "battle over", "concession": "concession", "time": "on time", "abandoned": "abandoned"}
 
 
-class HistoryPage(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
+class HistoryPage(Persistent, discord.ui.DynamicItem[discord.ui.Button], custom_id=PAGE_ID):
+    what = "Page {offset} of the history of {player}"
+
     def __init__(self, player: str, pack: str | None, offset: int, label: str, *, disabled: bool = False) -> None:
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
-                                           custom_id=f"mdh:{player}:{pack or ''}:{offset}"))
+                                           custom_id=self.custom_ids.format(player=player, pack=pack or "",
+                                                                            offset=offset)))
         self.player, self.pack, self.offset = player, pack or None, offset
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match) -> HistoryPage:
-        return cls(match["player"], match["pack"], int(match["offset"]), item.label or "")
+        return cls(**cls.custom_ids.read(match), label=item.label or "")
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            page = await interaction.client.service.history.history(  # type: ignore[attr-defined]
-                interaction.guild_id, self.player, pack=self.pack, offset=self.offset, limit=PAGE)
-            titles = pack_titles(interaction.client.service.packs)  # type: ignore[attr-defined]
-            await interaction.response.edit_message(**history_message(interaction.guild_id, self.player, self.pack,
-                                                                      self.offset, page, titles))
-        except Exception as exc:
-            await answer_failure(interaction, exc, f"Page {self.custom_id}")
+    async def act(self, interaction: discord.Interaction) -> None:
+        page = await interaction.client.service.history.history(  # type: ignore[attr-defined]
+            interaction.guild_id, self.player, pack=self.pack, offset=self.offset, limit=PAGE)
+        titles = pack_titles(interaction.client.service.packs)  # type: ignore[attr-defined]
+        await interaction.response.edit_message(**history_message(interaction.guild_id, self.player, self.pack,
+                                                                  self.offset, page, titles))
 
 
 def pack_titles(packs) -> dict[str, str]:

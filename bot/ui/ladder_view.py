@@ -7,33 +7,32 @@ import discord
 from bot.engine.errors import GameError
 from bot.engine.ladder import PROVISIONAL_GAMES, Standing
 from bot.store.community_models import Ladder
-from bot.ui.errors import answer_failure
+from bot.ui.dynamic import CustomId, Persistent
 from bot.ui.text import clip
 
 PAGE = 20
-TEMPLATE = r"mdl:(?P<ladder>[0-9]+):(?P<offset>[0-9]+)"
+PAGE_ID = CustomId("mdl:{ladder}:{offset}")
 
 
-class StandingsPage(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
+class StandingsPage(Persistent, discord.ui.DynamicItem[discord.ui.Button], custom_id=PAGE_ID):
+    what = "Page {offset} of ladder {ladder}"
+
     def __init__(self, ladder: int, offset: int, label: str, *, disabled: bool = False) -> None:
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
-                                           custom_id=f"mdl:{ladder}:{offset}"))
+                                           custom_id=self.custom_ids.format(ladder=ladder, offset=offset)))
         self.ladder, self.offset = ladder, offset
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match) -> StandingsPage:
-        return cls(int(match["ladder"]), int(match["offset"]), item.label or "")
+        return cls(**cls.custom_ids.read(match), label=item.label or "")
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def act(self, interaction: discord.Interaction) -> None:
         ladders = interaction.client.service.ladders  # type: ignore[attr-defined]
-        try:
-            ladder = await ladders.repo.ladder(self.ladder)
-            if ladder is None or ladder.guild_id != interaction.guild_id:
-                raise GameError("That ladder no longer exists.")
-            rows, total = await ladders.repo.page(ladder.id, self.offset, PAGE)
-            await interaction.response.edit_message(**standings_message(ladder, rows, total, self.offset))
-        except Exception as exc:
-            await answer_failure(interaction, exc, f"Page {self.custom_id}")
+        ladder = await ladders.repo.ladder(self.ladder)
+        if ladder is None or ladder.guild_id != interaction.guild_id:
+            raise GameError("That ladder no longer exists.")
+        rows, total = await ladders.repo.page(ladder.id, self.offset, PAGE)
+        await interaction.response.edit_message(**standings_message(ladder, rows, total, self.offset))
 
 
 def standings_message(ladder: Ladder, rows: list[Standing], total: int, offset: int) -> dict:

@@ -20,7 +20,7 @@ from bot.store.models import utcnow
 from bot.times import relative, stamp
 from bot.ui.challenge import open_thread, start_game
 from bot.ui.controls import view_of
-from bot.ui.errors import answer_failure
+from bot.ui.dynamic import CustomId, Persistent, one_of
 from bot.ui.game_options import GameOptions
 
 if TYPE_CHECKING:
@@ -28,29 +28,25 @@ if TYPE_CHECKING:
 
 _log = logging.getLogger(__name__)
 
-TEMPLATE = r"mdo:(?P<challenge>[0-9]+):(?P<verb>take|withdraw)"
+CHALLENGE_ID = CustomId("mdo:{challenge}:{verb}", verb=one_of("take", "withdraw"))
 LABELS = {"take": ("Take the seat", discord.ButtonStyle.success),
           "withdraw": ("Withdraw", discord.ButtonStyle.secondary)}
 DEFAULT_EXPIRY = timedelta(hours=24)
 LONGEST_EXPIRY = timedelta(days=7)
 
 
-class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
+class ChallengeButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], custom_id=CHALLENGE_ID):
+    what = "Open challenge {challenge} ({verb})"
+
     def __init__(self, challenge: int, verb: str) -> None:
         label, style = LABELS[verb]
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"mdo:{challenge}:{verb}"))
+        super().__init__(discord.ui.Button(label=label, style=style,
+                                           custom_id=self.custom_ids.format(challenge=challenge, verb=verb)))
         self.challenge, self.verb = challenge, verb
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match) -> ChallengeButton:
-        return cls(int(match["challenge"]), match["verb"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def act(self, interaction: discord.Interaction) -> None:
         challenges: OpenChallenges = interaction.client.desk.challenges  # type: ignore[attr-defined]
-        try:
-            await challenges.on_press(interaction, self.challenge, self.verb)
-        except Exception as exc:
-            await answer_failure(interaction, exc, f"Open challenge {self.challenge} ({self.verb})")
+        await challenges.on_press(interaction, self.challenge, self.verb)
 
 
 class OpenChallenges:

@@ -153,6 +153,9 @@ async def test_armies_are_set_before_the_battle_only(harness: Harness, alice: Fa
     assert "army" not in verbs(await table.board())
     refused = await table.slash("army set", alice, strict=False, faction="Orks")
     assert refused.ephemeral and "before the battle" in refused.content
+    refused = await table.slash("army set", alice, strict=False, file=FakeFile("necrons.txt", NECRONS_APP.encode()))
+    assert refused.ephemeral and "before the battle" in refused.content
+    assert await harness.bot.service.lists.get(1) is None  # the refused list was not kept
 
 
 async def test_faction_and_detachment_autocomplete_forgive_typos(harness: Harness, alice: FakeUser) -> None:

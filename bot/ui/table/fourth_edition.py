@@ -11,14 +11,14 @@ from bot.engine.errors import GameError
 from bot.engine.fourth_edition.catalog import Level, Mission, MissionGenerator, SpecialRule
 from bot.engine.fourth_edition.generator import BattleStart, RolledMission, roll_mission, start_battle
 from bot.engine.rng import new_seed
+from bot.ui.dynamic import DIGITS, CustomId, Field, Persistent
 from bot.ui.embeds import Section, build_embed
-from bot.ui.errors import answer_failure
 from bot.ui.text import clip, field_value
 
 COLOUR = discord.Colour.dark_teal()
-PICK_TEMPLATE = (r"m4p:(?P<ratings>[1-3]{2}):(?P<level>[a-z]+|-):(?P<a>[0-9]+):(?P<b>[0-9]+)"
-                 r":(?P<seed>[A-Za-z0-9_-]{1,32})")
-DEPLOYED_TEMPLATE = r"m4d:(?P<level>[a-z]+):(?P<a>[0-9]+):(?P<b>[0-9]+)"
+PICK_ID = CustomId("m4p:{ratings}:{level}:{a}:{b}:{seed}", ratings=Field(r"[1-3]{2}"),
+                   level=Field(r"[a-z]+|-"), a=DIGITS, b=DIGITS, seed=Field(r"[A-Za-z0-9_-]{1,32}"))  # -: level rolled
+DEPLOYED_ID = CustomId("m4d:{level}:{a}:{b}", level=Field(r"[a-z]+"), a=DIGITS, b=DIGITS)
 LABELS = "4e:mission, 4e:strategy, 4e:level, 4e:set-up, 4e:tokens, 4e:first-token"
 
 
@@ -108,14 +108,16 @@ def mission_view(generator: MissionGenerator, rolled: RolledMission, chosen_leve
     return view
 
 
-class PickMission(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLATE):
+class PickMission(Persistent, discord.ui.DynamicItem[discord.ui.Select], custom_id=PICK_ID):
     """The Strategy Roll winner's choice of mission; the seed in the id completes the same rolls after a restart."""
 
+    what = "Picking a 4th edition mission (seed {seed})"
+
     def __init__(self, rolled: RolledMission, chosen_level: str | None, generator: MissionGenerator) -> None:
-        ratings = "".join(map(str, rolled.strategy_ratings))
         a, b = rolled.players
         super().__init__(discord.ui.Select(
-            custom_id=f"m4p:{ratings}:{chosen_level or '-'}:{a}:{b}:{rolled.seed}",
+            custom_id=self.custom_ids.format(ratings="".join(map(str, rolled.strategy_ratings)),
+                                             level=chosen_level or "-", a=a, b=b, seed=rolled.seed),
             placeholder="Strategy Roll winner: choose the mission",
             options=[discord.SelectOption(label=m.name, value=m.id) for m in generator.missions]))
         self.rolled, self.chosen_level = rolled, chosen_level
@@ -128,49 +130,46 @@ class PickMission(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPL
                               strategy_ratings=ratings)
         return cls(rolled, level, fourth_edition())
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            generator = fourth_edition()
-            rolled = roll_mission(generator, self.rolled.seed, self.rolled.players, level=self.chosen_level,
-                                  strategy_ratings=self.rolled.strategy_ratings,
-                                  picked=(str(interaction.user.id), self.item.values[0]))
-            await interaction.response.edit_message(embed=mission_embed(generator, rolled),
-                                                    view=mission_view(generator, rolled, self.chosen_level))
-        except Exception as exc:
-            await answer_failure(interaction, exc, "Picking a 4th edition mission")
+    async def act(self, interaction: discord.Interaction) -> None:
+        generator = fourth_edition()
+        rolled = roll_mission(generator, self.rolled.seed, self.rolled.players, level=self.chosen_level,
+                              strategy_ratings=self.rolled.strategy_ratings,
+                              picked=(str(interaction.user.id), self.item.values[0]))
+        await interaction.response.edit_message(embed=mission_embed(generator, rolled),
+                                                view=mission_view(generator, rolled, self.chosen_level))
 
 
-class ArmiesDeployed(discord.ui.DynamicItem[discord.ui.Button], template=DEPLOYED_TEMPLATE):
+class ArmiesDeployed(Persistent, discord.ui.DynamicItem[discord.ui.Button], custom_id=DEPLOYED_ID):
     """Either player, once both armies are deployed: the rolls of the start of the battle, from a seed made at
     that moment, posted once (the button goes with the first press)."""
+
+    what = "Rolling the start of a 4th edition battle ({level})"
 
     def __init__(self, players: tuple[str, str], level: str) -> None:
         a, b = players
         super().__init__(discord.ui.Button(label="Armies deployed: roll for the first turn",
-                                           style=discord.ButtonStyle.primary, custom_id=f"m4d:{level}:{a}:{b}"))
+                                           style=discord.ButtonStyle.primary,
+                                           custom_id=self.custom_ids.format(level=level, a=a, b=b)))
         self.players, self.level = players, level
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match) -> ArmiesDeployed:
         return cls((match["a"], match["b"]), match["level"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            if str(interaction.user.id) not in self.players:
-                raise GameError("Only the two players of this mission roll for their first turn.")
-            message_id = interaction.message.id if interaction.message else interaction.id
-            rolled = interaction.client.get_cog("mission").deployed  # type: ignore[union-attr]
-            if message_id in rolled:
-                raise GameError("The first turn has already been rolled for this mission.")
-            rolled.add(message_id)  # before any await: a second press at the same moment finds it
-            start = start_battle(fourth_edition(), new_seed(), self.players, self.level)
-            await interaction.response.send_message(
-                f"{' '.join(_who(p) for p in self.players)} armies deployed:\n{battle_start_text(start)}",
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(p)) for p in self.players]))
-            if interaction.message is not None:
-                await interaction.message.edit(view=None)
-        except Exception as exc:
-            await answer_failure(interaction, exc, "Rolling the start of a 4th edition battle")
+    async def act(self, interaction: discord.Interaction) -> None:
+        if str(interaction.user.id) not in self.players:
+            raise GameError("Only the two players of this mission roll for their first turn.")
+        message_id = interaction.message.id if interaction.message else interaction.id
+        rolled = interaction.client.get_cog("mission").deployed  # type: ignore[union-attr]
+        if message_id in rolled:
+            raise GameError("The first turn has already been rolled for this mission.")
+        rolled.add(message_id)  # before any await: a second press at the same moment finds it
+        start = start_battle(fourth_edition(), new_seed(), self.players, self.level)
+        await interaction.response.send_message(
+            f"{' '.join(_who(p) for p in self.players)} armies deployed:\n{battle_start_text(start)}",
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(p)) for p in self.players]))
+        if interaction.message is not None:
+            await interaction.message.edit(view=None)
 
 
 class RecentIds:

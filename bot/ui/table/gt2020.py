@@ -9,13 +9,14 @@ from bot.engine.errors import GameError
 from bot.engine.gt2020.catalog import GrandTournament, Mission, Objective, Secondary
 from bot.engine.gt2020.missions import RolledGtMission
 from bot.engine.gt2020.selection import check_selection, options
+from bot.ui.dynamic import DIGITS, CustomId, Field, Persistent
 from bot.ui.embeds import Section, build_embed
-from bot.ui.errors import answer_failure
 from bot.ui.text import clip, field_value
 
 COLOUR = discord.Colour.dark_red()
-SELECT_TEMPLATE = r"mgs:(?P<code>[is][123][123]):(?P<a>[0-9]+):(?P<b>[0-9]+)"
-PICK_TEMPLATE = r"mgp:(?P<message>[0-9]+):(?P<code>[is][123][123]):(?P<a>[0-9]+):(?P<b>[0-9]+)"
+CODE = Field(r"[is][123][123]")  # a mission: see mission_code
+SELECT_ID = CustomId("mgs:{code}:{a}:{b}", code=CODE, a=DIGITS, b=DIGITS)
+PICK_ID = CustomId("mgp:{message_id}:{code}:{a}:{b}", code=CODE, a=DIGITS, b=DIGITS)
 KINDS = {"progressive": "Progressive", "end-game": "End Game", "progressive-and-end-game": "Progressive and End Game"}
 
 
@@ -80,73 +81,72 @@ def _picked_names(pack: GrandTournament, mission: Mission, picks: tuple[str, ...
     return ", ".join(f"**{names[p]}**" for p in picks)
 
 
-class SelectSecondaries(discord.ui.DynamicItem[discord.ui.Button], template=SELECT_TEMPLATE):
+class SelectSecondaries(Persistent, discord.ui.DynamicItem[discord.ui.Button], custom_id=SELECT_ID):
     """Either player opens their private menu of the mission's secondary objectives."""
+
+    what = "Opening the secondary objectives menu of mission {code}"
 
     def __init__(self, code: str, players: tuple[str, str]) -> None:
         a, b = players
         super().__init__(discord.ui.Button(label="Select secondary objectives (secret)",
-                                           style=discord.ButtonStyle.primary, custom_id=f"mgs:{code}:{a}:{b}"))
+                                           style=discord.ButtonStyle.primary,
+                                           custom_id=self.custom_ids.format(code=code, a=a, b=b)))
         self.code, self.players = code, players
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match) -> SelectSecondaries:
         return cls(match["code"], (match["a"], match["b"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            me = str(interaction.user.id)
-            if me not in self.players:
-                raise GameError("Only the two players of this mission select its secondary objectives.")
-            message_id = interaction.message.id  # type: ignore[union-attr]
-            if await interaction.client.picks.has_picked(message_id, me):  # type: ignore[attr-defined]
-                raise GameError("You have already selected your secondary objectives for this mission.")
-            pack = grand_tournament()
-            menu = PickSecondaries(message_id, self.code, self.players, pack)
-            await interaction.response.send_message(
-                f"Select {pack.pack.secondaries_selected}, no more than one from each category. Nobody sees them "
-                "until both of you have selected yours.", view=discord.ui.View(timeout=None).add_item(menu),
-                ephemeral=True)
-        except Exception as exc:
-            await answer_failure(interaction, exc, "Opening the secondary objectives menu")
+    async def act(self, interaction: discord.Interaction) -> None:
+        me = str(interaction.user.id)
+        if me not in self.players:
+            raise GameError("Only the two players of this mission select its secondary objectives.")
+        message_id = interaction.message.id  # type: ignore[union-attr]
+        if await interaction.client.picks.has_picked(message_id, me):  # type: ignore[attr-defined]
+            raise GameError("You have already selected your secondary objectives for this mission.")
+        pack = grand_tournament()
+        menu = PickSecondaries(message_id, self.code, self.players, pack)
+        await interaction.response.send_message(
+            f"Select {pack.pack.secondaries_selected}, no more than one from each category. Nobody sees them "
+            "until both of you have selected yours.", view=discord.ui.View(timeout=None).add_item(menu),
+            ephemeral=True)
 
 
-class PickSecondaries(discord.ui.DynamicItem[discord.ui.Select], template=PICK_TEMPLATE):
+class PickSecondaries(Persistent, discord.ui.DynamicItem[discord.ui.Select], custom_id=PICK_ID):
     """A player's private menu: the selection is kept hidden, then revealed with the opponent's."""
+
+    what = "Selecting secondary objectives of mission {code}"
 
     def __init__(self, message_id: int, code: str, players: tuple[str, str], pack: GrandTournament) -> None:
         a, b = players
         mission = mission_of(pack, code)
         wanted = pack.pack.secondaries_selected
         super().__init__(discord.ui.Select(
-            custom_id=f"mgp:{message_id}:{code}:{a}:{b}", placeholder=f"Your {wanted} secondary objectives",
-            min_values=wanted, max_values=wanted,
+            custom_id=self.custom_ids.format(message_id=message_id, code=code, a=a, b=b),
+            placeholder=f"Your {wanted} secondary objectives", min_values=wanted, max_values=wanted,
             options=[discord.SelectOption(label=name, value=value, description=clip(category, 100))
                      for value, name, category in options(pack, mission)]))
         self.message_id, self.code, self.players = message_id, code, players
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match) -> PickSecondaries:
-        return cls(int(match["message"]), match["code"], (match["a"], match["b"]), grand_tournament())
+        return cls(int(match["message_id"]), match["code"], (match["a"], match["b"]), grand_tournament())
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            me = str(interaction.user.id)
-            if me not in self.players:
-                raise GameError("Only the two players of this mission select its secondary objectives.")
-            pack = grand_tournament()
-            mission = mission_of(pack, self.code)
-            picks = check_selection(pack, mission, list(self.item.values))
-            both = await interaction.client.picks.pick(self.message_id, me, picks)  # type: ignore[attr-defined]
-            opponent = next(p for p in self.players if p != me)
-            await interaction.response.edit_message(
-                content=f"Recorded: {_picked_names(pack, mission, picks)}. "
-                        + ("Both of you have selected: they are revealed below." if both else
-                           f"Hidden until <@{opponent}> has selected theirs."), view=None)
-            if both is not None:
-                await self._reveal(interaction, pack, mission, both)
-        except Exception as exc:
-            await answer_failure(interaction, exc, "Selecting secondary objectives")
+    async def act(self, interaction: discord.Interaction) -> None:
+        me = str(interaction.user.id)
+        if me not in self.players:
+            raise GameError("Only the two players of this mission select its secondary objectives.")
+        pack = grand_tournament()
+        mission = mission_of(pack, self.code)
+        picks = check_selection(pack, mission, list(self.item.values))
+        both = await interaction.client.picks.pick(self.message_id, me, picks)  # type: ignore[attr-defined]
+        opponent = next(p for p in self.players if p != me)
+        await interaction.response.edit_message(
+            content=f"Recorded: {_picked_names(pack, mission, picks)}. "
+                    + ("Both of you have selected: they are revealed below." if both else
+                       f"Hidden until <@{opponent}> has selected theirs."), view=None)
+        if both is not None:
+            await self._reveal(interaction, pack, mission, both)
 
     async def _reveal(self, interaction: discord.Interaction, pack: GrandTournament, mission: Mission,
                       both: dict[str, tuple[str, ...]]) -> None:

@@ -9,7 +9,7 @@ import discord
 
 from bot.engine.errors import GameError
 from bot.store.tournament_repository import TournamentRecord
-from bot.ui.errors import answer_failure
+from bot.ui.dynamic import DIGEST, CustomId, Persistent, one_of
 from bot.ui.tournament.posting import (
     announce, announcement_channel, archive_table_threads, event_catalog, open_table_threads, post,
 )
@@ -21,11 +21,11 @@ if TYPE_CHECKING:
     from bot.tournament_service import TournamentService
 
 
-DRAFT_TEMPLATE = r"mdtd:(?P<tournament>[0-9]+):(?P<round>[0-9]+):(?P<draw>[0-9]+):(?P<action>publish|repair)"
-CHECKIN_TEMPLATE = r"mdtk:(?P<tournament>[0-9]+)"
-CLOSE_TEMPLATE = r"mdtkc:(?P<tournament>[0-9]+):(?P<digest>[0-9a-f]{12})"
-NUDGE_TEMPLATE = r"mdtn:(?P<tournament>[0-9]+):(?P<round>[0-9]+)"
-CONFIRM_TEMPLATE = r"mdt:(?P<tournament>[0-9]+):(?P<round>[0-9]+):(?P<table>[0-9]+):(?P<digest>[0-9a-f]{12})"
+DRAFT_ID = CustomId("mdtd:{tournament}:{round_number}:{draw}:{action}", action=one_of("publish", "repair"))
+CHECKIN_ID = CustomId("mdtk:{tournament}")
+CLOSE_ID = CustomId("mdtkc:{tournament}:{digest}", digest=DIGEST)
+NUDGE_ID = CustomId("mdtn:{tournament}:{round_number}")
+CONFIRM_ID = CustomId("mdt:{tournament}:{round_number}:{table}:{digest}", digest=DIGEST)
 
 
 def is_organiser(interaction: discord.Interaction, record: TournamentRecord | None) -> bool:
@@ -65,150 +65,128 @@ async def send_draft(interaction: discord.Interaction, record: TournamentRecord)
                                         **({"view": draft_view(record)} if last else {}))
 
 
-class ConfirmResult(discord.ui.DynamicItem[discord.ui.Button], template=CONFIRM_TEMPLATE):
+class ConfirmResult(Persistent, discord.ui.DynamicItem[discord.ui.Button], custom_id=CONFIRM_ID):
     """The opponent's confirmation of one exact report: the custom id carries its digest, so a button
     for a report that was replaced, corrected or belongs to an earlier round is refused."""
+
+    what = "Confirming a result of tournament {tournament}"
 
     def __init__(self, tournament: int, round_number: int, table: int, digest: str) -> None:
         super().__init__(discord.ui.Button(
             label="Confirm", style=discord.ButtonStyle.success,
-            custom_id=f"mdt:{tournament}:{round_number}:{table}:{digest}",
+            custom_id=self.custom_ids.format(tournament=tournament, round_number=round_number, table=table,
+                                             digest=digest),
         ))
         self.tournament, self.round_number, self.table, self.digest = tournament, round_number, table, digest
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match) -> ConfirmResult:
-        return cls(int(match["tournament"]), int(match["round"]), int(match["table"]), match["digest"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            service = _service(interaction)
-            organiser = is_organiser(interaction, await service.get(self.tournament))
-            done = await service.confirm(self.tournament, self.round_number, self.table, self.digest,
-                                         str(interaction.user.id), organiser=organiser)
-            assert done.result is not None
-            text = (f"✅ **{done.record.name}** round {self.round_number}, table {self.table}: "
-                    f"{score_line(done.table, done.result)}. "
-                    f"Confirmed by {interaction.user.mention}.")
-            await interaction.response.edit_message(content=text, view=None,
-                                                    allowed_mentions=discord.AllowedMentions.none())
-        except Exception as exc:
-            await answer_failure(interaction, exc, f"Confirming a result of tournament {self.tournament}")
+    async def act(self, interaction: discord.Interaction) -> None:
+        service = _service(interaction)
+        organiser = is_organiser(interaction, await service.get(self.tournament))
+        done = await service.confirm(self.tournament, self.round_number, self.table, self.digest,
+                                     str(interaction.user.id), organiser=organiser)
+        assert done.result is not None
+        text = (f"✅ **{done.record.name}** round {self.round_number}, table {self.table}: "
+                f"{score_line(done.table, done.result)}. "
+                f"Confirmed by {interaction.user.mention}.")
+        await interaction.response.edit_message(content=text, view=None,
+                                                allowed_mentions=discord.AllowedMentions.none())
 
 
-class DraftButton(discord.ui.DynamicItem[discord.ui.Button], template=DRAFT_TEMPLATE):
+class DraftButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], custom_id=DRAFT_ID):
     """Publish or Re-pair one exact draw of a draft round (organisers): a button for a draw that was
     re-paired or published since is refused."""
+
+    what = "The draft of tournament {tournament}"
 
     def __init__(self, tournament: int, round_number: int, draw: int, action: str) -> None:
         publish = action == "publish"
         super().__init__(discord.ui.Button(
             label="Publish" if publish else "Re-pair",
             style=discord.ButtonStyle.success if publish else discord.ButtonStyle.secondary,
-            custom_id=f"mdtd:{tournament}:{round_number}:{draw}:{action}",
+            custom_id=self.custom_ids.format(tournament=tournament, round_number=round_number, draw=draw,
+                                             action=action),
         ))
         self.tournament, self.round_number, self.draw, self.action = tournament, round_number, draw, action
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match) -> DraftButton:
-        return cls(int(match["tournament"]), int(match["round"]), int(match["draw"]), match["action"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            service = _service(interaction)
-            if not is_organiser(interaction, await service.get(self.tournament)):
-                raise GameError("Only an organiser (Manage Server, or the event's organiser role) can publish or "
-                                "re-pair a round.")
-            await interaction.response.defer(ephemeral=True, thinking=True)  # pairing a big field takes a moment
-            if self.action == "repair":
-                await send_draft(interaction, await service.repair(self.tournament, self.round_number, self.draw))
-                return
-            record = await service.publish(self.tournament, self.round_number, self.draw)
-            threads = isinstance(await announcement_channel(interaction.client, record, interaction.channel),
-                                 discord.TextChannel)  # type: ignore[arg-type]
-            where, count = await announce(interaction.client, record, interaction.channel,  # type: ignore[arg-type]
-                                          tables_pinged=threads)
-            _, threads = await open_table_threads(interaction.client, record, interaction.channel)  # type: ignore[arg-type]
-            archived = await archive_table_threads(interaction.client, record, self.round_number - 1)
-            tidied = f" Archived the {archived} table threads of round {self.round_number - 1}." if archived else ""
-            await interaction.followup.send(f"Round {self.round_number} is published. "
-                                            f"{announced_text(record, where, count)} Opened {threads} table "
-                                            f"thread{'s' if threads != 1 else ''} there, each with its game "
-                                            f"ready.{tidied}", ephemeral=True)
-        except Exception as exc:
-            await answer_failure(interaction, exc, f"The draft of tournament {self.tournament}")
+    async def act(self, interaction: discord.Interaction) -> None:
+        service = _service(interaction)
+        if not is_organiser(interaction, await service.get(self.tournament)):
+            raise GameError("Only an organiser (Manage Server, or the event's organiser role) can publish or "
+                            "re-pair a round.")
+        await interaction.response.defer(ephemeral=True, thinking=True)  # pairing a big field takes a moment
+        if self.action == "repair":
+            await send_draft(interaction, await service.repair(self.tournament, self.round_number, self.draw))
+            return
+        record = await service.publish(self.tournament, self.round_number, self.draw)
+        threads = isinstance(await announcement_channel(interaction.client, record, interaction.channel),
+                             discord.TextChannel)  # type: ignore[arg-type]
+        where, count = await announce(interaction.client, record, interaction.channel,  # type: ignore[arg-type]
+                                      tables_pinged=threads)
+        _, threads = await open_table_threads(interaction.client, record, interaction.channel)  # type: ignore[arg-type]
+        archived = await archive_table_threads(interaction.client, record, self.round_number - 1)
+        tidied = f" Archived the {archived} table threads of round {self.round_number - 1}." if archived else ""
+        await interaction.followup.send(f"Round {self.round_number} is published. "
+                                        f"{announced_text(record, where, count)} Opened {threads} table "
+                                        f"thread{'s' if threads != 1 else ''} there, each with its game "
+                                        f"ready.{tidied}", ephemeral=True)
 
 
-class NudgeButton(discord.ui.DynamicItem[discord.ui.Button], template=NUDGE_TEMPLATE):
+class NudgeButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], custom_id=NUDGE_ID):
     """An organiser's reminder to the players a round still waits for, mentioning exactly them."""
 
+    what = "Nudging the players of tournament {tournament}"
+
     def __init__(self, tournament: int, round_number: int) -> None:
-        super().__init__(discord.ui.Button(label="Nudge them", style=discord.ButtonStyle.primary,
-                                           custom_id=f"mdtn:{tournament}:{round_number}"))
+        super().__init__(discord.ui.Button(
+            label="Nudge them", style=discord.ButtonStyle.primary,
+            custom_id=self.custom_ids.format(tournament=tournament, round_number=round_number)))
         self.tournament, self.round_number = tournament, round_number
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match) -> NudgeButton:
-        return cls(int(match["tournament"]), int(match["round"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            record = await _service(interaction).get(self.tournament)
-            if not is_organiser(interaction, record):
-                raise GameError("Only an organiser (Manage Server, or the event's organiser role) can nudge players.")
-            if len(record.state.event.rounds) != self.round_number:
-                raise GameError(f"Round {self.round_number} is over: `/tournament status` shows the current one.")
-            messages = nudge_messages(record)
-            if not messages:
-                raise GameError(f"Every table of round {self.round_number} has its result: nobody to nudge.")
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            where, _ = await post(interaction.client, record, interaction.channel, messages)  # type: ignore[arg-type]
-            count = sum(len(m.users) for m in messages)
-            await interaction.followup.send(f"Nudged {count} player{'s' if count != 1 else ''} in {where}.",
-                                            ephemeral=True)
-        except Exception as exc:
-            await answer_failure(interaction, exc, f"Nudging the players of tournament {self.tournament}")
+    async def act(self, interaction: discord.Interaction) -> None:
+        record = await _service(interaction).get(self.tournament)
+        if not is_organiser(interaction, record):
+            raise GameError("Only an organiser (Manage Server, or the event's organiser role) can nudge players.")
+        if len(record.state.event.rounds) != self.round_number:
+            raise GameError(f"Round {self.round_number} is over: `/tournament status` shows the current one.")
+        messages = nudge_messages(record)
+        if not messages:
+            raise GameError(f"Every table of round {self.round_number} has its result: nobody to nudge.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        where, _ = await post(interaction.client, record, interaction.channel, messages)  # type: ignore[arg-type]
+        count = sum(len(m.users) for m in messages)
+        await interaction.followup.send(f"Nudged {count} player{'s' if count != 1 else ''} in {where}.",
+                                        ephemeral=True)
 
 
-class CheckInButton(discord.ui.DynamicItem[discord.ui.Button], template=CHECKIN_TEMPLATE):
+class CheckInButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], custom_id=CHECKIN_ID):
     """A registered player's check-in, on the public check-in message."""
+
+    what = "Checking in to tournament {tournament}"
 
     def __init__(self, tournament: int) -> None:
         super().__init__(discord.ui.Button(label="Check in", style=discord.ButtonStyle.success,
-                                           custom_id=f"mdtk:{tournament}"))
+                                           custom_id=self.custom_ids.format(tournament=tournament)))
         self.tournament = tournament
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match) -> CheckInButton:
-        return cls(int(match["tournament"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            saved = await _service(interaction).check_in(self.tournament, str(interaction.user.id))
-            await interaction.response.send_message(f"✅ You are checked in for **{saved.name}**.", ephemeral=True)
-        except Exception as exc:
-            await answer_failure(interaction, exc, f"Checking in to tournament {self.tournament}")
+    async def act(self, interaction: discord.Interaction) -> None:
+        saved = await _service(interaction).check_in(self.tournament, str(interaction.user.id))
+        await interaction.response.send_message(f"✅ You are checked in for **{saved.name}**.", ephemeral=True)
 
 
-class CloseCheckInButton(discord.ui.DynamicItem[discord.ui.Button], template=CLOSE_TEMPLATE):
+class CloseCheckInButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], custom_id=CLOSE_ID):
     """The organiser's confirmation: close check-in and drop exactly the players they were shown."""
+
+    what = "Closing the check-in of tournament {tournament}"
 
     def __init__(self, tournament: int, digest: str) -> None:
         super().__init__(discord.ui.Button(label="Drop them and close check-in", style=discord.ButtonStyle.danger,
-                                           custom_id=f"mdtkc:{tournament}:{digest}"))
+                                           custom_id=self.custom_ids.format(tournament=tournament, digest=digest)))
         self.tournament, self.digest = tournament, digest
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match) -> CloseCheckInButton:
-        return cls(int(match["tournament"]), match["digest"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            service = _service(interaction)
-            if not is_organiser(interaction, await service.get(self.tournament)):
-                raise GameError("Only an organiser (Manage Server, or the event's organiser role) can close check-in.")
-            saved = await service.close_checkin(self.tournament, self.digest)
-            await interaction.response.edit_message(content=checkin_closed_text(saved), view=None,
-                                                    allowed_mentions=discord.AllowedMentions.none())
-        except Exception as exc:
-            await answer_failure(interaction, exc, f"Closing the check-in of tournament {self.tournament}")
+    async def act(self, interaction: discord.Interaction) -> None:
+        service = _service(interaction)
+        if not is_organiser(interaction, await service.get(self.tournament)):
+            raise GameError("Only an organiser (Manage Server, or the event's organiser role) can close check-in.")
+        saved = await service.close_checkin(self.tournament, self.digest)
+        await interaction.response.edit_message(content=checkin_closed_text(saved), view=None,
+                                                allowed_mentions=discord.AllowedMentions.none())
