@@ -135,7 +135,7 @@ async def crowd(catalog: Catalog, harness: Harness, clock: Clock, games: int) ->
             result = await service.act(action, channel_id=channel.id)
         result = await service.act(a.EndCommandPhase(actor=result.state.active), channel_id=channel.id)
         record = await service.get_state(game_id=result.game_id)
-        board = await desk.boards.move(record.id, notify=set(), first=True)
+        board = await desk.board.boards.move(record.id, notify=set(), first=True)
         active = alice if result.state.active == str(alice.id) else bob
         presses.append((verbs(harness.message(board.id))["endturn"], active, board.id))
     gc.collect()

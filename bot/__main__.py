@@ -2,7 +2,8 @@
 
 `python -m bot verify FILE` checks a finished game's `/game log` export against its seed instead. Two
 commands work on the database named by DATABASE_URL (docs/admins/backups.md):
-`python -m bot backup FILE` and `python -m bot migrate-to URL [--replace]`.
+`python -m bot backup FILE` and `python -m bot migrate-to URL [--replace]`. `python -m bot pages` serves the web
+pages alone (docs/admins/web.md).
 
 Every start-up problem a user can fix ends with one clear line on stderr and exit code 2.
 """
@@ -26,6 +27,7 @@ from bot.engine.chapter_approved.catalog import Catalog
 from bot.settings import Settings
 from bot.store.backup import BackupError, backup_sqlite
 from bot.store.transfer import TransferError, migrate_to
+from bot.web.pages_only import serve_pages
 
 USAGE_ERROR = 2
 
@@ -60,6 +62,8 @@ def parser() -> argparse.ArgumentParser:
                                "then check it")
     move.add_argument("url", metavar="URL", help="the PostgreSQL database, e.g. postgresql://user:pw@host:5432/missiondeck")
     move.add_argument("--replace", action="store_true", help="delete what the target already holds first")
+    commands.add_parser("pages", help="serve the web pages only, with no Discord connection (WEB_PORT; with "
+                        "PostgreSQL, on any machine that reaches the database)")
     return root
 
 
@@ -78,6 +82,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _backup(settings, args.file)
     if settings.discord_token is None and args.command is None:
         return _fail(NO_TOKEN)
+    if args.command == "pages" and settings.web_port is None:
+        return _fail("WEB_PORT is not set: the web pages need a port to listen on (and PUBLIC_URL for their links).")
 
     try:
         catalog = load_catalog(pack_dir(settings.deck_pack))
@@ -93,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     discord.utils.setup_logging(level=logging.getLevelName(settings.log_level))
 
     try:
-        asyncio.run(run(settings, catalog))
+        asyncio.run(serve_pages(settings, catalog) if args.command == "pages" else run(settings, catalog))
     except discord.LoginFailure:
         return _fail(BAD_TOKEN)
     except KeyboardInterrupt:

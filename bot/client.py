@@ -11,12 +11,14 @@ from discord import app_commands
 from discord.ext import commands
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot.changes import ChangeStream
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.pacing import GlobalPace
 from bot.service import GameService
 from bot.settings import Settings
-from bot.store.db import make_engine, make_sessionmaker, upgrade_database
+from bot.store.db import is_postgres, make_engine, make_sessionmaker, upgrade_database
 from bot.store.picks import SecretPicks
+from bot.store.shares import ShareRepository
 from bot.tournament_service import TournamentService
 from bot.ui.armies import FullList
 from bot.ui.controls import GameButton, GameSelect
@@ -27,8 +29,12 @@ from bot.ui.help import HelpMenu
 from bot.ui.history_view import HistoryPage
 from bot.ui.ladder_view import StandingsPage
 from bot.ui.open_challenge import ChallengeButton
+from bot.ui.packs import PackViews
+from bot.ui.sharing import ShareAgree
 from bot.ui.table.fourth_edition import ArmiesDeployed, PickMission
 from bot.ui.table.gt2020 import PickSecondaries, SelectSecondaries
+from bot.web.limits import RateLimits
+from bot.web.server import WebSurface
 from bot.ui.tournament import CheckInButton, CloseCheckInButton, ConfirmResult, DraftButton, NudgeButton
 
 _log = logging.getLogger(__name__)
@@ -43,7 +49,7 @@ EXTENSIONS: tuple[str, ...] = (
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem], ...] = (
     GameButton, GameSelect, ConfirmResult, DraftButton, NudgeButton, CheckInButton, CloseCheckInButton, PickMission,
     ArmiesDeployed, SelectSecondaries, PickSecondaries, HelpMenu, ChallengeButton, HistoryPage, StandingsPage,
-    FullList,
+    FullList, ShareAgree,
 )
 
 # The bot echoes user input (card names, dice): never let that ping @everyone or a role.
@@ -94,6 +100,8 @@ class MissionBot(commands.Bot):
         # Set in setup_hook, once the database is migrated; None until then (close() may come first).
         self.db_engine: AsyncEngine | None = None
         self.desk: GameDesk | None = None
+        self.web: WebSurface | None = None  # the web pages, when WEB_PORT is set
+        self.changes = ChangeStream()
 
     async def setup_hook(self) -> None:
         # Every REST request of the client waits its turn under Discord's global limit (not the interaction
@@ -102,12 +110,21 @@ class MissionBot(commands.Bot):
         await upgrade_database(self.settings.database_url)
         self.db_engine = make_engine(self.settings.database_url)
         sessions = make_sessionmaker(self.db_engine)
-        self.service = GameService(self.catalog, sessions)
+        self.changes = ChangeStream()  # games' and events' changes, to every surface (bot/changes.py)
+        if is_postgres(self.settings.database_url):  # and those of the other processes
+            from bot.change_relay import PgRelay  # asyncpg: installed with the postgres extra
+            await self.changes.connect(PgRelay(self.settings.database_url))
+        self.service = GameService(self.catalog, sessions, changes=self.changes)
         if summarised := await self.service.backfill_summaries():
             _log.info("Summarised %d games that ended before this version, for history and stats", summarised)
-        self.tournaments = TournamentService(sessions)
+        self.tournaments = TournamentService(sessions, changes=self.changes)
         self.picks = SecretPicks(sessions)
-        self.desk = GameDesk(self, self.service)
+        views = PackViews(self.service.packs)
+        if self.settings.web_port is not None:  # subscribed first: its pages never wait for the Discord board
+            self.web = WebSurface(self.service, self.tournaments, ShareRepository(sessions), views,
+                                  public_url=self.settings.web_url, limits=RateLimits.of(self.settings))
+            await self.web.start(self.settings.web_host, self.settings.web_port)
+        self.desk = GameDesk(self, self.service, views)
         for name in self.extension_names:
             await self.load_extension(name)
         self.add_dynamic_items(*self.dynamic_items)
@@ -116,9 +133,12 @@ class MissionBot(commands.Bot):
             await self.sync_commands()
 
     async def close(self) -> None:
+        if self.web is not None:
+            await self.web.stop()
         if self.desk is not None:
             self.desk.alarms.stop()
             await self.desk.idle()
+        await self.changes.close()
         await super().close()
         if self.db_engine is not None:
             await self.db_engine.dispose()

@@ -24,6 +24,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.changes import Change, ChangeStream
 from bot.decks import installed_packs
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.errors import GameError, NotAPlayer
@@ -72,7 +73,7 @@ class ActResult:
 
 class GameService:
     def __init__(self, catalog: Catalog, sessionmaker: async_sessionmaker[AsyncSession],
-                 packs: Packs | None = None) -> None:
+                 packs: Packs | None = None, changes: ChangeStream | None = None) -> None:
         self.catalog = catalog
         self.packs = packs or installed_packs(catalog)  # the games of every pack go through the same steps
         self.repo = GameRepository(sessionmaker)
@@ -83,6 +84,7 @@ class GameService:
         self._games = _ActiveGames(CACHED_GAMES)
         self.now_ms: Callable[[], int] = lambda: time.time_ns() // 1_000_000  # stamps clocked games' actions
         self._lock = KeyedLocks()  # one per channel
+        self.changes = changes or ChangeStream()  # every change, published once the lock is released (bot/changes.py)
 
     async def start_game(self, guild_id: int | None, channel_id: int, setup: Any) -> ActResult:
         """A new game of the pack `setup` names."""
@@ -98,8 +100,10 @@ class GameService:
             except ActiveGameExists:  # started at the same moment by another process
                 raise ChannelBusy(_BUSY) from None
             self._games.put(record)
-        return ActResult(record.id, outcome.state, outcome.events + (_seed_notice(outcome.state, digest),),
-                         record.version)
+        result = ActResult(record.id, outcome.state, outcome.events + (_seed_notice(outcome.state, digest),),
+                           record.version)
+        await self.changes.publish(Change("game", record.id, record.version, "start", result))
+        return result
 
     async def backfill_summaries(self) -> int:
         """Summarise the games that ended before summaries were written (once, at start-up): how many."""
@@ -145,13 +149,15 @@ class GameService:
             raise ValueError("give a channel_id or a game_id")
         async with self._lock(channel_id):
             record = await self.get_state(channel_id=channel_id, game_id=game_id)
-            return await self._checked(record, lambda game: self._apply(game, action, expected_version))
+            result = await self._checked(record, lambda game: self._apply(game, action, expected_version))
+        return await self._published(result, action.kind, action.actor)
 
     async def abandon(self, channel_id: int, actor: str, *, moderator: bool = False) -> ActResult:
         """End the game without a winner: a player may, and so may a moderator the cog has vouched for."""
         async with self._lock(channel_id):
             record = await self.get_state(channel_id=channel_id)
-            return await self._checked(record, lambda game: self._apply(game, Abandon(actor=actor), None, moderator))
+            result = await self._checked(record, lambda game: self._apply(game, Abandon(actor=actor), None, moderator))
+        return await self._published(result, "abandon", actor)
 
     async def undo(self, channel_id: int, actor: str, *, expected_version: int | None = None) -> ActResult:
         """Take back the last action by replaying the log without it."""
@@ -178,7 +184,12 @@ class GameService:
             saved = await self._save(self.repo.pop_last_action(record, state))
         what = log[-1].action.kind.replace("_", " ")
         event = Event(f"{state.player(actor).name} undid the last action ({what}).")
-        return ActResult(record.id, state, (event,), saved.version, record.state)
+        return await self._published(ActResult(record.id, state, (event,), saved.version, record.state), "undo", actor)
+
+    async def _published(self, result: ActResult, what: str, actor: str | None) -> ActResult:
+        """Tell every surface (bot/changes.py), outside the lock: the Discord board's edits are slow."""
+        await self.changes.publish(Change("game", result.game_id, result.version, what, result, actor))
+        return result
 
     async def export_log(self, game_id: int) -> dict[str, Any]:
         """The game as anyone may see it (bot/game_log.py, bot/table_log.py): the seed once public, hidden choices

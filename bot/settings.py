@@ -36,6 +36,18 @@ class Settings(BaseSettings):
     # REST requests a second this process makes at most (bot/pacing.py). Discord's global limit is 50 for the whole
     # bot: with several processes, share it out (20 each for two).
     requests_per_second: int = 40
+    # The web pages (bot/web): off unless WEB_PORT is set. WEB_HOST is where they listen (a reverse proxy on this
+    # machine serves them over HTTPS); PUBLIC_URL starts every link the bot posts.
+    web_port: int | None = None
+    web_host: str = "127.0.0.1"
+    public_url: str | None = None
+    # Per client address (bot/web/limits.py): pages open at once, and requests a minute (twice that at once).
+    web_pages_per_client: int = 60
+    web_requests_per_minute: int = 240
+
+    @property
+    def web_url(self) -> str:
+        return (self.public_url or f"http://localhost:{self.web_port}").rstrip("/")
 
     @property
     def syncs_commands(self) -> bool:
@@ -56,6 +68,13 @@ class Settings(BaseSettings):
         if value is None or not value.get_secret_value().strip():
             return None
         return SecretStr(value.get_secret_value().strip())
+
+    @field_validator("public_url")
+    @classmethod
+    def _web_address(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("https://", "http://")):
+            raise ValueError("write the address the players open, with https:// (e.g. https://deck.example.org)")
+        return value
 
     @field_validator("shard_count")
     @classmethod

@@ -18,10 +18,11 @@ from datetime import datetime
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.changes import Change, ChangeStream
 from bot.engine.chapter_approved.state import CA_PACK
 from bot.engine.errors import GameError, InvalidValue, NotAPlayer
 from bot.engine.rng import derive_rng, new_seed
-from bot.engine.tournament import event as t
+from bot.engine.tournament import event as tournament
 from bot.engine.tournament.ranking import MAX_GAME_VP
 from bot.locks import KeyedLocks
 from bot.store.models import utcnow
@@ -68,17 +69,17 @@ class GameReport:
 
     record: TournamentRecord
     link: TableGame
-    result: t.Result | None = None
-    clash: t.Result | None = None
+    result: tournament.Result | None = None
+    clash: tournament.Result | None = None
 
 
 @dataclass(frozen=True)
 class ReportOutcome:
     record: TournamentRecord
-    table: t.Pairing
-    result: t.Result | None = None  # recorded: final
+    table: tournament.Pairing
+    result: tournament.Result | None = None  # recorded: final
     pending: PendingReport | None = None  # waiting for the opponent
-    corrected: t.Result | None = None  # the result an organiser replaced
+    corrected: tournament.Result | None = None  # the result an organiser replaced
 
 
 def settled_id(entry: EntryList) -> int:
@@ -91,13 +92,14 @@ def settled_id(entry: EntryList) -> int:
 def report_digest(tournament_id: int, report: PendingReport) -> str:
     """Names one exact report, so a confirm button for a replaced report is refused. A score report digests
     as it did before reports had a reason, so Confirm buttons posted by an earlier version keep working."""
-    text = report.model_dump_json(exclude={"reason"} if report.reason == t.Reason.SCORE else None)
+    text = report.model_dump_json(exclude={"reason"} if report.reason == tournament.Reason.SCORE else None)
     return hashlib.sha256(f"{tournament_id}|{text}".encode()).hexdigest()[:12]
 
 
 class TournamentService:
-    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], changes: ChangeStream | None = None) -> None:
         self.repo = TournamentRepository(sessionmaker)
+        self.changes = changes or ChangeStream()  # every saved change of an event (the venue screen shows them)
         self.now: Callable[[], datetime] = utcnow  # the list deadline's clock (tests move it)
         self._lock = KeyedLocks()  # one per server
 
@@ -149,7 +151,7 @@ class TournamentService:
                 return await self.repo.create(
                     guild_id=guild_id, name=name, rounds_planned=rounds, announce_channel_id=announce_channel_id,
                     organiser_role_id=organiser_role_id, seed=seed or new_seed(),
-                    state=EventState(event=t.Tournament(bye_vp=bye_vp, pool=pool), pack=pack,
+                    state=EventState(event=tournament.Tournament(bye_vp=bye_vp, pool=pool), pack=pack,
                                      list_policy=list_policy, list_deadline=list_deadline),
                 )
             except ActiveTournamentExists:
@@ -177,7 +179,7 @@ class TournamentService:
                 if chosen is not None:
                     dispositions = {**dispositions, player: chosen}
             return state.model_copy(update={
-                "event": t.add_player(state.event, player), "names": {**state.names, player: name},
+                "event": tournament.add_player(state.event, player), "names": {**state.names, player: name},
                 "dispositions": dispositions,
             })
         return await self._change(guild_id, op)
@@ -223,12 +225,12 @@ class TournamentService:
 
     async def reinstate(self, guild_id: int, player: str) -> TournamentRecord:
         return await self._change(
-            guild_id, lambda r: r.state.model_copy(update={"event": t.reinstate_player(r.state.event, player)})
+            guild_id, lambda r: r.state.model_copy(update={"event": tournament.reinstate_player(r.state.event, player)})
         )
 
     async def drop(self, guild_id: int, player: str) -> TournamentRecord:
         return await self._change(
-            guild_id, lambda r: r.state.model_copy(update={"event": t.drop_player(r.state.event, player)})
+            guild_id, lambda r: r.state.model_copy(update={"event": tournament.drop_player(r.state.event, player)})
         )
 
     async def pair(self, guild_id: int, mission: str | None = None) -> TournamentRecord:
@@ -238,7 +240,8 @@ class TournamentService:
         async with self._lock(guild_id):
             record = await self.current(guild_id)
             event = record.state.event
-            if len(event.rounds) >= record.rounds_planned and not (event.rounds and t.missing_tables(event.rounds[-1])):
+            if len(event.rounds) >= record.rounds_planned and not (
+                    event.rounds and tournament.missing_tables(event.rounds[-1])):
                 raise InvalidValue(f"All {record.rounds_planned} planned rounds have been paired: "
                                    "`/tournament finish` ends the event.")
             number = len(event.rounds) + 1
@@ -250,23 +253,23 @@ class TournamentService:
                                        "no detachment. Correct them with `/tournament list submit player:`.")
             # Pairing a big field takes a moment: keep the event loop free meanwhile.
             paired = await asyncio.to_thread(
-                t.start_round, event, pairing_rng(record.seed, number, 0), mission, published=False)
+                tournament.start_round, event, pairing_rng(record.seed, number, 0), mission, published=False)
             state = record.state.model_copy(update={"event": paired, "pending": (), "clock": None})
             return await self._save(record, state)
 
     async def repair(self, tournament_id: int, number: int, draw: int) -> TournamentRecord:
         """Draw the draft round again (the next draw's stream); a button for an older draw is refused."""
         return await self._change_draft(tournament_id, lambda record: asyncio.to_thread(
-            t.repair_round, record.state.event, number, draw, pairing_rng(record.seed, number, draw + 1)))
+            tournament.repair_round, record.state.event, number, draw, pairing_rng(record.seed, number, draw + 1)))
 
     async def publish(self, tournament_id: int, number: int, draw: int) -> TournamentRecord:
         """Make the draft round the round being played: announced, and open to results."""
-        async def op(record: TournamentRecord) -> t.Tournament:
-            return t.publish_round(record.state.event, number, draw)
+        async def op(record: TournamentRecord) -> tournament.Tournament:
+            return tournament.publish_round(record.state.event, number, draw)
         return await self._change_draft(tournament_id, op)
 
     async def _change_draft(
-        self, tournament_id: int, op: Callable[[TournamentRecord], Awaitable[t.Tournament]]
+        self, tournament_id: int, op: Callable[[TournamentRecord], Awaitable[tournament.Tournament]]
     ) -> TournamentRecord:
         guild_id = (await self.get(tournament_id)).guild_id
         async with self._lock(guild_id):
@@ -289,13 +292,13 @@ class TournamentService:
                              "You have no table in the current round.")
         seat_a = actor == pairing.a
         vp_a, vp_b = (my_vp, opponent_vp) if seat_a else (opponent_vp, my_vp)
-        outcome = (t.Outcome.B_WINS if seat_a else t.Outcome.A_WINS) if conceded else None
+        outcome = (tournament.Outcome.B_WINS if seat_a else tournament.Outcome.A_WINS) if conceded else None
         return await self.report(guild_id, actor, pairing.table, outcome, vp_a, vp_b, organiser=False,
-                                 reason=t.Reason.CONCESSION if conceded else t.Reason.SCORE)
+                                 reason=tournament.Reason.CONCESSION if conceded else tournament.Reason.SCORE)
 
     async def report(
         self, guild_id: int, actor: str, table: int, outcome: str | None, vp_a: int, vp_b: int, *, organiser: bool,
-        reason: str = t.Reason.SCORE, round_number: int | None = None,
+        reason: str = tournament.Reason.SCORE, round_number: int | None = None,
     ) -> ReportOutcome:
         """A player's report waits for their opponent; an organiser's entry is final and may correct one, of
         any round (`round_number`), logged with who made it. The VP decide the outcome; a concession is
@@ -307,7 +310,7 @@ class TournamentService:
                 raise NotAPlayer("Only an organiser enters or corrects the result of an earlier round.")
             index = (round_number or len(event.rounds) or 1) - 1
             # validates the round, table, outcome and VP
-            checked = t.record_result(event, table, outcome, vp_a, vp_b, reason, round_number)
+            checked = tournament.record_result(event, table, outcome, vp_a, vp_b, reason, round_number)
             current = checked.rounds[index]
             pairing = next(p for p in current.pairings.tables if p.table == table)
             result = next(r for r in current.results if r.table == table)
@@ -326,9 +329,9 @@ class TournamentService:
             if actor not in (pairing.a, pairing.b):
                 raise NotAPlayer(f"You do not play at table {table} in round {current.number}: report your own "
                                  "table, or ask an organiser.")
-            if result.reason == t.Reason.NO_SHOW:
+            if result.reason == tournament.Reason.NO_SHOW:
                 raise NotAPlayer("Only an organiser records a no-show.")
-            if result.reason == t.Reason.CONCESSION and actor != t.loser(result):
+            if result.reason == tournament.Reason.CONCESSION and actor != tournament.loser(result):
                 raise NotAPlayer("Only the player who conceded (or an organiser) records a concession: report the "
                                  "score, or ask an organiser.")
             if earlier is not None:
@@ -358,7 +361,7 @@ class TournamentService:
                 if actor == report.reporter:
                     raise NotAPlayer("Your opponent confirms your report, not you.")
                 raise NotAPlayer(f"Only <@{opponent}> (or an organiser) can confirm this result.")
-            checked = t.record_result(event, table, report.outcome, report.vp_a, report.vp_b, report.reason)
+            checked = tournament.record_result(event, table, report.outcome, report.vp_a, report.vp_b, report.reason)
             result = next(r for r in checked.rounds[-1].results if r.table == table)
             state = record.state.model_copy(update={"event": checked, "pending": _without(record.state, table)})
             saved = await self._save(record, state)
@@ -397,9 +400,9 @@ class TournamentService:
             pairing = next(p for p in event.rounds[link.round_number - 1].pairings.tables if p.table == link.table)
             outcome = None
             if conceded:
-                outcome = t.Outcome.A_WINS if winner == pairing.a else t.Outcome.B_WINS
-            reason = t.Reason.CONCESSION if conceded else t.Reason.SCORE
-            checked = t.record_result(event, link.table, outcome, vp[pairing.a], vp[pairing.b], reason,
+                outcome = tournament.Outcome.A_WINS if winner == pairing.a else tournament.Outcome.B_WINS
+            reason = tournament.Reason.CONCESSION if conceded else tournament.Reason.SCORE
+            checked = tournament.record_result(event, link.table, outcome, vp[pairing.a], vp[pairing.b], reason,
                                       link.round_number)
             result = next(r for r in checked.rounds[link.round_number - 1].results if r.table == link.table)
             earlier = next((r for r in event.rounds[link.round_number - 1].results if r.table == link.table), None)
@@ -408,7 +411,7 @@ class TournamentService:
             pending = tuple(p for p in record.state.pending
                             if (p.round_number, p.table) != (link.round_number, link.table))
             state = record.state.model_copy(update={"event": checked, "pending": pending})
-            return GameReport(await self.repo.save_if_version(record, state), link, result=result)
+            return GameReport(await self._save(record, state), link, result=result)
 
     # --- check-in ------------------------------------------------------------------------------
 
@@ -445,7 +448,7 @@ class TournamentService:
                 raise StaleReport("Who has checked in changed since: `/tournament checkin close` again.")
             event = record.state.event
             for player in absent:
-                event = t.drop_player(event, player)
+                event = tournament.drop_player(event, player)
             return await self._save(record, record.state.model_copy(update={"event": event, "checkin_open": False}))
 
     # --- the round clock ------------------------------------------------------------------------
@@ -489,7 +492,7 @@ class TournamentService:
         async with self._lock(guild_id):
             record = await self.current(guild_id)
             rounds = record.state.event.rounds
-            if rounds and (missing := t.missing_tables(rounds[-1])):
+            if rounds and (missing := tournament.missing_tables(rounds[-1])):
                 raise InvalidValue(f"Round {rounds[-1].number} is still missing results for "
                                    f"table{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))}.")
             return await self._save(record, record.state, TournamentStatus.FINISHED)
@@ -503,9 +506,11 @@ class TournamentService:
         self, record: TournamentRecord, state: EventState, status: TournamentStatus | None = None
     ) -> TournamentRecord:
         try:
-            return await self.repo.save_if_version(record, state, status)
+            saved = await self.repo.save_if_version(record, state, status)
         except StaleVersion:  # another process saved first: the user tries again on fresh state
             raise GameError(CHANGED_MESSAGE) from None
+        await self.changes.publish(Change("event", saved.id, saved.version, "event"))
+        return saved
 
 
 def not_checked_in(record: TournamentRecord) -> list[str]:

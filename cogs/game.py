@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.decks import fourth_edition
-from bot.engine import moves as a
+from bot.engine import moves
 from bot.engine.chapter_approved.state import CA_PACK
 from bot.engine.clock import MAX_CLOCK_MINUTES
 from bot.engine.errors import GameError
@@ -24,9 +24,12 @@ from bot.store.models import utcnow
 from bot.times import DEFAULT_ZONE, parse_when, stamp
 from bot.ui import history_view
 from bot.ui.armies import detachments_typed, factions_typed
+from bot.ui.calls import Wait
 from bot.ui.challenge import offer_game, open_thread
 from bot.ui.chapter_approved.result_card import score_sheet_text
+from bot.store.share_models import ShareKind
 from bot.ui.controls import GameButton, view_of
+from bot.ui.sharing import ShareAgree, web_of
 from bot.ui.game_options import MAX_SEED, GameOptions, mission_choices, pack_choices, packs_typed, read_typed
 from bot.ui.open_challenge import DEFAULT_EXPIRY
 from bot.ui.table.sheet import table_sheet_text
@@ -220,12 +223,12 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
     @app_commands.command(name="undo", description="Take back the last action of this channel's game")
     async def undo(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True)  # a refusal must stay private
-        result = await self.service.undo(interaction.channel_id, str(interaction.user.id))
-        await self.desk.after(interaction, result, actor=str(interaction.user.id))
+        with self.desk.board.answering(interaction):
+            await self.service.undo(interaction.channel_id, str(interaction.user.id))
 
     @app_commands.command(name="concede", description="Concede the game: your opponent wins")
     async def concede(self, interaction: discord.Interaction) -> None:
-        await self.desk.perform(interaction, a.Concede(actor=str(interaction.user.id)))
+        await self.desk.perform(interaction, moves.Concede(actor=str(interaction.user.id)))
 
     @app_commands.command(name="end", description="Abandon this channel's game (both players, or Manage Channels)")
     async def end(self, interaction: discord.Interaction) -> None:
@@ -234,8 +237,8 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
         moderator = interaction.permissions.manage_channels
         if moderator:
             await interaction.response.defer(ephemeral=True)
-            result = await self.service.abandon(interaction.channel_id, me, moderator=True)
-            await self.desk.after(interaction, result, actor=me)
+            with self.desk.board.answering(interaction):
+                await self.service.abandon(interaction.channel_id, me, moderator=True)
             return
         if me not in record.setup.players:
             raise GameError("Only the players, or someone with Manage Channels, can end this game.")
@@ -246,7 +249,32 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
             view=view_of(GameButton(record.id, record.version, verb)),
             allowed_mentions=await self.desk.ping_to(record.id, other, actor=me))
         # Its button goes once the game is over, whichever way it ends.
-        await self.desk.calls.remember(await interaction.original_response(), record.id, other, [(other, "endby")])
+        await self.desk.board.calls.remember(await interaction.original_response(), record.id, other, [Wait(other, "endby")])
+
+    @app_commands.command(name="share", description="Live web pages of this game: a board page and OBS overlays")
+    @app_commands.describe(stop="Revoke the links: the pages open with them stop (either player)")
+    async def share(self, interaction: discord.Interaction, stop: bool = False) -> None:
+        record = await self.service.get_state(channel_id=interaction.channel_id)
+        me = str(interaction.user.id)
+        if me not in record.setup.players:
+            raise GameError("Only the two players of this game can share it.")
+        web = web_of(self.bot)
+        name = record.state.player(me).name
+        if stop:
+            if not await web.unshare(ShareKind.GAME, record.id):
+                raise GameError("This game has no live pages to stop.")
+            await interaction.response.send_message(f"{name} stopped this game's live pages: their links open "
+                                                    "nothing now.", allowed_mentions=discord.AllowedMentions.none())
+            return
+        if await web.shares.shared(ShareKind.GAME, record.id):
+            raise GameError("This game's live pages are shared already (their links were posted here). For new "
+                            "links, revoke them with `/game share stop:True`, then share again.")
+        other = record.state.opponent(me).id
+        await interaction.response.send_message(
+            f"<@{other}>, {name} asks to put this game on live web pages: a board page and OBS overlays anyone "
+            "with the links can watch (hidden choices stay hidden). Agree?",
+            view=view_of(ShareAgree(record.id, record.setup.players.index(me))),
+            allowed_mentions=await self.desk.ping_to(record.id, other, actor=me))
 
     @app_commands.command(name="pings", description="Turn the bot's pings to you on or off in this channel's game")
     @app_commands.describe(setting="off: the bot still names you with your buttons, but your phone stays quiet")
@@ -291,7 +319,7 @@ class GameCog(commands.GroupCog, name="game", description="Play a mission pack's
     async def sheet(self, interaction: discord.Interaction) -> None:
         record = await self.service.latest_game(interaction.channel_id)
         await interaction.response.send_message(
-            f"Score sheet of game {record.id}.", file=self.desk.sheet_file(record.state, record.id))
+            f"Score sheet of game {record.id}.", file=self.desk.board.sheet_file(record.state, record.id))
 
     def _sheet_message(self, state) -> str:
         if is_mission_deck(state):

@@ -35,12 +35,14 @@ from bot.tournament_service import (
 )
 from bot.armies.lists import ListError
 from bot.store.models import utcnow
+from bot.store.share_models import ShareKind
 from bot.times import DEFAULT_ZONE, parse_when
 from bot.ui import event_lists
 from bot.ui import tournament as ui
 from bot.ui.armies import detachments_typed, factions_typed, read_attachment
 from bot.ui.controls import view_of
 from bot.ui.game_options import pack_choices, packs_typed
+from bot.ui.sharing import event_links_text, web_of
 from bot.ui.limits import AUTOCOMPLETE_CHOICES
 
 MISSIONS = [app_commands.Choice(name=f"Mission {c}", value=c) for c in MISSION_LETTERS]
@@ -388,6 +390,22 @@ class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swi
                                                 allowed_mentions=NO_PINGS)
         for embeds in messages[1:]:
             await interaction.followup.send(embeds=embeds, ephemeral=not public)
+
+    @app_commands.command(name="share", description="Live web pages: the venue screen and each table's overlays "
+                                                   "(organisers)")
+    @app_commands.describe(stop="Revoke the links: the pages open with them stop")
+    async def share(self, interaction: discord.Interaction, stop: bool = False) -> None:
+        record = await self._organiser(interaction, "share the event's live pages")
+        web = web_of(self.bot)
+        if stop:
+            count = await web.unshare(ShareKind.EVENT, record.id)
+            await interaction.response.send_message(f"Revoked {count} link{'s' * (count != 1)}: the pages open "
+                                                    "with them stop.", ephemeral=True)
+            return
+        # Privately: the organiser puts them on a screen or hands them to the stream team.
+        token = await web.share(ShareKind.EVENT, record.id, guild_id=record.guild_id, by=str(interaction.user.id))
+        await interaction.response.send_message(event_links_text(web.event_links(token), record.name),
+                                                ephemeral=True)
 
     @app_commands.command(name="export", description="The standings and every result as CSV files")
     async def export(self, interaction: discord.Interaction) -> None:

@@ -17,7 +17,9 @@ class Event:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class Played:
+    """What a move or a new game played out to: the new state and the events it made."""
+
     state: Any  # the pack's state model
     events: tuple[Event, ...]
 

@@ -21,7 +21,7 @@ from bot.engine.chapter_approved import actions as ca_actions
 from bot.engine.chapter_approved import game as ca_game
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.state import CA_PACK, GameSetup, GameState, SCHEMA_VERSION, Status
-from bot.engine.events import Outcome
+from bot.engine.events import Played
 from bot.engine.table.actions import TABLE_ACTIONS
 from bot.engine.table.state import TABLE_SCHEMA, TableSetup, TableState
 
@@ -65,9 +65,9 @@ class Rules(Protocol):
     pack: str
     title: str
 
-    def new_game(self, setup: Any) -> Outcome: ...
+    def new_game(self, setup: Any) -> Played: ...
 
-    def apply(self, state: Any, action: Any) -> Outcome: ...
+    def apply(self, state: Any, action: Any) -> Played: ...
 
     def replay(self, setup: Any, actions: Sequence[Any]) -> Any: ...
 
@@ -83,10 +83,10 @@ class ChapterApprovedRules:
         self.pack = catalog.pack
         self.title = catalog.title
 
-    def new_game(self, setup: GameSetup) -> Outcome:
+    def new_game(self, setup: GameSetup) -> Played:
         return ca_game.new_game(self.catalog, setup)
 
-    def apply(self, state: GameState, action: ca_actions.Action) -> Outcome:
+    def apply(self, state: GameState, action: ca_actions.Action) -> Played:
         return ca_game.apply(self.catalog, state, action)
 
     def replay(self, setup: GameSetup, actions: Sequence[ca_actions.Action]) -> GameState:
@@ -122,10 +122,10 @@ class Packs:
         except KeyError:
             raise KeyError(f"no pack {pack!r} is installed") from None
 
-    def new_game(self, setup: Any) -> Outcome:
+    def new_game(self, setup: Any) -> Played:
         return self.rules(setup.pack).new_game(setup)
 
-    def apply(self, state: Any, action: Any) -> Outcome:
+    def apply(self, state: Any, action: Any) -> Played:
         return self.rules(state.pack).apply(state, action)
 
     def replay(self, setup: Any, actions: Sequence[Any]) -> Any:

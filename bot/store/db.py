@@ -127,3 +127,8 @@ def _execute_when_unlocked(cursor: Any, sql: str) -> None:
             if "locked" not in str(exc) or time.monotonic() > deadline:
                 raise
             time.sleep(0.01)
+
+
+def is_postgres(database_url: str) -> bool:
+    """Whether several processes may share the database (and its change notifications, bot/change_relay.py)."""
+    return make_url(database_url).get_backend_name() == "postgresql"

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, NamedTuple
 
 import discord
 
@@ -24,7 +24,26 @@ from bot.store.community import CommunityRepository
 
 _log = logging.getLogger(__name__)
 
-Wait = tuple[str, ...]  # (player, verb, ...) as `waits` gives it
+
+class Wait(NamedTuple):
+    """One thing a game waits on: `player` to do `verb`, and what it is about (`details`, by verb: the battle round
+    and turn for turn, discard, deployed and done; the battle round for rounddone; a prompt's kind and card for
+    answer; who asked for resume; nothing for the rest).
+
+    Each pack's `waits` gives it flat, (player, verb, *details), and a stored call keeps it flat as a JSON list:
+    `Wait.of(flat)` reads either, `flat()` gives it back, so a wait compares and is stored as it always was."""
+
+    player: str
+    verb: str
+    details: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, flat: Sequence[str]) -> Wait:
+        return cls(flat[0], flat[1], tuple(flat[2:]))
+
+    def flat(self) -> tuple[str, ...]:
+        return (self.player, self.verb, *self.details)
+
 
 # verb -> what is asked; {round}: the battle round.
 ASKS: dict[str, str] = {
@@ -60,21 +79,23 @@ def call_line(catalog_of: Callable[[Any], Catalog], state: Any, waits: Iterable[
     """"<@alice>, your turn (battle round 2). <@bob>, finish scoring, then press Done scoring." — what the game
     asks of each player, the seats in order; players asked the same thing share one sentence."""
     by_player: dict[str, list[Wait]] = {}
-    for wait in sorted(waits, key=lambda w: (w[1] != "turn", w)):  # the turn first
-        by_player.setdefault(wait[0], []).append(wait)
+    for wait in sorted(waits, key=lambda w: (w.verb != "turn", w)):  # the turn first
+        by_player.setdefault(wait.player, []).append(wait)
     asked: dict[str, list[str]] = {}  # what is asked -> of whom
     for player in (p for p in state.setup.players if p in by_player):
-        asks = dict.fromkeys(_ask(catalog_of, state, player, wait) for wait in by_player[player])
+        asks = dict.fromkeys(ask(catalog_of, state, player, wait) for wait in by_player[player])
         asked.setdefault(" ".join(_sentence(a) for a in asks), []).append(player)
     return " ".join(f"{' and '.join(f'<@{p}>' for p in players)}, {text}" for text, players in asked.items())
 
 
-def _ask(catalog_of: Callable[[Any], Catalog], state: Any, player: str, wait: Wait) -> str:
-    if wait[1] == "answer":
-        prompt = next(q for q in state.prompts if q.player == player and q.kind.value == wait[2])
+def ask(catalog_of: Callable[[Any], Catalog], state: Any, player: str, wait: Wait) -> str:
+    if wait.verb == "answer":
+        kind = wait.details[0]
+        prompt = next(q for q in state.prompts if q.player == player and q.kind.value == kind)
         card = catalog_of(state).secondary(prompt.card).name
         return PROMPTS[prompt.kind].format(card=card, owner=state.player(prompt.owner).name)
-    return ASKS[wait[1]].format(round=wait[2] if wait[1] in ("turn", "rounddone") else getattr(state, "round", ""))
+    battle_round = wait.details[0] if wait.verb in ("turn", "rounddone") else getattr(state, "round", "")
+    return ASKS[wait.verb].format(round=battle_round)
 
 
 class StoredCalls:
@@ -83,14 +104,15 @@ class StoredCalls:
 
     async def remember(self, message: discord.Message, game_id: int, player: str, waits: list[Wait]) -> None:
         """A message asking `player` for something, to delete once its waits are gone."""
-        await self.repo.add_call(message.id, game_id, message.channel.id, player, json.dumps(waits))
+        await self.repo.add_call(message.id, game_id, message.channel.id, player,
+                                 json.dumps([w.flat() for w in waits]))
 
     async def close_answered(self, game_id: int, state: Any, now: set[Wait]) -> None:
         """Delete every call of the game none of whose waits is still in `now` (what the game waits on)."""
         for call in await self.repo.calls_of(game_id):
-            waits = [tuple(w) for w in json.loads(call.wait_key)]
+            waits = [Wait.of(w) for w in json.loads(call.wait_key)]
             # A request to abandon the game (/game end) waits on the opponent for as long as the game goes on.
-            if any(w in now or (w[1] == "endby" and state.status not in OVER) for w in waits):
+            if any(w in now or (w.verb == "endby" and state.status not in OVER) for w in waits):
                 continue
             await self.repo.drop_call(call.message_id)
             message = self.bot.get_partial_messageable(call.channel_id).get_partial_message(call.message_id)

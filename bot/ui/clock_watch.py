@@ -7,12 +7,12 @@ stored deadline after every action and, at start-up, for every clocked game in p
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 from functools import partial
 
 import discord
 
-from bot.engine import moves as a
+from bot.changes import Change
+from bot.engine import moves
 from bot.engine.chapter_approved.state import GameState, Status
 from bot.engine.errors import GameError
 from bot.service import GameService
@@ -22,11 +22,13 @@ _log = logging.getLogger(__name__)
 
 
 class ClockWatch:
-    def __init__(self, bot: discord.Client, service: GameService, alarms: Alarms, *,
-                 shown: Callable[..., Awaitable[None]]) -> None:
-        """`shown(result, actor=None, headline=...)`: the desk shows a recorded time-out on the board."""
+    def __init__(self, bot: discord.Client, service: GameService, alarms: Alarms) -> None:
         self.bot, self.service, self.alarms = bot, service, alarms
-        self._shown = shown
+
+    async def on_change(self, change: Change) -> None:
+        """Every change of a game this process made moves its alarm (another process watches its own games)."""
+        if change.played_here:
+            self.watch(change.id, change.result.state)
 
     def deadline(self, game_id: int) -> int | None:
         moment = self.alarms.moment(("clock", game_id))
@@ -49,18 +51,15 @@ class ClockWatch:
         return count
 
     async def time_out(self, game_id: int, deadline: int) -> bool:
-        """Record that the running player's time ran out at `deadline`, if the game still waits on them, and
-        tell both players (the board moves to the bottom with the news, notifying exactly them): whether it
-        did."""
+        """Record that the running player's time ran out at `deadline`, if the game still waits on them (the board
+        then moves to the bottom with the news, notifying both players): whether it did."""
         record = await self.service.get_state(game_id=game_id)
         clock = record.state.clock
         if clock is None or clock.deadline_ms != deadline or clock.running is None:
             return False  # the game moved on, or another process recorded it
         try:
-            result = await self.service.act(a.TimeOut(actor=clock.running), game_id=game_id)
+            await self.service.act(moves.TimeOut(actor=clock.running), game_id=game_id)
         except GameError as exc:
             _log.info("Game %s: time-out not recorded (%s)", game_id, exc.message)
             return False
-        text = " ".join(e.text for e in result.events if e.private_to is None)
-        await self._shown(result, actor=None, headline=f"⌛ {text}")
         return True

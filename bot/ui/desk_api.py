@@ -15,6 +15,7 @@ from bot.engine.events import Event
 from bot.service import ActResult, GameService
 from bot.store.repository import GameRecord
 from bot.ui.alarms import Alarms
+from bot.ui.calls import Wait
 
 
 class Presses(Protocol):
@@ -37,7 +38,7 @@ class Desk(Protocol):
 
     async def briefing(self, state: Any, events: tuple[Event, ...]) -> dict: ...
 
-    def waits(self, state: Any) -> set[tuple[str, ...]]: ...
+    def waits(self, state: Any) -> set[Wait]: ...
 
     async def perform(self, interaction: discord.Interaction, action: moves.Move, *, game_id: int | None = None,
                       version: int | None = None) -> ActResult | None: ...

@@ -106,6 +106,8 @@ PLAYERS = HelpSection(
                       "/game pings setting:off"),
             HelpEntry("/game concede", "concede: your opponent wins"),
             HelpEntry("/game end", "abandon the game without a result (your opponent agrees)"),
+            HelpEntry("/game share", "live web pages of the game: a board page and OBS overlays for a stream "
+                      "(your opponent agrees; `stop:True` revokes them)"),
         )),
         HelpGroup("After the battle", (
             HelpEntry("/game log", "the whole game as JSON, to check with `python -m bot verify` (for you; "
@@ -186,6 +188,8 @@ ORGANISERS = HelpSection(
         HelpGroup("At the end", (
             HelpEntry("/tournament standings", "post the standings for everyone"),
             HelpEntry("/tournament export", "the standings and every result as CSV files"),
+            HelpEntry("/tournament share", "the venue screen's link (round clock, pairings, live scores, standings) "
+                      "and each table's overlays, for you"),
             HelpEntry("/tournament finish", "close the event once every result is in"),
         )),
     ),

@@ -168,7 +168,7 @@ class OpenChallenges:
 
     async def _ping_author(self, record, author: str) -> discord.AllowedMentions:
         """The author hears that their seat was taken, unless the board below calls them anyway: one ping each."""
-        called = {w[0] for w in self.desk.waits(record.state)}
+        called = {w.player for w in self.desk.waits(record.state)}
         if author in called or author in await self.desk.service.repo.quiet_players(record.id):
             return discord.AllowedMentions.none()
         return discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(int(author))])

@@ -1,6 +1,7 @@
 """What each family of packs gives the desk (bot/ui/desk.py) to show and run its games: the list a new family fills
 in. The Mission Deck's is bot/ui/chapter_approved/view.py, the table games' (Grand Tournament 2020, 4th edition)
-bot/ui/table/view.py; `PackViews.of(state)` says which one shows a game."""
+bot/ui/table/view.py; `PackViews.of(state)` says which one shows a game. Both hand their presses and menu choices
+to their controls module with bot/ui/pack_controls.py."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """Imports point down only: the engine (and the data it is built from) at the bottom, then the store, the
-service, the Discord ui, and the cogs and client on top. A module may import its own layer and those below,
-never one above: a service that imported the ui could not be used by another surface."""
+service with its change stream, the surfaces (the Discord ui, the web pages and what they present), and the cogs
+and client on top. A module may import its own layer and those below, never one above: a service that imported the
+ui could not be used by another surface."""
 
 from __future__ import annotations
 
@@ -14,11 +15,11 @@ LAYERS: tuple[tuple[str, int], ...] = (
     ("bot.pacing", 0), ("bot.settings", 0),
     ("bot.store", 1),
     ("bot.service", 2), ("bot.tournament_service", 2), ("bot.ladders", 2), ("bot.summaries", 2),
-    ("bot.game_log", 2), ("bot.table_log", 2), ("bot.verify", 2),
-    ("bot.ui", 3),
+    ("bot.game_log", 2), ("bot.table_log", 2), ("bot.verify", 2), ("bot.changes", 2), ("bot.change_relay", 2),
+    ("bot.ui", 3), ("bot.present", 3), ("bot.web", 3),
     ("bot.client", 4), ("bot.__main__", 4), ("cogs", 4),
 )
-NAMES = {0: "the engine", 1: "the store", 2: "the service", 3: "the ui", 4: "the cogs and client"}
+NAMES = {0: "the engine", 1: "the store", 2: "the service", 3: "the surfaces", 4: "the cogs and client"}
 
 
 def layer(module: str) -> int | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 
-from bot.engine import moves as a
+from bot.engine import moves
 from bot.engine.chapter_approved.catalog import Window
 from bot.engine.chapter_approved.objectives import table_objectives
 from bot.engine.chapter_approved.state import GameState, Phase, PromptKind, Source, Status
@@ -93,7 +93,7 @@ async def test_the_first_turn_and_supply_drop_wait_for_both_players_to_deploy(ta
     board = public_text(await table.board())
     # Announced with the other lines of the step (the board shows the latest of them, which draws may push out).
     assert any(f"{state.player(state.first).name} takes the first turn" in line
-               for line in harness.bot.desk.recent.lines(table.game_id))
+               for line in harness.bot.desk.board.recent.lines(table.game_id))
     assert "Supply Drop" in board and "Alpha objective:" in board
     refusal(await table.slash("game undo", bob), "cannot be undone")  # the roll-off is out
 
@@ -462,7 +462,7 @@ async def test_a_board_another_process_redrew_works_here(table: Table, harness: 
     assert await table.version() == 0  # this process's copy
     other = GameDesk(harness.bot, GameService(catalog, harness.bot.service.repo._sessionmaker), coalesce_seconds=0)
     state = (await other.service.get_state(game_id=table.game_id)).state
-    await other.service.act(a.ChooseSide(actor=state.sides_rolloff.winner, side="attacker"), game_id=table.game_id)
+    await other.service.act(moves.ChooseSide(actor=state.sides_rolloff.winner, side="attacker"), game_id=table.game_id)
     other.request_refresh(table.game_id)
     await other.idle()
     assert "choose" in await table.board_verbs()  # the board as the other process drew it

@@ -18,6 +18,7 @@ from bot.client import MissionBot
 from bot.engine.chapter_approved.state import Status
 from bot.engine.table.state import Step
 from bot.store.models import GameStatus
+from bot.ui.calls import Wait
 from tests.cogs.conftest import harness_settings
 from tests.cogs.game_table import Table, tactical_turn, verbs
 from tests.cogs.harness import Harness
@@ -36,7 +37,7 @@ class WatchedTable(Table):
         super().__init__(*args, **kwargs)
         self.checked = 0
         self.board_posts = 0
-        self._seen: tuple[set[tuple[str, ...]], int | None, int] = (set(), None, 0)
+        self._seen: tuple[set[Wait], int | None, int] = (set(), None, 0)
 
     async def settle(self) -> None:
         await super().settle()
@@ -57,7 +58,7 @@ class WatchedTable(Table):
         calls = {c.message_id for c in await self.h.bot.service.community.calls_of(self.game_id)}
         assert below == [] or (len(below) == 1 and below[0] in calls), "the board is not at the bottom"
         self.checked += 1
-        called = {w[0] for w in waits - before}
+        called = {w.player for w in waits - before}
         if not called or board_before is None:
             return
         # Someone new is waited on: the board was posted anew, naming them, and notified exactly them.
@@ -143,7 +144,7 @@ async def test_a_move_replaces_the_edit_still_waiting_and_later_edits_still_come
         desk = table.h.bot.desk
         desk.coalesce_seconds = 30  # an edit that would wait long: the move must not wait for it, nor leave it
         await table.h.press((await table.board_verbs())["ready"], user=table.first)  # only the board changes
-        assert len(desk.boards._scheduled) == 1
+        assert len(desk.board.boards._scheduled) == 1
         await table.h.slash("game status", user=table.first)  # the board moves, drawn from the newest state
         await desk.idle()
         board = await table.board()

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from bot.engine import moves as a
+from bot.changes import ChangeStream
+from bot.engine import moves
 from bot.engine.chapter_approved.state import Status
 from bot.ui.tournament import report_table_game
 from tests.cogs.game_table import Table, verbs
@@ -146,8 +147,11 @@ async def test_status_collects_a_game_that_ended_while_the_bot_was_away(
 ) -> None:
     table = event[0]
     await table.to_battle()
-    # The game ends in the store, but the bot stops before the tournament hears of it.
-    await harness.bot.service.act(a.Concede(actor=str(table.first.id)), game_id=table.game_id)
+    # The game ends in the store, but the bot stops before the tournament hears of it: the change reaches no surface.
+    service = harness.bot.service
+    service.changes, surfaces = ChangeStream(), service.changes
+    await service.act(moves.Concede(actor=str(table.first.id)), game_id=table.game_id)
+    service.changes = surfaces
     assert await table_result(harness, 1) is None
     status = await harness.slash("tournament status", user=organiser)
     [embed] = next(s for s in status if s.embeds).embeds  # after the note posted in the thread

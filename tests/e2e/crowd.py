@@ -22,7 +22,7 @@ import re
 import resource
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -203,13 +203,18 @@ def next_move(state: GameState) -> tuple[str, str, tuple[str, ...]]:
 class Table:
     """Two players at one game, each press made as soon as the game allows it."""
 
-    def __init__(self, fake: CrowdDiscord, games: GameRepository, game: Game, seed: str) -> None:
+    def __init__(self, fake: CrowdDiscord, games: GameRepository, game: Game, seed: str,
+                 started: Callable[[Game], Awaitable[None]] | None = None, think: float = 0.0) -> None:
         self.fake, self.model, self.games, self.game, self.seed = fake, fake.model, games, game, seed
         self.channel = game.channel.id
+        self.started = started  # told of the game once its board is up (bench/bench_web.py opens its pages)
+        self.think = think  # seconds before each move
 
     async def play(self) -> None:
         try:
             if await self._start():
+                if self.started is not None:
+                    await self.started(self.game)
                 await self._to_round_two()
         except Exception as exc:  # one table's trouble is a figure, not the end of the crowd
             self.game.stuck = f"{type(exc).__name__}: {exc}"
@@ -289,6 +294,7 @@ class Table:
             if state.status in (Status.ENDED, Status.ABANDONED):
                 raise AssertionError(f"the game ended: {state.status}")
             player, verb, then = next_move(state)
+            await asyncio.sleep(self.think)  # a player reading the board first (0: pressing at once)
             user = self.game.first if player == str(self.game.first.id) else self.game.second
             message, control = await self.fake.until(
                 self.channel, lambda: self._offered(verb, record.version),
@@ -371,13 +377,16 @@ class Table:
 class BotProcess:
     """`python -m bot`'s main() for one shard (or unsharded), as a child process talking to the fake Discord."""
 
-    def __init__(self, fake: FakeDiscord, database_url: str, workdir: Path, shard: int, shards: int) -> None:
+    def __init__(self, fake: FakeDiscord, database_url: str, workdir: Path, shard: int, shards: int,
+                 env: dict[str, str] | None = None) -> None:
         self.fake, self.database_url, self.shard, self.shards = fake, database_url, shard, shards
+        self.env = env or {}
         self.logs = workdir / f"bot-{shard}.log"
         self.process: asyncio.subprocess.Process | None = None
 
     async def start(self) -> None:
-        env = {**clean_env(), "DISCORD_TOKEN": self.fake.token, "DATABASE_URL": self.database_url, "LOG_LEVEL": "INFO"}
+        env = {**clean_env(), "DISCORD_TOKEN": self.fake.token, "DATABASE_URL": self.database_url, "LOG_LEVEL": "INFO",
+               **self.env}
         if self.shards > 1:  # the global limit is the bot's: the processes share it, as docs/admins/scaling.md says
             env |= {"SHARD_COUNT": str(self.shards), "SHARD_IDS": str(self.shard),
                     "REQUESTS_PER_SECOND": str(40 // self.shards)}
@@ -457,21 +466,25 @@ async def lost_moves(games: GameRepository, catalog: Catalog, played: list[Game]
     return problems
 
 
-async def play_crowd(count: int, database_url: str, workdir: Path, catalog: Catalog, *, processes: int = 1) -> Crowd:
-    """`count` games at once against `processes` bot processes (shards) on one database; all started together."""
+async def play_crowd(count: int, database_url: str, workdir: Path, catalog: Catalog, *, processes: int = 1,
+                     env: dict[str, str] | None = None,
+                     on_start: Callable[[Game], Awaitable[None]] | None = None, think: float = 0.0) -> Crowd:
+    """`count` games at once against `processes` bot processes (shards) on one database; all started together.
+    `env`: more settings of the bot processes; `on_start`: told of each game once its board is up; `think`: seconds
+    each player waits before each move (0: they press as soon as the game lets them)."""
     async with CrowdDiscord(lifetime=3600) as fake:
         model = fake.model
         guilds = [model.add_guild(f"Server {n}", shard=(n, processes)) for n in range(processes)]
         games = [Game(model.add_channel(f"table-{i}", guilds[i % processes]), model.add_user(f"attacker{i}"),
                       model.add_user(f"defender{i}")) for i in range(count)]
-        bots = [BotProcess(fake, database_url, workdir, shard, processes) for shard in range(processes)]
+        bots = [BotProcess(fake, database_url, workdir, shard, processes, env) for shard in range(processes)]
         engine = None
         try:
             await asyncio.gather(*(bot.start() for bot in bots))
             engine = make_engine(database_url)
             repo = GameRepository(make_sessionmaker(engine))
             cpu, mine, started = sum(b.cpu() for b in bots), _own_cpu(), time.perf_counter()
-            await asyncio.gather(*(Table(fake, repo, g, f"crowd-{i}").play() for i, g in enumerate(games)))
+            await asyncio.gather(*(Table(fake, repo, g, f"crowd-{i}", on_start, think).play() for i, g in enumerate(games)))
             wall = time.perf_counter() - started
             cpu, mine = sum(b.cpu() for b in bots) - cpu, _own_cpu() - mine
             lost = await lost_moves(repo, catalog, games)

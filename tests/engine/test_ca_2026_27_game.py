@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from bot.decks import catalog_2026
 from bot.engine.chapter_approved import actions as a
-from bot.engine.chapter_approved.game import Outcome, apply, new_game, replay
+from bot.engine.chapter_approved.game import Played, apply, new_game, replay
 from bot.engine.chapter_approved.state import GameSetup, GameState, Phase, PromptKind, Source, Status
 from bot.engine.errors import GameError
 
@@ -282,7 +282,7 @@ def test_beacon_asks_the_drawer_for_a_unit_and_a_tempting_target_asks_the_oppone
         assert state.player(prompt.owner).targets[card] is not None
 
 
-def first_draws(seed: str) -> Outcome:
+def first_draws(seed: str) -> Played:
     """Both players Tactical, up to the action that starts the battle: its outcome holds the first draws."""
     state = revealed(seed)
     state = act(state, a.ChooseSide(actor=state.sides_rolloff.winner, side="attacker"))

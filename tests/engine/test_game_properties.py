@@ -22,7 +22,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from bot.decks import default_catalog
 from bot.engine.chapter_approved import actions as a
 from bot.engine.models import Army
-from bot.engine.chapter_approved.game import Event, Outcome, apply, new_game, replay, runner
+from bot.engine.chapter_approved.game import Event, Played, apply, new_game, replay, runner
 from bot.engine.chapter_approved.geometry import CORNERS
 from bot.engine.chapter_approved.objectives import HIDDEN_SUPPLIES_ID, table_objectives
 from bot.engine.chapter_approved.state import GameSetup, GameState, Phase, PromptKind, Source, Status
@@ -216,7 +216,7 @@ class GameMachine(RuleBasedStateMachine):
             self._check_replay()
             event(f"game over: {self.state.result.reason}, round {self.state.round}")
 
-    def _same_on_stored_copy(self, before_json: str, action: a.Action, outcome: Outcome | None) -> None:
+    def _same_on_stored_copy(self, before_json: str, action: a.Action, outcome: Played | None) -> None:
         """The store keeps JSON snapshots: applying to a reloaded snapshot must give the same result."""
         stored = GameState.model_validate_json(before_json)
         try:
@@ -436,7 +436,7 @@ class GameMachine(RuleBasedStateMachine):
 
     # -- checks on one accepted action --
 
-    def _check_transition(self, before: GameState, outcome: Outcome, action: a.Action) -> None:
+    def _check_transition(self, before: GameState, outcome: Played, action: a.Action) -> None:
         after = outcome.state
         assert outcome.events, f"{action.kind} was accepted silently"
         self._check_events(outcome.events, after.setup)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
 from bot.decks import fourth_edition, grand_tournament, installed_packs
-from bot.engine import moves as a
+from bot.engine import moves
 from bot.engine.errors import GameError
 from bot.engine.models import Army
 from bot.engine.gt2020.selection import CODEX
@@ -47,7 +47,7 @@ STATUS_RANK = {Step.MISSION: 0, Step.SECONDARIES: 0, Step.SIDES: 1, Step.DEPLOYM
 TABLE_KINDS = {cls.model_fields["kind"].default for cls in get_args(get_args(t.TableAction)[0])}
 # Concede and Abandon once among many, so most games are played to the end.
 RANDOM_KINDS = tuple(sorted(TABLE_KINDS - {"concede", "abandon"})) * 2 + ("concede", "abandon")
-CLOCK_ACTIONS = (a.PauseClock, a.ResumeClock, a.TimeOut, a.ClaimTime)
+CLOCK_ACTIONS = (moves.PauseClock, moves.ResumeClock, moves.TimeOut, moves.ClaimTime)
 MAX_FINISH = 200  # moves to play any game through: GT 2020 needs about 20, an Omega game at most 30
 
 
@@ -94,21 +94,21 @@ def next_move(state: TableState, draw) -> t.TableAction:
             chooser = draw([p.id for p in state.players if p.secret is None])
             return draw_selection(state, chooser, draw)
         case Step.SIDES:
-            return a.ChooseSide(actor=state.sides_rolloff.winner, side=draw(("attacker", "defender")))
+            return moves.ChooseSide(actor=state.sides_rolloff.winner, side=draw(("attacker", "defender")))
         case Step.DEPLOYMENT:
-            return a.DeploymentDone(actor=draw([p for p in (P1, P2) if p not in state.deployed]))
+            return moves.DeploymentDone(actor=draw([p for p in (P1, P2) if p not in state.deployed]))
         case Step.FIRST_TURN:
             return t.ChooseTurn(actor=state.first_turn_rolloff.winner, first=draw((True, False)))
         case Step.BATTLE:
-            return a.EndTurn(actor=state.active)
+            return moves.EndTurn(actor=state.active)
         case Step.ROUND_END:
             scorers = PACKS.rules(state.pack).round_scorers(state)
-            return a.DoneScoring(actor=draw([p for p in scorers if p not in state.scoring_done]))
+            return moves.DoneScoring(actor=draw([p for p in scorers if p not in state.scoring_done]))
         case Step.END_GAME:
             alpha = state.pack == "4th-edition" and state.level == "alpha"
             if alpha and not state.mission_decided:
                 return t.MissionResult(actor=draw((P1, P2)), winner=draw((P1, P2, None)))
-            return a.DoneScoring(actor=draw([p for p in (P1, P2) if p not in state.scoring_done]))
+            return moves.DoneScoring(actor=draw([p for p in (P1, P2) if p not in state.scoring_done]))
     raise AssertionError(f"no move takes a game on from {state.status}")
 
 
@@ -124,13 +124,13 @@ def first_of(options):
 
 def play_through(state: TableState) -> tuple[TableState, list[t.TableAction]]:
     """Take the first option of every legal move until the game ends."""
-    moves = []
+    taken = []
     for _ in range(MAX_FINISH):
         if state.over:
-            return state, moves
+            return state, taken
         move = next_move(state, first_of)
         state = PACKS.apply(state, move).state
-        moves.append(move)
+        taken.append(move)
     raise AssertionError(f"the game did not end in {MAX_FINISH} moves: {state.status}, round {state.round}")
 
 
@@ -262,13 +262,14 @@ class TableGameMachine(RuleBasedStateMachine):
         actor, reason = self._actor(data), data.draw(st.sampled_from(REASONS), label="reason")
         if data.draw(st.booleans(), label="spend?"):
             amount = data.draw(st.sampled_from((1, 1, 2, 3, 6, 12, 13, 0, -1)), label="amount")
-            return a.SpendCp(actor=actor, amount=amount, reason=reason)
+            return moves.SpendCp(actor=actor, amount=amount, reason=reason)
         amount = data.draw(st.sampled_from((1, 1, 1, 2, 0, -1)), label="amount")
         return t.GainCp(actor=actor, amount=amount, reason=reason,
                         mission_rule=data.draw(st.booleans(), label="mission rule"))
 
     def _build_end(self, data: st.DataObject) -> t.TableAction:
-        return data.draw(st.sampled_from((a.Concede, a.Concede, a.Abandon)), label="ending")(actor=self._actor(data))
+        ending = data.draw(st.sampled_from((moves.Concede, moves.Concede, moves.Abandon)), label="ending")
+        return ending(actor=self._actor(data))
 
     def _build_clock(self, data: st.DataObject) -> t.TableAction:
         """Mostly by the player the move is for: the pauser resumes, the running player's time runs out, their
@@ -276,8 +277,8 @@ class TableGameMachine(RuleBasedStateMachine):
         clock = self.state.clock
         kind = data.draw(st.sampled_from(CLOCK_ACTIONS), label="clock action")
         out = clock.out[0] if clock.out else None
-        likely = {a.ResumeClock: clock.paused_by, a.TimeOut: clock.running,
-                  a.ClaimTime: out and self.state.opponent(out).id}.get(kind)
+        likely = {moves.ResumeClock: clock.paused_by, moves.TimeOut: clock.running,
+                  moves.ClaimTime: out and self.state.opponent(out).id}.get(kind)
         if likely is not None and data.draw(st.booleans(), label="the likely player?"):
             return kind(actor=likely)
         return kind(actor=self._actor(data))
@@ -297,9 +298,9 @@ class TableGameMachine(RuleBasedStateMachine):
                 mission = data.draw(st.sampled_from((*FOURTH_MISSIONS, "kill-team", "")), label="mission")
                 return t.ChooseMission(actor=actor, mission=mission)
             case "choose_side":
-                return a.ChooseSide(actor=actor, side=data.draw(st.sampled_from(("attacker", "defender"))))
+                return moves.ChooseSide(actor=actor, side=data.draw(st.sampled_from(("attacker", "defender"))))
             case "battle_ready":
-                return a.DeclareBattleReady(actor=actor, ready=data.draw(st.booleans(), label="ready"))
+                return moves.DeclareBattleReady(actor=actor, ready=data.draw(st.booleans(), label="ready"))
             case "choose_turn":
                 return t.ChooseTurn(actor=actor, first=data.draw(st.booleans(), label="first"))
             case "score_objective":
@@ -309,10 +310,11 @@ class TableGameMachine(RuleBasedStateMachine):
             case "mission_result":
                 return t.MissionResult(actor=actor, winner=data.draw(st.sampled_from((P1, P2, None, OUTSIDER))))
             case "set_army":  # before the battle only
-                return a.SetArmy(actor=actor, army=Army(faction="orks", faction_name="Orks"))
-        simple = {"deployment_done": a.DeploymentDone, "end_command_phase": a.EndCommandPhase, "end_turn": a.EndTurn,
-                  "done_scoring": a.DoneScoring, "concede": a.Concede, "abandon": a.Abandon, "pause_clock": a.PauseClock,
-                  "resume_clock": a.ResumeClock, "time_out": a.TimeOut, "claim_time": a.ClaimTime}
+                return moves.SetArmy(actor=actor, army=Army(faction="orks", faction_name="Orks"))
+        simple = {"deployment_done": moves.DeploymentDone, "end_command_phase": moves.EndCommandPhase,
+                  "end_turn": moves.EndTurn, "done_scoring": moves.DoneScoring, "concede": moves.Concede,
+                  "abandon": moves.Abandon, "pause_clock": moves.PauseClock, "resume_clock": moves.ResumeClock,
+                  "time_out": moves.TimeOut, "claim_time": moves.ClaimTime}
         return simple[kind](actor=actor)
 
     def teardown(self) -> None:
@@ -353,9 +355,9 @@ def test_gt_awards_each_claim_up_to_its_caps(claims: list[tuple[str, str, int]])
     state = PACKS.new_game(setup).state
     for player in (P1, P2):
         state = PACKS.apply(state, t.SelectSecondaries(actor=player, picks=PROGRESSIVE_PICKS)).state
-    state = PACKS.apply(state, a.ChooseSide(actor=state.sides_rolloff.winner, side="attacker")).state
+    state = PACKS.apply(state, moves.ChooseSide(actor=state.sides_rolloff.winner, side="attacker")).state
     for player in (P1, P2):
-        state = PACKS.apply(state, a.DeploymentDone(actor=player)).state
+        state = PACKS.apply(state, moves.DeploymentDone(actor=player)).state
     state = PACKS.apply(state, t.ChooseTurn(actor=state.first_turn_rolloff.winner, first=True)).state
     for player, objective, vp in claims:
         # Into the scoring window (the timing has tests of its own): battle round 2, the claimant's turn, or the

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.decks import installed_packs
-from bot.engine import moves as a
+from bot.engine import moves
 from bot.engine.errors import GameError
 from bot.engine.table import actions as t
 from bot.engine.table.state import Step, TableSetup
@@ -33,8 +33,8 @@ class Clocked:
         self.log.append(action)
 
     def to_battle(self) -> None:
-        self.act(a.DeploymentDone(actor=P1), minutes=10)
-        self.act(a.DeploymentDone(actor=P2), minutes=10)
+        self.act(moves.DeploymentDone(actor=P1), minutes=10)
+        self.act(moves.DeploymentDone(actor=P2), minutes=10)
         self.act(t.ChooseTurn(actor=self.state.first_turn_rolloff.winner, first=True))
 
 
@@ -44,10 +44,10 @@ def test_no_time_runs_before_the_battle_then_it_runs_for_the_player_whose_turn_i
     first = game.state.first
     assert game.state.clock.used_ms == {} and game.state.clock.running == first
     game.act(t.ScoreObjective(actor=first, objective="vp", vp=50), minutes=4)
-    game.act(a.EndTurn(actor=first), minutes=3)
+    game.act(moves.EndTurn(actor=first), minutes=3)
     second = game.state.active
     assert game.state.clock.used_ms == {first: 7 * MINUTE} and game.state.clock.running == second
-    game.act(a.EndTurn(actor=second), minutes=2)
+    game.act(moves.EndTurn(actor=second), minutes=2)
     assert game.state.clock.used_ms == {first: 7 * MINUTE, second: 2 * MINUTE}
     assert RULES.replay(game.setup, game.log) == game.state
 
@@ -57,11 +57,11 @@ def test_time_runs_out_only_when_it_has_and_the_opponent_may_claim() -> None:
     game.to_battle()
     first = game.state.first
     with pytest.raises(GameError, match="still has time"):
-        game.act(a.TimeOut(actor=first), minutes=4)
-    game.act(a.TimeOut(actor=first), minutes=1)
+        game.act(moves.TimeOut(actor=first), minutes=4)
+    game.act(moves.TimeOut(actor=first), minutes=1)
     assert game.state.clock.out == (first,)
     second = game.state.opponent(first).id
-    game.act(a.ClaimTime(actor=second))
+    game.act(moves.ClaimTime(actor=second))
     assert game.state.status == Step.ENDED and game.state.result.winner == second
     assert game.state.result.reason == "time"
 
@@ -70,7 +70,7 @@ def test_a_paused_clock_charges_nobody() -> None:
     game = Clocked()
     game.to_battle()
     first = game.state.first
-    game.act(a.PauseClock(actor=first), minutes=1)
-    game.act(a.ResumeClock(actor=first), minutes=20)
-    game.act(a.EndTurn(actor=first), minutes=1)
+    game.act(moves.PauseClock(actor=first), minutes=1)
+    game.act(moves.ResumeClock(actor=first), minutes=20)
+    game.act(moves.EndTurn(actor=first), minutes=1)
     assert game.state.clock.used_ms == {first: 2 * MINUTE}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy import delete
 
-from bot.engine import moves as a
+from bot.engine import moves
 from bot.engine.chapter_approved.state import GameSetup
 from bot.engine.models import Army
 from bot.service import GameService
@@ -22,7 +22,7 @@ async def finish(service: GameService, catalog, channel: int, seed: str, *, conc
     actions = scripted_game(catalog, setup)
     if concede:  # up to the battle, then Bob concedes
         actions = actions[:next(i for i, x in enumerate(actions) if x.kind == "end_command_phase")]
-        actions.append(a.Concede(actor=BOB))
+        actions.append(moves.Concede(actor=BOB))
     for action in actions:
         await service.act(action, channel_id=channel)
     return started.game_id
@@ -73,7 +73,7 @@ async def test_factions_are_counted_over_both_seats_without_mirrors(catalog, ses
         actions = scripted_game(catalog, setup)
         if concede:  # Bob concedes in the battle: Alice's army wins
             actions = actions[:next(i for i, x in enumerate(actions) if x.kind == "end_command_phase")]
-            actions.append(a.Concede(actor=BOB))
+            actions.append(moves.Concede(actor=BOB))
         for action in actions:
             await service.act(action, channel_id=channel)
     records = {(r.faction, r.detachment): (r.games, r.wins, r.draws, r.losses)

@@ -16,7 +16,7 @@ import pytest
 from bot import verify
 from bot.__main__ import main
 from bot.decks import installed_packs
-from bot.engine import moves as a
+from bot.engine import moves
 from bot.engine.chapter_approved.game import apply, new_game
 from bot.engine.packs import Packs
 from bot.engine.rng import seed_hash
@@ -69,7 +69,7 @@ def gt_selected(packs: Packs, **fields) -> Table:
     """A Grand Tournament 2020 game up to both secret selections (Bob names a Codex secondary)."""
     game = Table(packs.rules("gt-2020"), gt_setup(**fields))
     game.do(t.SelectSecondaries(actor=ALICE, picks=ALICE_PICKS))
-    game.do(a.DeclareBattleReady(actor=ALICE, ready=True))
+    game.do(moves.DeclareBattleReady(actor=ALICE, ready=True))
     game.do(t.SelectSecondaries(actor=BOB, picks=BOB_PICKS, codex=CODEX_NAME))
     return game
 
@@ -79,30 +79,30 @@ def gt_game(packs: Packs) -> Table:
     turn (Alice's Engage on All Fronts over its 15VP cap), Bob's Grind Them Down at the end of each battle round,
     End Game objectives, Battle Ready."""
     game = gt_selected(packs)
-    game.do(a.SpendCp(actor=BOB, amount=3, reason="Detachment"))
-    game.do(a.ChooseSide(actor=game.state.sides_rolloff.winner, side="attacker"))
-    game.do(a.DeploymentDone(actor=ALICE))
-    game.do(a.DeploymentDone(actor=BOB))
+    game.do(moves.SpendCp(actor=BOB, amount=3, reason="Detachment"))
+    game.do(moves.ChooseSide(actor=game.state.sides_rolloff.winner, side="attacker"))
+    game.do(moves.DeploymentDone(actor=ALICE))
+    game.do(moves.DeploymentDone(actor=BOB))
     game.do(t.ChooseTurn(actor=game.state.first_turn_rolloff.winner, first=False))
     while game.state.status in (Step.BATTLE, Step.ROUND_END):
         if game.state.status == Step.ROUND_END:  # Grind Them Down: at the end of the battle round
             game.do(t.ScoreObjective(actor=BOB, objective="grind-them-down", vp=2))
-            game.do(a.DoneScoring(actor=BOB))
+            game.do(moves.DoneScoring(actor=BOB))
             continue
         me = game.state.active
         if game.state.round >= 2:  # the primary objective cannot be scored in the first battle round
             game.do(t.ScoreObjective(actor=me, objective="primary:0", vp=4))
-        game.do(a.EndCommandPhase(actor=me))
+        game.do(moves.EndCommandPhase(actor=me))
         if me == ALICE:
             for _ in range(2 if game.state.round == 5 else 1):
                 game.do(t.ScoreObjective(actor=me, objective="engage-on-all-fronts", vp=3))
         if me == BOB and game.state.round == 2:
             game.do(t.GainCp(actor=BOB, amount=1, reason="Refund"))
-        game.do(a.EndTurn(actor=me))
+        game.do(moves.EndTurn(actor=me))
     game.do(t.ScoreObjective(actor=ALICE, objective="assassinate", vp=10))
     game.do(t.ScoreObjective(actor=BOB, objective="codex", vp=6))
-    game.do(a.DoneScoring(actor=ALICE))
-    game.do(a.DoneScoring(actor=BOB))
+    game.do(moves.DoneScoring(actor=ALICE))
+    game.do(moves.DoneScoring(actor=BOB))
     assert game.state.status == Step.ENDED
     return game
 
@@ -112,16 +112,16 @@ def fourth_game(packs: Packs, seed: str = "4e-seed-11") -> Table:
     seventh round), then a 3."""
     game = Table(packs.rules("4th-edition"), TableSetup(pack="4th-edition", players=(ALICE, BOB),
                                                          names=("Alice", "Bob"), level="omega", seed=seed))
-    game.do(a.DeploymentDone(actor=BOB))
-    game.do(a.DeploymentDone(actor=ALICE))
+    game.do(moves.DeploymentDone(actor=BOB))
+    game.do(moves.DeploymentDone(actor=ALICE))
     game.do(t.ChooseTurn(actor=game.state.first_turn_rolloff.winner, first=True))
     while game.state.status == Step.BATTLE:
         me = game.state.active
         game.do(t.ScoreObjective(actor=me, objective="vp", vp=3 if me == ALICE else 2))
-        game.do(a.EndTurn(actor=me))
+        game.do(moves.EndTurn(actor=me))
     game.do(t.ScoreObjective(actor=BOB, objective="vp", vp=5))
-    game.do(a.DoneScoring(actor=BOB))
-    game.do(a.DoneScoring(actor=ALICE))
+    game.do(moves.DoneScoring(actor=BOB))
+    game.do(moves.DoneScoring(actor=ALICE))
     assert game.state.status == Step.ENDED
     return game
 
@@ -133,14 +133,14 @@ def alpha_game(packs: Packs) -> Table:
                                                          names=("Alice", "Bob"), level="alpha", seed="4e-seed-25"))
     assert game.state.status == Step.MISSION
     game.do(t.ChooseMission(actor=game.state.strategy_roll.winner, mission="recon"))
-    game.do(a.DeploymentDone(actor=ALICE))
-    game.do(a.DeploymentDone(actor=BOB))
+    game.do(moves.DeploymentDone(actor=ALICE))
+    game.do(moves.DeploymentDone(actor=BOB))
     game.do(t.ChooseTurn(actor=game.state.first_turn_rolloff.winner, first=True))
     while game.state.status == Step.BATTLE:
-        game.do(a.EndTurn(actor=game.state.active))
+        game.do(moves.EndTurn(actor=game.state.active))
     game.do(t.MissionResult(actor=ALICE, winner=BOB))
-    game.do(a.DoneScoring(actor=ALICE))
-    game.do(a.DoneScoring(actor=BOB))
+    game.do(moves.DoneScoring(actor=ALICE))
+    game.do(moves.DoneScoring(actor=BOB))
     assert game.state.result.winner == BOB
     return game
 
@@ -376,7 +376,7 @@ def strings(value) -> set[str]:
 def test_a_running_game_exports_no_seed_and_no_hidden_selection(packs, tmp_path, capsys) -> None:
     game = Table(packs.rules("gt-2020"), gt_setup())
     game.do(t.SelectSecondaries(actor=BOB, picks=BOB_PICKS, codex=CODEX_NAME))
-    game.do(a.DeclareBattleReady(actor=ALICE, ready=True))
+    game.do(moves.DeclareBattleReady(actor=ALICE, ready=True))
     running = game.export()
     text = json.dumps(running)
     assert running["seed"] is None and "seed" not in running["setup"] and "gt-verify-seed" not in text
@@ -399,7 +399,7 @@ def test_a_running_game_exports_no_seed_and_no_hidden_selection(packs, tmp_path,
 def test_a_running_4th_edition_game_shows_its_rolls_but_not_its_seed(packs) -> None:
     game = Table(packs.rules("4th-edition"), TableSetup(pack="4th-edition", players=(ALICE, BOB),
                                                          names=("Alice", "Bob"), level="omega", seed="4e-seed-11"))
-    game.do(a.DeploymentDone(actor=BOB))
+    game.do(moves.DeploymentDone(actor=BOB))
     running = game.export()
     assert running["seed"] is None and "4e-seed-11" not in json.dumps(running)
     assert running["start"]["roll-off:first-turn"] is None  # rolled only once both armies are deployed
@@ -415,7 +415,7 @@ def test_a_player_fixed_seed_is_public_while_the_game_runs(packs) -> None:
 
 def test_an_abandoned_game_verifies(packs, tmp_path, capsys) -> None:
     game = gt_selected(packs)
-    game.do(a.Abandon(actor=BOB))
+    game.do(moves.Abandon(actor=BOB))
     data = game.export()
     assert data["status"] == "abandoned" and data["seed"] == "gt-verify-seed"
     code, lines, _ = run_verify(tmp_path, data, capsys)

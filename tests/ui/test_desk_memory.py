@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import discord
 
-from bot.ui.desk import RECENT_EVENTS, RECENT_GAMES, RecentEvents
+from bot.ui.board_feed import RECENT_EVENTS, RECENT_GAMES, RecentEvents
 from bot.ui.live_board import PRESSES_KEPT, LiveBoards
 
 

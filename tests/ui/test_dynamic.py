@@ -21,6 +21,7 @@ from bot.ui.help import HelpMenu
 from bot.ui.history_view import HistoryPage
 from bot.ui.ladder_view import StandingsPage
 from bot.ui.open_challenge import ChallengeButton
+from bot.ui.sharing import ShareAgree
 from bot.ui.table.fourth_edition import ArmiesDeployed, PickMission
 from bot.ui.table.gt2020 import PickSecondaries, SelectSecondaries
 from bot.ui.tournament.buttons import CheckInButton, CloseCheckInButton, ConfirmResult, DraftButton, NudgeButton
@@ -59,6 +60,7 @@ def samples(big: bool = False) -> list[tuple[discord.ui.DynamicItem, dict[str, A
         (ArmiesDeployed((a, b), "gamma"), {"level": "gamma", "a": a, "b": b}),
         (SelectSecondaries("s33" if big else "i12", (a, b)), {"code": "s33" if big else "i12", "a": a, "b": b}),
         (PickSecondaries(n, "s21", (a, b), grand_tournament()), {"message_id": n, "code": "s21", "a": a, "b": b}),
+        (ShareAgree(n, 1), {"game": n, "asker": 1}),
     ]
 
 
@@ -114,6 +116,7 @@ POSTED = [
     (f"m4d:gamma:{ALICE}:{BOB}", ArmiesDeployed, {"level": "gamma", "a": ALICE, "b": BOB}),
     (f"mgs:i12:{ALICE}:{BOB}", SelectSecondaries, {"code": "i12", "a": ALICE, "b": BOB}),
     (f"mgp:1234:s21:{ALICE}:{BOB}", PickSecondaries, {"message_id": 1234, "code": "s21", "a": ALICE, "b": BOB}),
+    ("mdsh:12:0", ShareAgree, {"game": 12, "asker": 0}),
 ]
 
 

@@ -13,9 +13,9 @@ from bot.engine.rng import seed_hash
 from bot.engine.table.actions import ChooseTurn, MissionResult, ScoreObjective, SelectSecondaries
 from bot.engine.table.state import Step, TableSetup, TableState
 from bot.ui.sheet_drawing import WIDTH
-from bot.ui.table.sheet import (
-    Column, Row, render_table_sheet, table_sheet_content, table_sheet_file, table_sheet_text,
-)
+from bot.ui.table.sheet import table_sheet_content, table_sheet_file, table_sheet_text
+from bot.ui.table.sheet_content import Column, Row
+from bot.ui.table.sheet_image import render_table_sheet
 
 ALICE, BOB = "111", "222"
 PACKS = installed_packs()

@@ -19,7 +19,7 @@ from bot.engine.chapter_approved.state import (
 from bot.engine.chapter_approved.victory import NO_CHALLENGER, VictoryPoints
 from bot.engine.command_points import cp_amount, cp_reason
 from bot.engine.errors import GameError, InvalidValue, NotYourTurn, WrongPhase
-from bot.engine.events import Outcome, result_text
+from bot.engine.events import Played, result_text
 from bot.engine.models import Army, Result, settled
 from bot.engine.rng import roll_off, shuffled, stream
 
@@ -42,7 +42,7 @@ class Battle(VictoryPoints):
     # ---- the season's hooks --------------------------------------------------------------------
 
     @classmethod
-    def begin(cls, catalog: Catalog, setup: GameSetup) -> Outcome:
+    def begin(cls, catalog: Catalog, setup: GameSetup) -> Played:
         """A new game (its players and seed checked): the mission, the roll-offs and the first step."""
         raise NotImplementedError
 

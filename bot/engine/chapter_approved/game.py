@@ -23,10 +23,10 @@ from bot.engine.chapter_approved.season_2026 import Season2026
 from bot.engine.chapter_approved.state import GameSetup, GameState, Phase, Status
 from bot.engine.chapter_approved.victory import MAX_MANUAL_VP
 from bot.engine.errors import InvalidValue
-from bot.engine.events import Event, Outcome
+from bot.engine.events import Event, Played
 from bot.engine.rng import seed_hash
 
-__all__ = ["Event", "Outcome", "new_game", "apply", "replay", "runner", "seed_hash", "MAX_UNIT_NAME",
+__all__ = ["Event", "Played", "new_game", "apply", "replay", "runner", "seed_hash", "MAX_UNIT_NAME",
            "MAX_MANUAL_VP"]
 
 
@@ -36,7 +36,7 @@ def season(catalog: Catalog) -> type[Battle]:
     return Season2026 if catalog.force_dispositions else Season2025
 
 
-def new_game(catalog: Catalog, setup: GameSetup) -> Outcome:
+def new_game(catalog: Catalog, setup: GameSetup) -> Played:
     if setup.players[0] == setup.players[1]:
         raise InvalidValue("You cannot play against yourself: pick another opponent.")
     if not setup.seed:
@@ -44,7 +44,7 @@ def new_game(catalog: Catalog, setup: GameSetup) -> Outcome:
     return season(catalog).begin(catalog, setup)
 
 
-def apply(catalog: Catalog, state: GameState, action: a.Action) -> Outcome:
+def apply(catalog: Catalog, state: GameState, action: a.Action) -> Played:
     """A clocked game charges the running player up to the action's stamp, applies the rules, then runs the
     clock for whoever the game waits on next."""
     clock, at = state.clock, action.at
@@ -55,7 +55,7 @@ def apply(catalog: Catalog, state: GameState, action: a.Action) -> Outcome:
     after = game.state
     if clock is not None and at is not None and after.clock is not None:
         after = after.model_copy(update={"clock": clocks.switch(after.clock, runner(after), at)})
-    return Outcome(after, tuple(game.events))
+    return Played(after, tuple(game.events))
 
 
 def runner(state: GameState) -> str | None:

@@ -12,7 +12,7 @@ from bot.engine.chapter_approved.geometry import corner_areas
 from bot.engine.chapter_approved.state import GameSetup, GameState, Mission, PlayerState, Source
 from bot.engine.chapter_approved.victory import NO_CHALLENGER
 from bot.engine.errors import GameError, InvalidValue, NotYourTurn
-from bot.engine.events import Event, Outcome
+from bot.engine.events import Event, Played
 from bot.engine.rng import roll_off, shuffled, stream
 
 
@@ -23,7 +23,7 @@ class Season2025(Battle):
     redraw_verb = "use New Orders"
 
     @classmethod
-    def begin(cls, catalog: Catalog, setup: GameSetup) -> Outcome:
+    def begin(cls, catalog: Catalog, setup: GameSetup) -> Played:
         mission = _choose_mission(catalog, setup)
         sides = roll_off(setup, "sides")
         # Step 12 of the battle sequence, after deployment (version 1 made it here and announced it with the sides).
@@ -48,7 +48,7 @@ class Season2025(Battle):
                   f"{catalog.deployment(mission.deployment).name}."),
             Event(f"Attacker and Defender roll-off: {sides.text}. {winner} chooses who is the Attacker."),
         ]
-        return Outcome(state, tuple(events))
+        return Played(state, tuple(events))
 
     # ---- Tactical Missions: a hand topped up, New Orders, discards at the end of any turn -----
 

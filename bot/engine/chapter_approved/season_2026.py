@@ -10,7 +10,7 @@ from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.core import times
 from bot.engine.chapter_approved.state import GameSetup, GameState, Mission, PlayerState, Status
 from bot.engine.errors import GameError, InvalidValue, NotYourTurn, WrongPhase
-from bot.engine.events import Event, Outcome
+from bot.engine.events import Event, Played
 from bot.engine.models import Army, settled
 from bot.engine.rng import roll_off, stream
 
@@ -22,7 +22,7 @@ class Season2026(Battle):
     redraw_verb = "swap a Secondary Mission"
 
     @classmethod
-    def begin(cls, catalog: Catalog, setup: GameSetup) -> Outcome:
+    def begin(cls, catalog: Catalog, setup: GameSetup) -> Played:
         """The Deployment card (chosen or drawn) and a Twist if asked for; each player's Primary Mission waits for
         both Force Dispositions (picked secretly now, or set beforehand for an event)."""
         if setup.size != "strike-force":
@@ -69,7 +69,7 @@ class Season2026(Battle):
             game.reveal_dispositions()
         elif game.state.status == Status.DISPOSITIONS:
             game.say("Each player now secretly picks their Force Disposition.")
-        return Outcome(game.state, tuple(events + game.events))
+        return Played(game.state, tuple(events + game.events))
 
     # ---- Force Dispositions -------------------------------------------------------------------
 

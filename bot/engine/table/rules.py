@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from bot.engine import clock as clocks
 from bot.engine.command_points import cp_amount, cp_reason
 from bot.engine.errors import InvalidValue, NotAPlayer, NotYourTurn, WrongPhase
-from bot.engine.events import Event, Outcome, result_text
+from bot.engine.events import Event, Played, result_text
 from bot.engine.models import Result, RollOff, settled
 from bot.engine.rng import roll_off_between, stream_of
 from bot.engine.table import actions as t
@@ -135,7 +135,7 @@ class TableRules:
 
     # ---- the engine's entry ------------------------------------------------------------------------
 
-    def new_game(self, setup: TableSetup) -> Outcome:
+    def new_game(self, setup: TableSetup) -> Played:
         if setup.players[0] == setup.players[1]:
             raise InvalidValue("You cannot play against yourself: pick another opponent.")
         if not setup.seed:
@@ -148,9 +148,9 @@ class TableRules:
             clock=clocks.new_clock(setup.clock_minutes, setup.clock_expiry) if setup.clock_minutes else None,
             **fields,
         )
-        return Outcome(state, tuple(Event(line) for line in lines))
+        return Played(state, tuple(Event(line) for line in lines))
 
-    def apply(self, state: TableState, action: t.TableAction) -> Outcome:
+    def apply(self, state: TableState, action: t.TableAction) -> Played:
         """A clocked game charges the running player up to the action's stamp, applies the rules, then runs the
         clock for whoever the game waits on next (as the Chapter Approved rules do)."""
         clock, at = state.clock, action.at
@@ -169,7 +169,7 @@ class TableRules:
         after = play.state
         if clock is not None and at is not None and after.clock is not None:
             after = after.model_copy(update={"clock": clocks.switch(after.clock, self.runner(after), at)})
-        return Outcome(after, tuple(play.events))
+        return Played(after, tuple(play.events))
 
     def replay(self, setup: TableSetup, actions: list[t.TableAction]) -> TableState:
         state = self.new_game(setup).state

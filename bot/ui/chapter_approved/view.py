@@ -16,6 +16,7 @@ from bot.ui.chapter_approved.board import board_embed
 from bot.ui.chapter_approved.briefing import briefing
 from bot.ui.chapter_approved.result_card import result_embed, sheet_file
 from bot.ui.controls import view_of
+from bot.ui.pack_controls import ForwardsToControls
 
 if TYPE_CHECKING:
     from bot.service import ActResult
@@ -23,10 +24,18 @@ if TYPE_CHECKING:
     from bot.ui.desk_api import Desk
 
 
-class MissionDeckView:
+async def units_form(desk: Desk, interaction: discord.Interaction, record: GameRecord, verb: str,
+                     version: int | None) -> None:
+    """The form a When Drawn question is answered with (controls.UnitsModal): unit names, or an objective."""
+    await interaction.response.send_modal(controls.UnitsModal(desk, record, str(interaction.user.id)))
+
+
+class MissionDeckView(ForwardsToControls):
     simple_actions = controls.SIMPLE_ACTIONS
     unversioned = controls.UNVERSIONED
     forms = frozenset({"units"})  # Marked for Death's unit names: a form must be the press's first answer
+    controls = controls
+    presses = {"units": units_form}
 
     def __init__(self, packs: Packs) -> None:
         self.packs = packs
@@ -63,17 +72,6 @@ class MissionDeckView:
 
     def sheet_file(self, state: GameState, game_id: int) -> discord.File:
         return sheet_file(self.catalog_of(state), state, game_id)
-
-    async def press(self, desk: Desk, interaction: discord.Interaction, record: GameRecord, verb: str,
-                    version: int | None) -> None:
-        if verb == "units":
-            await interaction.response.send_modal(controls.UnitsModal(desk, record, str(interaction.user.id)))
-        else:
-            await controls.open_menu(desk, interaction, record, verb)
-
-    async def select(self, desk: Desk, interaction: discord.Interaction, record: GameRecord, verb: str,
-                     values: list[str], version: int | None) -> None:
-        await controls.on_select(desk, interaction, record, verb, values, version)
 
     def headline(self, result: ActResult) -> str | None:
         """No news besides the board and its calls: the secret choices are revealed on the board."""

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.engine import moves as a
+from bot.engine import moves
 from bot.engine.errors import GameError
 from bot.engine.gt2020.game import GrandTournamentRules
 from bot.engine.gt2020.selection import CODEX, MAX_CODEX_NAME, options as secondary_options
@@ -27,18 +27,18 @@ if TYPE_CHECKING:
 NOBODY = "nobody"
 # Buttons that act at once: verb -> the action of the player `me` pressing it.
 SIMPLE_ACTIONS: dict[str, Callable[[str, TableState], object]] = {
-    "attacker": lambda me, state: a.ChooseSide(actor=me, side="attacker"),
-    "defender": lambda me, state: a.ChooseSide(actor=me, side="defender"),
-    "ready": lambda me, state: a.DeclareBattleReady(actor=me, ready=not state.player(me).battle_ready),
+    "attacker": lambda me, state: moves.ChooseSide(actor=me, side="attacker"),
+    "defender": lambda me, state: moves.ChooseSide(actor=me, side="defender"),
+    "ready": lambda me, state: moves.DeclareBattleReady(actor=me, ready=not state.player(me).battle_ready),
     "gofirst": lambda me, state: t.ChooseTurn(actor=me, first=True),
     "gosecond": lambda me, state: t.ChooseTurn(actor=me, first=False),
-    "endcmd": lambda me, state: a.EndCommandPhase(actor=me),
-    "endturn": lambda me, state: a.EndTurn(actor=me),
-    "done": lambda me, state: a.DoneScoring(actor=me),
-    "rounddone": lambda me, state: a.DoneScoring(actor=me),
-    "pause": lambda me, state: a.PauseClock(actor=me),
-    "resume": lambda me, state: a.ResumeClock(actor=me),
-    "claim": lambda me, state: a.ClaimTime(actor=me),
+    "endcmd": lambda me, state: moves.EndCommandPhase(actor=me),
+    "endturn": lambda me, state: moves.EndTurn(actor=me),
+    "done": lambda me, state: moves.DoneScoring(actor=me),
+    "rounddone": lambda me, state: moves.DoneScoring(actor=me),
+    "pause": lambda me, state: moves.PauseClock(actor=me),
+    "resume": lambda me, state: moves.ResumeClock(actor=me),
+    "claim": lambda me, state: moves.ClaimTime(actor=me),
 }
 # Deployment done, and the question asked first of a player who has not said whether their army is Battle Ready.
 DEPLOYING = frozenset({"deployed", "readydeploy", "notreadydeploy"})
@@ -121,10 +121,10 @@ async def deploy(desk: Desk, interaction: discord.Interaction, record: GameRecor
                          GameButton(record.id, record.version, "notreadydeploy")), ephemeral=True)
         return
     if verb != "deployed":
-        ready = a.DeclareBattleReady(actor=me, ready=verb == "readydeploy")
+        ready = moves.DeclareBattleReady(actor=me, ready=verb == "readydeploy")
         if await desk.perform(interaction, ready, game_id=record.id) is None:
             return
-    await desk.perform(interaction, a.DeploymentDone(actor=me), game_id=record.id, version=version)
+    await desk.perform(interaction, moves.DeploymentDone(actor=me), game_id=record.id, version=version)
 
 
 async def open_menu(desk: Desk, interaction: discord.Interaction, record: GameRecord, verb: str) -> None:

@@ -14,19 +14,20 @@ from bot.engine.packs import Packs
 from bot.engine.table.rules import TableRules
 from bot.engine.table.state import TableState
 from bot.ui.controls import view_of
+from bot.ui.pack_controls import ForwardsToControls
 from bot.ui.table import board, controls
 from bot.ui.table.sheet import table_sheet_file
 
 if TYPE_CHECKING:
     from bot.service import ActResult
-    from bot.store.repository import GameRecord
-    from bot.ui.desk_api import Desk
 
 
-class TableView:
+class TableView(ForwardsToControls):
     simple_actions = controls.SIMPLE_ACTIONS
     unversioned = controls.UNVERSIONED
     forms: frozenset[str] = frozenset()
+    controls = controls
+    presses = dict.fromkeys(controls.DEPLOYING, controls.deploy)
 
     def __init__(self, packs: Packs) -> None:
         self.packs = packs
@@ -60,17 +61,6 @@ class TableView:
             raise GameError(f"A {rules.data.level(state.level).name} mission scores no VP, so it has no score "
                             "sheet: its result card says who achieved the mission's objective.")
         return table_sheet_file(rules, state, game_id)
-
-    async def press(self, desk: Desk, interaction: discord.Interaction, record: GameRecord, verb: str,
-                    version: int | None) -> None:
-        if verb in controls.DEPLOYING:
-            await controls.deploy(desk, interaction, record, verb, version)
-        else:
-            await controls.open_menu(desk, interaction, record, verb)
-
-    async def select(self, desk: Desk, interaction: discord.Interaction, record: GameRecord, verb: str,
-                     values: list[str], version: int | None) -> None:
-        await controls.on_select(desk, interaction, record, verb, values, version)
 
     def headline(self, result: ActResult) -> str | None:
         """Secret selections revealed by this action are told to both players at once."""

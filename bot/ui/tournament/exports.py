@@ -7,7 +7,7 @@ import io
 
 import discord
 
-from bot.engine.tournament import event as t
+from bot.engine.tournament import event as tournament
 from bot.store.tournament_repository import TournamentRecord
 from bot.ui.tournament.texts import army_of, name_of, record_text, result_notes
 
@@ -18,7 +18,7 @@ def standings_csv(record: TournamentRecord) -> str:
     writer.writerow(["rank", "player_id", "name", "record", "wins", "draws", "losses", "opponents_win_pct", "vp",
                      "path", "had_bye", "dropped", "notes", "faction", "detachment", "list_points", "list_flags"])
     notes = result_notes(record.state.event)
-    for s in t.standings(record.state.event):
+    for s in tournament.standings(record.state.event):
         entry = record.state.lists.get(s.player)
         army = entry.army if entry else None
         writer.writerow([s.rank, s.player, name_of(record, s.player), record_text(s.wins, s.draws, s.losses),

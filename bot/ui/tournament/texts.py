@@ -15,7 +15,7 @@ import discord
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.models import Army
 from bot.engine.rng import derive_rng
-from bot.engine.tournament import event as t
+from bot.engine.tournament import event as tournament
 from bot.store.tournament_repository import PendingReport, TournamentRecord
 from bot.ui.limits import (
     EMBED_CHARS, EMBED_DESCRIPTION, EMBED_FIELDS, MENTIONED_USERS, MESSAGE_CHARS, MESSAGE_EMBED_CHARS, MESSAGE_EMBEDS,
@@ -23,12 +23,13 @@ from bot.ui.limits import (
 from bot.ui.text import title_case
 
 COLOUR = discord.Colour.dark_gold()
-OUTCOME_WORDS = {t.Outcome.A_WINS: "A wins", t.Outcome.B_WINS: "B wins", t.Outcome.DRAW: "draw"}
+OUTCOME_WORDS = {tournament.Outcome.A_WINS: "A wins", tournament.Outcome.B_WINS: "B wins",
+                 tournament.Outcome.DRAW: "draw"}
 # A result not decided by the score, as the standings note it: (for the winner, for the loser).
 REASON_NOTES = {
-    t.Reason.CONCESSION: ("won by concession", "conceded"),
-    t.Reason.NO_SHOW: ("won by no-show", "no-show"),
-    t.Reason.AS_ENTERED: ("as entered", "as entered"),
+    tournament.Reason.CONCESSION: ("won by concession", "conceded"),
+    tournament.Reason.NO_SHOW: ("won by no-show", "no-show"),
+    tournament.Reason.AS_ENTERED: ("as entered", "as entered"),
 }
 
 
@@ -51,17 +52,17 @@ def faction_note(record: TournamentRecord, player: str) -> str:
     return f" ({army.faction_name})" if army else ""
 
 
-def score_line(pairing: t.Pairing, result: t.Result | PendingReport) -> str:
+def score_line(pairing: tournament.Pairing, result: tournament.Result | PendingReport) -> str:
     """'<@a> 72 – 65 <@b>: <@a> wins', or '... <@a> wins (<@b> conceded)'."""
-    winner = {t.Outcome.A_WINS: pairing.a, t.Outcome.B_WINS: pairing.b}.get(result.outcome)
+    winner = {tournament.Outcome.A_WINS: pairing.a, tournament.Outcome.B_WINS: pairing.b}.get(result.outcome)
     loser = pairing.b if winner == pairing.a else pairing.a
     verdict = f"{mention(winner)} wins" if winner else "a draw"
-    why = {t.Reason.CONCESSION: f" ({mention(loser)} conceded)",
-           t.Reason.NO_SHOW: f" ({mention(loser)} did not show)"}.get(result.reason, "")
+    why = {tournament.Reason.CONCESSION: f" ({mention(loser)} conceded)",
+           tournament.Reason.NO_SHOW: f" ({mention(loser)} did not show)"}.get(result.reason, "")
     return f"{mention(pairing.a)} **{result.vp_a}** – **{result.vp_b}** {mention(pairing.b)}: {verdict}{why}"
 
 
-def report_text(record: TournamentRecord, pairing: t.Pairing, report: PendingReport) -> str:
+def report_text(record: TournamentRecord, pairing: tournament.Pairing, report: PendingReport) -> str:
     opponent = pairing.b if report.reporter == pairing.a else pairing.a
     return (
         f"{mention(opponent)}, {mention(report.reporter)} reports **{record.name}** round {report.round_number}, "
@@ -89,7 +90,8 @@ class TableMissions:
     layout: str
 
     @classmethod
-    def of(cls, catalog: Catalog, record: TournamentRecord, round_number: int, pairing: t.Pairing) -> TableMissions:
+    def of(cls, catalog: Catalog, record: TournamentRecord, round_number: int,
+           pairing: tournament.Pairing) -> TableMissions:
         a, b = record.state.dispositions[pairing.a], record.state.dispositions[pairing.b]
         layouts = catalog.event_pairing(a, b).layouts
         letter = derive_rng(record.seed, f"layout:{round_number}:{pairing.table}").choice(layouts)
@@ -175,7 +177,7 @@ def nudge_messages(record: TournamentRecord) -> list[Announcement]:
     current = record.state.event.rounds[-1]
     pending = {p.table: p for p in record.state.pending if p.round_number == current.number}
     lines: list[tuple[str, list[int]]] = []
-    for table in t.missing_tables(current):
+    for table in tournament.missing_tables(current):
         p = next(x for x in current.pairings.tables if x.table == table)
         if (report := pending.get(table)) is not None:
             waiting = p.b if report.reporter == p.a else p.a
@@ -196,7 +198,7 @@ def draft_messages(catalog: Catalog, record: TournamentRecord) -> list[list[disc
     with each player's record before the round."""
     event = record.state.event
     current = event.rounds[-1]
-    before = t.records(event.model_copy(update={"rounds": event.rounds[:-1]}))
+    before = tournament.records(event.model_copy(update={"rounds": event.rounds[:-1]}))
 
     def who(player: str) -> str:
         r = before[player]
@@ -233,7 +235,7 @@ def round_embed(catalog: Catalog, record: TournamentRecord) -> discord.Embed:
     return header
 
 
-def result_notes(event: t.Tournament) -> dict[str, list[str]]:
+def result_notes(event: tournament.Tournament) -> dict[str, list[str]]:
     """Each player's games not decided by the score: 'R2 conceded', 'R3 won by no-show'."""
     notes: dict[str, list[str]] = {}
     for r in event.rounds:
@@ -241,7 +243,7 @@ def result_notes(event: t.Tournament) -> dict[str, list[str]]:
             if res.reason not in REASON_NOTES:
                 continue
             won, lost = REASON_NOTES[res.reason]
-            loser = t.loser(res)
+            loser = tournament.loser(res)
             for player in (res.a, res.b):
                 assert player is not None  # a bye is decided by the score
                 notes.setdefault(player, []).append(f"R{r.number} {lost if player == loser else won}")
@@ -250,7 +252,7 @@ def result_notes(event: t.Tournament) -> dict[str, list[str]]:
 
 def own_standing(record: TournamentRecord, player: str) -> str:
     """A player's own line, for the standings they get privately."""
-    table = t.standings(record.state.event)
+    table = tournament.standings(record.state.event)
     mine = next((s for s in table if s.player == player), None)
     if mine is None:
         return "You are not registered in this event."
@@ -267,7 +269,7 @@ def standings_messages(record: TournamentRecord) -> list[list[discord.Embed]]:
         f"{record_text(s.wins, s.draws, s.losses)} · {s.opponents_win_pct:.2f}% · {s.vp} VP"
         f"{' · bye' if s.had_bye else ''}{' · dropped' if s.dropped else ''}"
         f"{''.join(f' · {n}' for n in notes.get(s.player, ()))}"
-        for s in t.standings(event)
+        for s in tournament.standings(event)
     ]
     title = f"{record.name}: standings after round {played}" if played else f"{record.name}: registered players"
     embeds = line_embeds(lines or ["No players yet."], title)
@@ -307,7 +309,7 @@ def pack_embeds(embeds: Iterable[discord.Embed]) -> list[list[discord.Embed]]:
     return messages
 
 
-def table_thread_name(record: TournamentRecord, round_number: int, pairing: t.Pairing) -> str:
+def table_thread_name(record: TournamentRecord, round_number: int, pairing: tournament.Pairing) -> str:
     return f"R{round_number} · T{pairing.table} · {name_of(record, pairing.a)} vs {name_of(record, pairing.b)}"
 
 

@@ -1,0 +1,1 @@
+"""The web surface: live pages of shared games and events (server.py)."""

@@ -1,0 +1,158 @@
+"""The web pages' subscriber of the change stream (bot/changes.py): each open page is a viewer of a game or an
+event, and every change of what it watches sends it the whole public model again (bot/present), computed once for
+all its viewers. A viewer holds only the newest frame: one that reads slowly skips to the latest model instead of
+piling up old ones, and a page that reconnects starts from the current model, so a missed event loses nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.changes import Change
+from bot.engine.errors import GameError
+from bot.present import Links, game_model
+from bot.present import event as event_view
+from bot.service import GameService
+from bot.store.shares import ShareRepository
+from bot.tournament_service import TournamentService
+from bot.ui.board_feed import RecentEvents
+
+_log = logging.getLogger(__name__)
+
+RECENT_LINES = 8
+GAMES_REMEMBERED = 512
+GONE = "gone"  # a frame's event: the link was revoked or what it showed is gone
+CLOSE = "close"  # a frame's event that ends the stream quietly (the process stops): the page reconnects
+UNSHARED = "unshared"  # a change's `what` when links to it were revoked
+REVOKED = "This link was revoked by the players or the organiser."
+
+
+@dataclass(eq=False)
+class Viewer:
+    """One open page: `target` ("game", id) or ("event", id); `token` the link it was opened with."""
+
+    target: tuple[str, int]
+    token: str
+    frames: asyncio.Queue[tuple[str, str]] = field(default_factory=lambda: asyncio.Queue(maxsize=1))
+
+    def send(self, event: str, data: str) -> None:
+        if self.frames.full():  # not read yet: the newer model replaces it
+            self.frames.get_nowait()
+        self.frames.put_nowait((event, data))
+
+
+class LiveFeeds:
+    def __init__(self, service: GameService, tournaments: TournamentService, shares: ShareRepository) -> None:
+        self.service, self.tournaments, self.shares = service, tournaments, shares
+        self.recent = RecentEvents(GAMES_REMEMBERED, RECENT_LINES)
+        self._viewers: dict[tuple[str, int], set[Viewer]] = defaultdict(set)
+        self._event_games: dict[int, set[int]] = {}  # each watched event's games of the round shown
+        self._dirty: dict[tuple[str, int], int | None] = {}  # targets changed since their last model (a version)
+        self._pushing: dict[tuple[str, int], asyncio.Task] = {}  # the task sending a target's models
+
+    # ---- viewers ---------------------------------------------------------------------------------
+
+    async def watch(self, target: tuple[str, int], token: str) -> Viewer:
+        """A new viewer, with the current model waiting for it."""
+        viewer = Viewer(target, token)
+        viewer.send("model", await self.frame(target))
+        self._viewers[target].add(viewer)
+        return viewer
+
+    def leave(self, viewer: Viewer) -> None:
+        viewers = self._viewers.get(viewer.target)
+        if viewers is not None:
+            viewers.discard(viewer)
+            if not viewers:
+                del self._viewers[viewer.target]
+                if viewer.target[0] == "event":
+                    self._event_games.pop(viewer.target[1], None)
+
+    def viewers(self) -> Iterator[Viewer]:
+        for viewers in self._viewers.values():
+            yield from viewers
+
+    def close(self, target: tuple[str, int], message: str) -> int:
+        """Tell every viewer of `target` it is gone (a revoked link): how many there were."""
+        viewers = self._viewers.pop(target, set())
+        for viewer in viewers:
+            viewer.send(GONE, json.dumps({"message": message}))
+        return len(viewers)
+
+    # ---- models ------------------------------------------------------------------------------------
+
+    async def frame(self, target: tuple[str, int], version: int | None = None) -> str:
+        """The model as the page reads it. `version`: a game's, as a change from another process announced it."""
+        kind, target_id = target
+        model = await (self.game(target_id, version) if kind == "game" else self.event(target_id))
+        return json.dumps(model, separators=(",", ":"))
+
+    async def game(self, game_id: int, version: int | None = None) -> dict[str, Any]:
+        record = await self.service.get_state(game_id=game_id, version=version)
+        return game_model(self.service.packs, record.state, game_id=game_id, version=record.version,
+                          recent=self.recent.lines(game_id), links=Links(map="map.png", sheet="sheet.png"))
+
+    async def event(self, tournament_id: int) -> dict[str, Any]:
+        record = await self.tournaments.get(tournament_id)
+        games = event_view.table_games(record)
+        self._event_games[tournament_id] = set(games.values())
+        states = {}
+        for game_id in games.values():
+            try:
+                states[game_id] = (await self.service.get_state(game_id=game_id)).state
+            except GameError:  # deleted since: the table shows as waiting
+                continue
+        return event_view.model(record, states, now_ms=time.time_ns() // 1_000_000)
+
+    # ---- the subscriber ------------------------------------------------------------------------------
+
+    async def on_change(self, change: Change) -> None:
+        """Returns at once: the pages' models are computed in tasks of their own, so the pages never wait for the
+        Discord board (an earlier subscriber may be slow), and the board never waits for them."""
+        if change.what == UNSHARED:
+            await self.unshared()
+            return
+        if change.kind == "game" and change.result is not None:
+            self.recent.add(change.id, [e.text for e in change.result.events if e.private_to is None])
+        targets = [(change.kind, change.id)] if (change.kind, change.id) in self._viewers else []
+        if change.kind == "game":  # an event screen shows its tables' live VP
+            targets += [("event", e) for e, games in self._event_games.items() if change.id in games]
+        for target in targets:
+            version = change.version if target[0] == "game" else None
+            self._dirty[target] = max(version or 0, self._dirty.get(target) or 0) or None
+            if target not in self._pushing:
+                self._pushing[target] = asyncio.create_task(self._push(target))
+
+    async def _push(self, target: tuple[str, int]) -> None:
+        """Send the newest model of `target` to its viewers, again while changes come in meanwhile (one model for
+        a burst of them)."""
+        try:
+            while target in self._dirty:
+                version = self._dirty.pop(target)
+                try:
+                    frame = await self.frame(target, version)
+                except GameError:
+                    _log.info("%s %s is gone: its pages close", *target)
+                    self.close(target, "This game or event no longer exists.")
+                    return
+                for viewer in tuple(self._viewers.get(target, ())):
+                    viewer.send("model", frame)
+        except Exception:
+            _log.exception("The pages of %s %s were not updated", *target)
+        finally:
+            del self._pushing[target]
+
+    async def unshared(self) -> None:
+        """Links were revoked (here or in another process): the pages opened with them stop."""
+        tokens = {viewer.token for viewer in self.viewers()}
+        revoked = {token for token in tokens if await self.shares.resolve(token) is None}
+        for viewer in [v for v in self.viewers() if v.token in revoked]:
+            viewer.send(GONE, json.dumps({"message": REVOKED}))
+            self.leave(viewer)

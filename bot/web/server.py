@@ -1,0 +1,229 @@
+"""The web surface, in the bot's process: read-only live pages of a shared game or event (aiohttp.web, which
+discord.py brings). Off unless WEB_PORT is set; links are PUBLIC_URL's (docs/admins/web.md puts it behind HTTPS).
+
+    /g/<token>                       a game's live board          /e/<token>                    an event's screen
+    /g/<token>/overlay/<kind>        an OBS overlay of the game   /e/<token>/table/<n>[/...]    its table n's game
+    .../stream                       the page's server-sent events (the whole public model at each change)
+    .../map.png, .../sheet.png       the game's map and, once it is over, its score sheet
+
+A token is a share link's secret (bot/store/shares.py); a revoked one opens nothing and stops its open pages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from aiohttp import web
+
+from bot.changes import Change
+from bot.engine.errors import GameError
+from bot.engine.packs import is_mission_deck
+from bot.present import event as event_view
+from bot.service import GameService
+from bot.store.share_models import ShareKind
+from bot.store.shares import ShareRepository
+from bot.tournament_service import TournamentService
+from bot.ui.chapter_approved.briefing import table_map
+from bot.ui.packs import PackViews
+from bot.web.feeds import CLOSE, GONE, UNSHARED, LiveFeeds
+from bot.web.limits import RateLimits, client_address
+
+_log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).parent / "static"
+OVERLAYS = ("scoreboard", "cards", "mission", "clock")
+HEARTBEAT_SECONDS = 15.0  # a comment line keeps proxies from closing a quiet stream
+RETRY_MS = 2000  # how soon a page reconnects after the stream ends (a restart)
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",  # the link's secret is in its path
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+}
+NOT_FOUND = "This link opens nothing: it was revoked, mistyped, or what it showed is gone."
+
+Target = tuple[str, int]
+
+
+class WebSurface:
+    def __init__(self, service: GameService, tournaments: TournamentService, shares: ShareRepository,
+                 views: PackViews, *, public_url: str, limits: RateLimits | None = None) -> None:
+        self.service, self.tournaments, self.shares, self.views = service, tournaments, shares, views
+        self.public_url = public_url.rstrip("/")
+        self.feeds = LiveFeeds(service, tournaments, shares)
+        self.limits = limits or RateLimits()
+        service.changes.subscribe(self.feeds.on_change)
+        if tournaments.changes is not service.changes:
+            tournaments.changes.subscribe(self.feeds.on_change)
+        self._runner: web.AppRunner | None = None
+
+    # ---- links -------------------------------------------------------------------------------------
+
+    async def share(self, kind: ShareKind, target_id: int, *, guild_id: int | None, by: str) -> str:
+        """A new link's secret."""
+        return await self.shares.create(kind, target_id, guild_id=guild_id, created_by=by)
+
+    async def unshare(self, kind: ShareKind, target_id: int) -> int:
+        """Revoke every link to it, and stop the pages open with them in every process: how many links."""
+        count = await self.shares.revoke(kind, target_id)
+        await self.service.changes.publish(Change(kind, target_id, 0, UNSHARED))
+        return count
+
+    def game_links(self, token: str) -> dict[str, str]:
+        base = f"{self.public_url}/g/{token}"
+        return {"board": base, **{kind: f"{base}/overlay/{kind}" for kind in OVERLAYS}}
+
+    def event_links(self, token: str) -> dict[str, str]:
+        base = f"{self.public_url}/e/{token}"
+        return {"screen": base, "table": f"{base}/table/1", "overlay": f"{base}/table/1/overlay/scoreboard"}
+
+    # ---- the server --------------------------------------------------------------------------------
+
+    def app(self) -> web.Application:
+        app = web.Application(middlewares=[self._guard])
+        for prefix in ("/g/{token}", "/e/{token}/table/{table:[0-9]+}"):
+            app.router.add_get(prefix, self._page("board.html"))
+            app.router.add_get(prefix + "/overlay/{kind}", self._overlay)
+            app.router.add_get(prefix + "/stream", self._stream)
+            app.router.add_get(prefix + "/map.png", self._map)
+            app.router.add_get(prefix + "/sheet.png", self._sheet)
+        app.router.add_get("/e/{token}", self._page("event.html"))
+        app.router.add_get("/e/{token}/stream", self._stream)
+        app.router.add_static("/static", STATIC, append_version=False)
+        app.on_shutdown.append(self._on_shutdown)
+        return app
+
+    async def start(self, host: str, port: int) -> None:
+        self._runner = web.AppRunner(self.app(), access_log=None)  # an access log would write every link's secret
+        await self._runner.setup()
+        await web.TCPSite(self._runner, host, port).start()
+        _log.info("Web pages on %s:%s, linked as %s", host, port, self.public_url)
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def _on_shutdown(self, app: web.Application) -> None:
+        for viewer in tuple(self.feeds.viewers()):  # every stream ends; the pages reconnect to the next process
+            viewer.send(CLOSE, "")
+
+    @web.middleware
+    async def _guard(self, request: web.Request,
+                     handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        """Rate limits per client, and the security headers on every answer."""
+        wait = self.limits.take(client_address(request))
+        if wait is not None:
+            raise web.HTTPTooManyRequests(text="Too many requests: wait a moment.",
+                                          headers={"Retry-After": str(wait), **SECURITY_HEADERS})
+        try:
+            response = await handler(request)
+        except web.HTTPException as exc:
+            exc.headers.update(SECURITY_HEADERS)
+            raise
+        if not response.prepared:  # a stream sent its headers already
+            response.headers.update(SECURITY_HEADERS)
+            response.headers.setdefault("Cache-Control", "no-store")
+        return response
+
+    # ---- what a token opens ----------------------------------------------------------------------
+
+    async def _target(self, request: web.Request) -> Target:
+        """The game or event a request's link opens, or 404."""
+        link = await self.shares.resolve(request.match_info["token"])
+        expected = ShareKind.GAME if request.path.startswith("/g/") else ShareKind.EVENT
+        if link is None or link.kind != expected:
+            raise web.HTTPNotFound(text=NOT_FOUND)
+        if expected == ShareKind.GAME:
+            return ("game", link.target_id)
+        if "table" not in request.match_info:
+            return ("event", link.target_id)
+        try:
+            record = await self.tournaments.get(link.target_id)
+        except GameError:
+            raise web.HTTPNotFound(text=NOT_FOUND) from None
+        game_id = event_view.table_games(record).get(int(request.match_info["table"]))
+        if game_id is None:
+            raise web.HTTPNotFound(text="That table has no game in this round.")
+        return ("game", game_id)
+
+    async def _record(self, request: web.Request):
+        kind, target_id = await self._target(request)
+        try:
+            return await self.service.get_state(game_id=target_id)
+        except GameError:
+            raise web.HTTPNotFound(text=NOT_FOUND) from None
+
+    # ---- handlers ---------------------------------------------------------------------------------
+
+    def _page(self, shell: str) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+        async def page(request: web.Request) -> web.StreamResponse:
+            await self._target(request)
+            return web.FileResponse(STATIC / shell)
+        return page
+
+    async def _overlay(self, request: web.Request) -> web.StreamResponse:
+        if request.match_info["kind"] not in OVERLAYS:
+            raise web.HTTPNotFound(text=f"Overlays: {', '.join(OVERLAYS)}.")
+        await self._target(request)
+        return web.FileResponse(STATIC / "overlay.html")
+
+    async def _map(self, request: web.Request) -> web.Response:
+        record = await self._record(request)
+        state = record.state
+        if not is_mission_deck(state):
+            raise web.HTTPNotFound(text="This game's pack draws no map.")
+        catalog = self.views.mission_deck.catalog_of(state)
+        if not catalog.has_map(state.mission.deployment):
+            raise web.HTTPNotFound(text="This game's deployment has no map.")
+        picture = await asyncio.to_thread(lambda: table_map(catalog, state).fp.read())
+        return web.Response(body=picture, content_type="image/png")
+
+    async def _sheet(self, request: web.Request) -> web.Response:
+        record = await self._record(request)
+        if record.state.status != "ended":
+            raise web.HTTPNotFound(text="The score sheet is drawn once the game is over.")
+        try:
+            sheet = await asyncio.to_thread(self.views.of(record.state).sheet_file, record.state, record.id)
+        except GameError as exc:  # a game VP do not decide has none
+            raise web.HTTPNotFound(text=exc.message) from None
+        return web.Response(body=sheet.fp.read(), content_type="image/png")
+
+    async def _stream(self, request: web.Request) -> web.StreamResponse:
+        target = await self._target(request)
+        client = client_address(request)
+        if not self.limits.stream_started(client):
+            raise web.HTTPTooManyRequests(text="Too many pages open from here.")
+        try:
+            viewer = await self.feeds.watch(target, request.match_info["token"])
+        except GameError:
+            self.limits.stream_ended(client)
+            raise web.HTTPNotFound(text=NOT_FOUND) from None
+        response = web.StreamResponse(headers={**SECURITY_HEADERS, "Content-Type": "text/event-stream",
+                                               "Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        try:
+            await response.prepare(request)
+            await response.write(f"retry: {RETRY_MS}\n\n".encode())
+            while True:
+                try:
+                    event, data = await asyncio.wait_for(viewer.frames.get(), HEARTBEAT_SECONDS)
+                except TimeoutError:
+                    await response.write(b": still here\n\n")
+                    continue
+                if event == CLOSE:
+                    break
+                await response.write(f"event: {event}\ndata: {data}\n\n".encode())
+                if event == GONE:
+                    break
+        except (ConnectionResetError, ConnectionError):
+            pass  # the page went away
+        finally:
+            self.feeds.leave(viewer)
+            self.limits.stream_ended(client)
+        return response
