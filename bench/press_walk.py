@@ -5,7 +5,7 @@ Run from the repository root:  .venv/bin/python -m bench.press_walk
 A game is pressed to its first battle round through the fake Discord (tests/cogs/harness.py); then the active
 player's End turn is profiled (sys.setprofile, this thread: the bot, the fake Discord and the players share one
 event loop) until every scheduled board edit is done. Printed: the files of bot/ and cogs/ that ran, and the calls
-into bot/ui/desk.py from outside it.
+into bot/ui/desk.py from outside it (the harness's own waits apart).
 """
 
 from __future__ import annotations
@@ -46,7 +46,8 @@ async def walk() -> None:
                 if name.startswith(OURS):
                     files.add(name)
                     caller = frame.f_back.f_code.co_filename if frame.f_back else "the event loop"
-                    if name == DESK and caller != DESK and id(frame) not in entries:
+                    ours = not caller.startswith((str(ROOT / "tests"), str(ROOT / "bench")))  # not the harness's
+                    if name == DESK and caller != DESK and ours and id(frame) not in entries:
                         where = Path(caller).relative_to(ROOT) if caller.startswith(str(ROOT)) else Path(caller).name
                         entries[id(frame)] = (frame, f"{frame.f_code.co_name} (from {where})")
 

@@ -41,7 +41,8 @@ from bot.store.community import CommunityRepository
 from bot.store.history import HistoryRepository
 from bot.store.ladders import LadderRepository
 from bot.store.models import GameStatus
-from bot.store.repository import ActiveGameExists, GameRecord, GameRepository, StaleVersion
+from bot.store.repository import ActiveGameExists, GameRecord, GameRepository
+from bot.store.versioned import StaleVersion, found
 from bot.summaries import summary_row
 from bot.table_log import export_table_game
 
@@ -133,10 +134,7 @@ class GameService:
 
     async def latest_game(self, channel_id: int) -> GameRecord:
         """The channel's newest game, even one that is over (for /game log after the end)."""
-        record = await self.repo.get_latest_game(channel_id)
-        if record is None:
-            raise NoGame("No game has been played in this channel yet.")
-        return record
+        return found(await self.repo.get_latest_game(channel_id), NoGame("No game has been played in this channel yet."))
 
     async def act(
         self, action: Any, *, channel_id: int | None = None, game_id: int | None = None,
@@ -162,9 +160,7 @@ class GameService:
     async def undo(self, channel_id: int, actor: str, *, expected_version: int | None = None) -> ActResult:
         """Take back the last action by replaying the log without it."""
         async with self._lock(channel_id):
-            record = await self.repo.get_active_game(channel_id)  # rare: no memory copy needed
-            if record is None:
-                raise NoGame(_NO_GAME)
+            record = found(await self.repo.get_active_game(channel_id), NoGame(_NO_GAME))  # rare: not in memory
             self._games.put(record)
             _require_player(record, actor)
             _require_version(record, expected_version)
@@ -194,9 +190,7 @@ class GameService:
     async def export_log(self, game_id: int) -> dict[str, Any]:
         """The game as anyone may see it (bot/game_log.py, bot/table_log.py): the seed once public, hidden choices
         redacted."""
-        record = await self.repo.get_game(game_id)
-        if record is None:
-            raise NoGame(_GONE)
+        record = found(await self.repo.get_game(game_id), NoGame(_GONE))
         log = [(e.seq, e.actor, e.created_at.isoformat(), e.action) for e in await self.repo.list_actions(game_id)]
         rules = self.packs.rules(record.pack)
         if is_mission_deck(record.state):

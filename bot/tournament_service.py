@@ -26,7 +26,7 @@ from bot.engine.tournament import event as tournament
 from bot.engine.tournament.ranking import MAX_GAME_VP
 from bot.locks import KeyedLocks
 from bot.store.models import utcnow
-from bot.store.repository import StaleVersion
+from bot.store.versioned import StaleVersion, found
 from bot.store.tournament_models import TournamentStatus
 from bot.store.tournament_repository import (
     ActiveTournamentExists,
@@ -106,24 +106,15 @@ class TournamentService:
     # --- reading ----------------------------------------------------------------------------
 
     async def current(self, guild_id: int) -> TournamentRecord:
-        record = await self.repo.active(guild_id)
-        if record is None:
-            raise NoTournament("There is no tournament running on this server: an organiser starts one with "
-                               "`/tournament create`.")
-        return record
+        return found(await self.repo.active(guild_id), NoTournament(
+            "There is no tournament running on this server: an organiser starts one with `/tournament create`."))
 
     async def latest(self, guild_id: int) -> TournamentRecord:
         """The running event, else the last one that finished."""
-        record = await self.repo.latest(guild_id)
-        if record is None:
-            raise NoTournament("This server has no tournament yet.")
-        return record
+        return found(await self.repo.latest(guild_id), NoTournament("This server has no tournament yet."))
 
     async def get(self, tournament_id: int) -> TournamentRecord:
-        record = await self.repo.get(tournament_id)
-        if record is None:
-            raise NoTournament("That tournament no longer exists.")
-        return record
+        return found(await self.repo.get(tournament_id), NoTournament("That tournament no longer exists."))
 
     # --- changes ----------------------------------------------------------------------------
 

@@ -12,17 +12,10 @@ from bot.engine.packs import is_mission_deck
 from bot.ui.armies import (
     NO_PINGS, ArmyForm, detachments_typed, factions_typed, list_message, read_attachment, set_army,
 )
+from cogs.base import BotCog
 
 
-class ArmyCog(commands.GroupCog, name="army", description="Your army in this channel's game"):
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-        super().__init__()
-
-    @property
-    def service(self):
-        return self.bot.service
-
+class ArmyCog(BotCog, name="army", description="Your army in this channel's game"):
     @app_commands.command(name="set", description="Set your army for this channel's game, before the battle")
     @app_commands.describe(faction="Your faction (leave everything empty to paste your list in a form)",
                            detachment="Your detachment: in Chapter Approved 2026-27 it gives your Force Disposition",

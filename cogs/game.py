@@ -34,23 +34,12 @@ from bot.ui.game_options import MAX_SEED, GameOptions, mission_choices, pack_cho
 from bot.ui.open_challenge import DEFAULT_EXPIRY
 from bot.ui.table.sheet import table_sheet_text
 from bot.ui.limits import AUTOCOMPLETE_CHOICES
+from cogs.base import BotCog
 
 MAX_EXPIRY_HOURS = 24 * 7
 
 
-class GameCog(commands.GroupCog, name="game", description="Play a mission pack's game here"):
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-        super().__init__()
-
-    @property
-    def desk(self):
-        return self.bot.desk
-
-    @property
-    def service(self):
-        return self.bot.service
-
+class GameCog(BotCog, name="game", description="Play a mission pack's game here"):
     @app_commands.command(name="new", description="Challenge someone to a game here, or post an open challenge")
     @app_commands.describe(size="Game size (Chapter Approved: decks used; Grand Tournament 2020: battle size)",
                            opponent="Who you play against (leave empty: an open challenge anyone can take)",

@@ -12,17 +12,14 @@ from bot.engine.ladder import PROVISIONAL_GAMES
 from bot.engine.names import resolve
 from bot.ui.game_options import pack_choices
 from bot.ui.ladder_view import PAGE, standing_line, standings_message
+from cogs.base import BotCog
 
 ADMINS = "Only a server admin (Manage Server) can {}."
 
 
 @app_commands.guild_only()
-class LadderCog(commands.GroupCog, name="ladder", description="This server's opt-in ladder with ratings"):
+class LadderCog(BotCog, name="ladder", description="This server's opt-in ladder with ratings"):
     season = app_commands.Group(name="season", description="Ladder seasons")
-
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-        super().__init__()
 
     @property
     def ladders(self):

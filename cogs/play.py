@@ -18,6 +18,7 @@ from bot.ui.chapter_approved import controls as mission_deck_controls
 from bot.ui.table import controls as table_controls
 from bot.ui.limits import AUTOCOMPLETE_CHOICES
 from bot.ui.text import title_case
+from cogs.base import BotCog
 
 
 
@@ -82,11 +83,7 @@ def _me(interaction: discord.Interaction) -> str:
     return str(interaction.user.id)
 
 
-class SecondaryCog(commands.GroupCog, name="secondary", description="Your Secondary Missions"):
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-        super().__init__()
-
+class SecondaryCog(BotCog, name="secondary", description="Your Secondary Missions"):
     @app_commands.command(name="choose", description="Secretly choose Tactical, or Fixed with two cards")
     async def choose(self, interaction: discord.Interaction) -> None:
         record = await self.bot.service.get_state(channel_id=interaction.channel_id)
@@ -110,11 +107,7 @@ class SecondaryCog(commands.GroupCog, name="secondary", description="Your Second
         await self.bot.desk.perform(interaction, a.Discard(actor=_me(interaction), cards=cards))
 
 
-class ScoreCog(commands.GroupCog, name="score", description="Victory points"):
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-        super().__init__()
-
+class ScoreCog(BotCog, name="score", description="Victory points"):
     @app_commands.command(name="add", description="Record VP (the board's Score button offers the card options)")
     @app_commands.describe(source="Where the VP come from", vp="How many VP",
                            card="The Secondary Mission card (for Secondary VP)",
@@ -145,11 +138,7 @@ class ScoreCog(commands.GroupCog, name="score", description="Victory points"):
         await self.bot.desk.perform(interaction, action)
 
 
-class CpCog(commands.GroupCog, name="cp", description="Command points"):
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-        super().__init__()
-
+class CpCog(BotCog, name="cp", description="Command points"):
     @app_commands.command(name="spend", description="Spend CP on a Stratagem or rule")
     async def spend(self, interaction: discord.Interaction, amount: app_commands.Range[int, 1, 10],
                     reason: app_commands.Range[str, 0, 200] = "") -> None:
@@ -171,11 +160,7 @@ class CpCog(commands.GroupCog, name="cp", description="Command points"):
         await self.bot.desk.perform(interaction, action)
 
 
-class ChallengerCog(commands.GroupCog, name="challenger", description="Your Challenger card"):
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-        super().__init__()
-
+class ChallengerCog(BotCog, name="challenger", description="Your Challenger card"):
     @app_commands.command(name="use", description="Use your Challenger card as its Stratagem or its Mission")
     @app_commands.rename(use_as="as")
     async def use(self, interaction: discord.Interaction, use_as: Literal["stratagem", "mission"]) -> None:

@@ -13,14 +13,11 @@ from bot.store.models import utcnow
 from bot.times import DEFAULT_ZONE, zone, zone_names
 from bot.ui.game_options import pack_choices, packs_typed
 from bot.ui.limits import AUTOCOMPLETE_CHOICES
+from cogs.base import BotCog
 
 
 
-class SettingsCog(commands.GroupCog, name="settings", description="Your settings, and your server's"):
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-        super().__init__()
-
+class SettingsCog(BotCog, name="settings", description="Your settings, and your server's"):
     @app_commands.command(name="timezone", description="Your time zone, for the times you type (e.g. when: on "
                                                        "/game new)")
     @app_commands.describe(zone_name="An IANA time zone such as Europe/Berlin or America/New_York (leave empty "

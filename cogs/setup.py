@@ -8,15 +8,12 @@ from discord.ext import commands
 
 from bot.engine.errors import GameError
 from bot.ui.permissions import check_text
+from cogs.base import BotCog
 
 
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
-class SetupCog(commands.GroupCog, name="setup", description="Check the bot's set-up on this server"):
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-        super().__init__()
-
+class SetupCog(BotCog, name="setup", description="Check the bot's set-up on this server"):
     @app_commands.command(name="check", description="Which permissions the bot lacks in this channel (Manage Server)")
     async def check(self, interaction: discord.Interaction) -> None:
         # default_permissions only sets who sees the command at first: a server can open it to anyone.

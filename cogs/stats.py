@@ -18,14 +18,11 @@ from bot.ui.stats_image import (
 )
 from bot.ui.text import clip
 from bot.ui.limits import MESSAGE_CHARS
+from cogs.base import BotCog
 
 
 @app_commands.guild_only()
-class StatsCog(commands.GroupCog, name="stats", description="Stats of this server's finished games, as pictures"):
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-        super().__init__()
-
+class StatsCog(BotCog, name="stats", description="Stats of this server's finished games, as pictures"):
     @property
     def history(self):
         return self.bot.service.history

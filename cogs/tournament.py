@@ -44,6 +44,7 @@ from bot.ui.controls import view_of
 from bot.ui.game_options import pack_choices, packs_typed
 from bot.ui.sharing import event_links_text, web_of
 from bot.ui.limits import AUTOCOMPLETE_CHOICES
+from cogs.base import BotCog
 
 MISSIONS = [app_commands.Choice(name=f"Mission {c}", value=c) for c in MISSION_LETTERS]
 OUTCOMES = [
@@ -75,11 +76,10 @@ async def dispositions_typed(interaction: discord.Interaction, current: str) -> 
             .dispositions if typed in d.name.casefold()][:AUTOCOMPLETE_CHOICES]
 
 
-class TournamentCog(commands.GroupCog, name="tournament", description="Run a Swiss tournament on this server"):
+class TournamentCog(BotCog, name="tournament", description="Run a Swiss tournament on this server"):
     def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
         self._ticking = asyncio.Lock()
-        super().__init__()
+        super().__init__(bot)
 
     @property
     def service(self) -> TournamentService:

@@ -41,24 +41,37 @@ def utcnow() -> datetime:
 ACTIVE_WHERE = text("status = 'active'")
 
 
-class Game(SQLModel, table=True):
-    __tablename__ = "game"
-    __table_args__ = (
-        CheckConstraint("status IN ('active', 'ended', 'abandoned')", name="ck_game_status"),
-        # One game in progress per channel or thread, enforced by the database itself.
-        Index(
-            "uq_game_active_channel", "channel_id", unique=True,
-            sqlite_where=ACTIVE_WHERE, postgresql_where=ACTIVE_WHERE,
-        ),
-        # Ids are never reused on SQLite either: a button carrying an old game id must not reach a new game.
+def one_active_per(table: str, column: str, statuses: tuple[str, ...]) -> tuple[Any, ...]:
+    """The table arguments of a versioned record of which one at most is active per `column` (a channel's game, a
+    server's event), enforced by the database itself, with its statuses checked. Ids are never reused, on SQLite
+    either: a button carrying an old id must not reach a new record."""
+    return (
+        CheckConstraint(f"status IN ({', '.join(repr(str(s)) for s in statuses)})", name=f"ck_{table}_status"),
+        Index(f"uq_{table}_active_{column.removesuffix('_id')}", column, unique=True,
+              sqlite_where=ACTIVE_WHERE, postgresql_where=ACTIVE_WHERE),
         {"sqlite_autoincrement": True},
     )
 
+
+class VersionedRow(SQLModel):
+    """The columns every versioned record has (a game, a tournament) besides its own: bot/store/versioned.py saves
+    them."""
+
     id: int | None = Field(default=None, primary_key=True)
+    version: int = Field(default=0, description="Bumped by every saved change")
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
+
+
+class Game(VersionedRow, table=True):
+    """A game: its setup, its snapshot and status; its version goes up with every action and undo."""
+
+    __tablename__ = "game"
+    __table_args__ = one_active_per("game", "channel_id", tuple(GameStatus))  # a channel or thread
+
     guild_id: int | None = Field(default=None, sa_type=BigInteger)
     channel_id: int = Field(sa_type=BigInteger)
     status: str = Field(default=GameStatus.ACTIVE, sa_type=String(16))
-    version: int = Field(default=0, description="Bumped by every saved change (action or undo)")
     pack: str = Field(default="ca-2025-26", sa_type=String(32), sa_column_kwargs={"server_default": "ca-2025-26"},
                       description="The mission pack whose rules play the game (bot/engine/packs.py)")
     pack_schema: int = Field(default=1, sa_column_kwargs={"server_default": "1"},
@@ -66,8 +79,6 @@ class Game(SQLModel, table=True):
     setup_json: str = Field(sa_type=Text)
     state_json: str = Field(sa_type=Text, description="Snapshot: a cache of replaying the actions")
     seed_hash: str = Field(sa_type=String(64))
-    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
-    updated_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime)
 
 
 class GameAction(SQLModel, table=True):

@@ -1,17 +1,16 @@
 """Reading and writing games. Each method is one transaction: it commits whole or not at all.
 
 Writers never overwrite blindly: a save names the version it was computed from and is refused when
-someone else saved first (StaleVersion), so no update is ever lost.
+someone else saved first (StaleVersion, bot/store/versioned.py, as for events), so no update is ever lost.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, insert, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import bindparam, delete, func, insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -21,26 +20,18 @@ from bot.store.codec import dump_setup, dump_state, game_status, load_setup, loa
 from bot.store.community_models import GameSummary
 from bot.store.history import add_tallies
 from bot.store.models import BoardMessage, Game, GameAction, GameStatus, QuietPlayer, utcnow
+from bot.store.versioned import StaleVersion, bump_statement, bumped, insert_unique, save_bump
 
 
 # An action's write runs on a plain connection with statements built once, not through an ORM session:
 # the session's bookkeeping and building the statements anew cost more than the commit itself
 # (bench/bench_store.py). SQLAlchemy caches their compiled form.
 GAME, ACTION = Game.__table__, GameAction.__table__
-BUMP = (
-    update(GAME)
-    .where(GAME.c.id == bindparam("game_id"), GAME.c.version == bindparam("from_version"))
-    .values(version=bindparam("to_version"), state_json=bindparam("new_state"), status=bindparam("new_status"),
-            pack_schema=bindparam("schema"), updated_at=bindparam("at"))
-)
+BUMP = bump_statement(GAME, "state_json", "status", "pack_schema")
 LOG_ACTION = insert(ACTION)
 ADD_SUMMARY = insert(GameSummary.__table__)
 LAST_SEQ = select(func.max(ACTION.c.seq)).where(ACTION.c.game_id == bindparam("game_id")).scalar_subquery()
 DROP_LAST_ACTION = delete(ACTION).where(ACTION.c.game_id == bindparam("game_id"), ACTION.c.seq == LAST_SEQ)
-
-
-class StaleVersion(Exception):
-    """The game changed since it was read: nothing was written."""
 
 
 class ActiveGameExists(Exception):
@@ -88,12 +79,8 @@ class GameRepository:
             setup_json=dump_setup(setup), state_json=dump_state(state), seed_hash=seed_hash,
             created_at=now, updated_at=now,
         )
-        try:
-            async with self._sessionmaker() as session, session.begin():
-                session.add(row)
-        except IntegrityError:
-            raise ActiveGameExists(f"Channel {channel_id} already has a game in progress") from None
-        return _record(row)
+        taken = ActiveGameExists(f"Channel {channel_id} already has a game in progress")
+        return _record(await insert_unique(self._sessionmaker, row, taken))
 
     async def get_game(self, game_id: int) -> GameRecord | None:
         async with self._sessionmaker() as session, session.begin():
@@ -195,19 +182,12 @@ class GameRepository:
 
 
 def _saved(game: GameRecord, new_state: Any) -> GameRecord:
-    return replace(game, version=game.version + 1, state=new_state, status=game_status(new_state),
-                   updated_at=utcnow())
+    return bumped(game, state=new_state, status=game_status(new_state))
 
 
 async def _bump(conn: AsyncConnection, game: GameRecord, saved: GameRecord, state_json: str) -> None:
-    """The version-checked UPDATE from `game` to `saved`: zero rows means someone else saved first."""
-    result = await conn.execute(BUMP, {
-        "game_id": game.id, "from_version": game.version, "to_version": saved.version,
-        "new_state": state_json, "new_status": saved.status.value, "schema": family(game.pack).schema,
-        "at": saved.updated_at,
-    })
-    if result.rowcount != 1:
-        raise StaleVersion(f"Game {game.id} is no longer at version {game.version}")
+    await save_bump(conn, BUMP, game, saved, "Game", state_json=state_json, status=saved.status.value,
+                    pack_schema=family(game.pack).schema)
 
 
 def _record(row: Game) -> GameRecord:

@@ -7,14 +7,12 @@ know is refused with a clear error rather than half-read.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import Field
-from sqlalchemy import update
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -24,7 +22,7 @@ from bot.engine.tournament.event import Outcome, Reason, Result, Tournament, out
 
 from bot.store.codec import load_snapshot
 from bot.store.models import utcnow
-from bot.store.repository import StaleVersion
+from bot.store.versioned import bump_statement, bumped, insert_unique, save_bump
 from bot.store.tournament_models import TournamentRow, TournamentStatus
 
 STATE_SCHEMA = 4
@@ -131,9 +129,13 @@ class TournamentRecord:
     updated_at: datetime
 
 
+BUMP = bump_statement(TournamentRow.__table__, "state_json", "status")
+
+
 class TournamentRepository:
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
         self._sessionmaker = sessionmaker
+        self._engine: AsyncEngine = sessionmaker.kw["bind"]
 
     async def create(
         self, *, guild_id: int, name: str, rounds_planned: int, announce_channel_id: int | None,
@@ -146,12 +148,8 @@ class TournamentRepository:
             organiser_role_id=organiser_role_id, seed=seed, state_json=dump_event(state),
             created_at=now, updated_at=now,
         )
-        try:
-            async with self._sessionmaker() as session, session.begin():
-                session.add(row)
-        except IntegrityError:
-            raise ActiveTournamentExists(f"Server {guild_id} already has a tournament running") from None
-        return _record(row)
+        taken = ActiveTournamentExists(f"Server {guild_id} already has a tournament running")
+        return _record(await insert_unique(self._sessionmaker, row, taken))
 
     async def get(self, tournament_id: int) -> TournamentRecord | None:
         async with self._sessionmaker() as session, session.begin():
@@ -187,18 +185,11 @@ class TournamentRepository:
         self, record: TournamentRecord, state: EventState, status: TournamentStatus | None = None
     ) -> TournamentRecord:
         """Store `state` if the event is still at `record.version`; raises StaleVersion otherwise."""
-        saved = replace(record, version=record.version + 1, state=state, status=status or record.status,
-                        updated_at=utcnow())
-        async with self._sessionmaker() as session, session.begin():
-            result = await session.exec(
-                update(TournamentRow)
-                .where(col(TournamentRow.id) == record.id, col(TournamentRow.version) == record.version)
-                .values(version=saved.version, state_json=dump_event(state), status=saved.status,
-                        updated_at=saved.updated_at)
-                .execution_options(synchronize_session=False)
-            )
-            if result.rowcount != 1:
-                raise StaleVersion(f"Tournament {record.id} is no longer at version {record.version}")
+        saved = bumped(record, state=state, status=status or record.status)
+        state_json = dump_event(state)
+        async with self._engine.begin() as conn:
+            await save_bump(conn, BUMP, record, saved, "Tournament", state_json=state_json,
+                            status=saved.status.value)
         return saved
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from functools import cache
 from pathlib import Path
 
 from aiohttp import web
@@ -33,7 +34,28 @@ from bot.web.limits import RateLimits, client_address
 
 _log = logging.getLogger(__name__)
 
-STATIC = Path(__file__).parent / "static"
+STATIC = Path(__file__).parent / "static"  # served as they are: the script and the stylesheet
+PAGES = Path(__file__).parent / "pages"  # each page's body, in the one head below
+HEAD = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+{screen}<title>{title}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/static/web.css">
+<script src="/static/live.js" defer></script>
+</head>
+"""
+# A page read on a screen is dark and fits a phone; an overlay keeps the browser's defaults, so OBS sees through it.
+SCREEN = '<meta name="viewport" content="width=device-width, initial-scale=1">\n<meta name="color-scheme" content="dark">\n'
+SHELLS = {"board": ("Live game", SCREEN), "event": ("Event", SCREEN), "overlay": ("Overlay", "")}
+
+
+@cache
+def shell(name: str) -> str:
+    """A page as the browser gets it: the head, its body (bot/web/pages), then live.js fills it in."""
+    title, screen = SHELLS[name]
+    return HEAD.format(title=title, screen=screen) + (PAGES / f"{name}.html").read_text(encoding="utf-8") + "</html>\n"
 OVERLAYS = ("scoreboard", "cards", "mission", "clock")
 HEARTBEAT_SECONDS = 15.0  # a comment line keeps proxies from closing a quiet stream
 RETRY_MS = 2000  # how soon a page reconnects after the stream ends (a restart)
@@ -88,12 +110,12 @@ class WebSurface:
     def app(self) -> web.Application:
         app = web.Application(middlewares=[self._guard])
         for prefix in ("/g/{token}", "/e/{token}/table/{table:[0-9]+}"):
-            app.router.add_get(prefix, self._page("board.html"))
+            app.router.add_get(prefix, self._page("board"))
             app.router.add_get(prefix + "/overlay/{kind}", self._overlay)
             app.router.add_get(prefix + "/stream", self._stream)
             app.router.add_get(prefix + "/map.png", self._map)
             app.router.add_get(prefix + "/sheet.png", self._sheet)
-        app.router.add_get("/e/{token}", self._page("event.html"))
+        app.router.add_get("/e/{token}", self._page("event"))
         app.router.add_get("/e/{token}/stream", self._stream)
         app.router.add_static("/static", STATIC, append_version=False)
         app.on_shutdown.append(self._on_shutdown)
@@ -162,17 +184,17 @@ class WebSurface:
 
     # ---- handlers ---------------------------------------------------------------------------------
 
-    def _page(self, shell: str) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    def _page(self, name: str) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
         async def page(request: web.Request) -> web.StreamResponse:
             await self._target(request)
-            return web.FileResponse(STATIC / shell)
+            return web.Response(text=shell(name), content_type="text/html")
         return page
 
     async def _overlay(self, request: web.Request) -> web.StreamResponse:
         if request.match_info["kind"] not in OVERLAYS:
             raise web.HTTPNotFound(text=f"Overlays: {', '.join(OVERLAYS)}.")
         await self._target(request)
-        return web.FileResponse(STATIC / "overlay.html")
+        return web.Response(text=shell("overlay"), content_type="text/html")
 
     async def _map(self, request: web.Request) -> web.Response:
         record = await self._record(request)

@@ -38,14 +38,7 @@ async def harness(catalog: Catalog, database_url: str):
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def shared_harness(catalog: Catalog, tmp_path_factory: pytest.TempPathFactory):
-    """One bot for a whole module, for look-up commands that keep no state. A module using it overrides
-    `harness` with it and runs its tests on the module's loop:
-
-        pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-        @pytest.fixture
-        def harness(shared_harness): return shared_harness
-    """
+    """One bot for a whole module, for look-up commands that keep no state (tests/cogs/lookups.py)."""
     url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('bot') / 'bot.db'}"
     async with Harness(MissionBot(harness_settings(url), catalog)) as h:
         yield h

@@ -8,20 +8,15 @@ from bot.decks import fourth_edition, grand_tournament
 from cogs.cards import CardEntry, CardIndex, fourth_edition_cards, grand_tournament_cards
 from tests.cogs.game_table import Table, verbs
 from tests.cogs.harness import Harness
+from tests.cogs.lookups import LOOKUPS, module_harness  # noqa: F401
 from tests.discord_model import FakeChannel, embed_problems
 
-# Look-ups keep no state: one bot serves the whole module.
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = LOOKUPS
 
 GT = "gt-2020"
 FOURTH = "4th-edition"
 GT_TITLE = "Grand Tournament 2020 Mission Pack"
 FOURTH_TITLE = "Warhammer 40,000 4th edition Standard Missions"
-
-
-@pytest.fixture
-def harness(shared_harness: Harness) -> Harness:
-    return shared_harness
 
 
 def fields(embed: dict) -> dict[str, str]:

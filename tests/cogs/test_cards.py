@@ -7,15 +7,10 @@ import pytest
 from bot.engine.chapter_approved.catalog import Catalog
 from cogs.cards import CardIndex
 from tests.cogs.harness import Harness
+from tests.cogs.lookups import LOOKUPS, module_harness  # noqa: F401
 from tests.discord_model import embed_problems
 
-# Look-ups keep no state: one bot serves the whole module.
-pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-
-@pytest.fixture
-def harness(shared_harness: Harness) -> Harness:
-    return shared_harness
+pytestmark = LOOKUPS
 
 
 async def test_card_by_typed_name_is_public(harness: Harness, alice) -> None:

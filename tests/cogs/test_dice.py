@@ -8,15 +8,10 @@ import pytest
 
 from bot.engine import dice
 from tests.cogs.harness import Harness
+from tests.cogs.lookups import LOOKUPS, module_harness  # noqa: F401
 from tests.engine.test_dice import ScriptedRandom
 
-# Look-ups keep no state: one bot serves the whole module.
-pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-
-@pytest.fixture
-def harness(shared_harness: Harness) -> Harness:
-    return shared_harness
+pytestmark = LOOKUPS
 
 
 @pytest.fixture

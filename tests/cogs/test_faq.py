@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
 
 from tests.cogs.harness import Harness
+from tests.cogs.lookups import LOOKUPS, module_harness  # noqa: F401
 from tests.discord_model import embed_problems
 
-# Look-ups keep no state: one bot serves the whole module.
-pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-
-@pytest.fixture
-def harness(shared_harness: Harness) -> Harness:
-    return shared_harness
+pytestmark = LOOKUPS
 
 
 async def test_faq_shows_the_best_rulings_publicly(harness: Harness, alice) -> None:

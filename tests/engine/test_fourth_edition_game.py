@@ -4,20 +4,19 @@ the shared table rules): one test per rule of the SRD's mission generator, level
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 import pytest
 
-from bot.decks import fourth_edition, installed_packs
-from bot.engine.errors import GameError, InvalidValue, NotYourTurn, WrongPhase
-from bot.engine.events import Event
+from bot.decks import fourth_edition
+from bot.engine.errors import InvalidValue, NotYourTurn, WrongPhase
 from bot.engine.moves import DeclareBattleReady, DeploymentDone, DoneScoring, EndTurn, SpendCp
 from bot.engine.rng import roll_off_between, stream_of
 from bot.engine.table.actions import TABLE_ACTIONS, ChooseMission, ChooseTurn, GainCp, MissionResult, ScoreObjective
 from bot.engine.table.state import END_GAME, Step, TableSetup
+from tests.engine.played import PACKS, PlayedGame
 
-PACKS = installed_packs()
+
 RULES = PACKS.rules("4th-edition")
 GENERATOR = fourth_edition()
 P1, P2 = "100000000000000001", "100000000000000002"
@@ -37,27 +36,13 @@ def length_rolls(seed: str) -> list[int]:
     return [d6(seed, f"game-length:{r}") for r in (6, 7, 8)]
 
 
-class Game:
+class Game(PlayedGame):
     """One 4th edition game between Alice (P1) and Bob (P2), played action by action."""
 
     def __init__(self, *, mission: str | None = "recon", level: str | None = "gamma", seed: str = "4e-game",
                  ratings: tuple[int, int] = (1, 1)) -> None:
-        self.setup = TableSetup(pack="4th-edition", players=(P1, P2), names=("Alice", "Bob"), mission=mission,
-                                level=level, strategy_ratings=ratings, seed=seed)
-        out = PACKS.new_game(self.setup)
-        self.state, self.log = out.state, []
-
-    def act(self, action) -> tuple[Event, ...]:
-        out = PACKS.apply(self.state, action)
-        self.state = out.state
-        self.log.append(action)
-        return out.events
-
-    def refuse(self, action, error: type[GameError] = GameError, match: str | None = None) -> None:
-        before = self.state.model_dump()
-        with pytest.raises(error, match=None if match is None else re.escape(match)):
-            PACKS.apply(self.state, action)
-        assert self.state.model_dump() == before
+        super().__init__(TableSetup(pack="4th-edition", players=(P1, P2), names=("Alice", "Bob"), mission=mission,
+                                    level=level, strategy_ratings=ratings, seed=seed))
 
     def deploy(self) -> None:
         self.act(DeploymentDone(actor=P1))

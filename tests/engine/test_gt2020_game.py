@@ -4,12 +4,10 @@ Command point rules (../shared/seeds/000_e0a0e7dd45b18688.txt)."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
-from bot.decks import grand_tournament, installed_packs
-from bot.engine.errors import GameError, InvalidValue, NotAPlayer, NotYourTurn, WrongPhase
+from bot.decks import grand_tournament
+from bot.engine.errors import InvalidValue, NotAPlayer, NotYourTurn, WrongPhase
 from bot.engine.events import Event
 from bot.engine.moves import (
     Abandon, ChooseSide, Concede, DeclareBattleReady, DeploymentDone, DoneScoring, EndCommandPhase, EndTurn, SpendCp,
@@ -17,8 +15,9 @@ from bot.engine.moves import (
 from bot.engine.rng import roll_off_between, stream_of
 from bot.engine.table.actions import TABLE_ACTIONS, ChooseTurn, GainCp, ScoreObjective, SelectSecondaries
 from bot.engine.table.state import END_GAME, TABLE_VERSION, Step, TableSetup, Tally
+from tests.engine.played import PACKS, PlayedGame
 
-PACKS = installed_packs()
+
 GT = PACKS.rules("gt-2020")
 PACK = grand_tournament()
 P1, P2, OUTSIDER = "100000000000000001", "100000000000000002", "100000000000000003"
@@ -30,29 +29,13 @@ def public(events) -> str:
     return "\n".join(e.text for e in events if e.private_to is None)
 
 
-class Game:
+class Game(PlayedGame):
     """One Grand Tournament 2020 game between Alice (P1) and Bob (P2), played action by action."""
 
     def __init__(self, *, size: str = "strike-force", mission: str | None = "battle-lines", seed: str = "gt-game",
                  version: int = TABLE_VERSION):
-        self.setup = TableSetup(pack="gt-2020", players=(P1, P2), names=("Alice", "Bob"), size=size,
-                                mission=mission, seed=seed, version=version)
-        out = PACKS.new_game(self.setup)
-        self.state, self.events, self.log = out.state, list(out.events), []
-
-    def act(self, action) -> tuple[Event, ...]:
-        out = PACKS.apply(self.state, action)
-        self.state = out.state
-        self.log.append(action)
-        self.events.extend(out.events)
-        return out.events
-
-    def refuse(self, action, error: type[GameError] = GameError, match: str | None = None) -> None:
-        """The action is refused with `error` and the state stays as it was."""
-        before = self.state.model_dump()
-        with pytest.raises(error, match=None if match is None else re.escape(match)):
-            PACKS.apply(self.state, action)
-        assert self.state.model_dump() == before
+        super().__init__(TableSetup(pack="gt-2020", players=(P1, P2), names=("Alice", "Bob"), size=size,
+                                    mission=mission, seed=seed, version=version))
 
     @property
     def active(self) -> str:
@@ -546,28 +529,28 @@ def test_the_total_is_capped_at_100() -> None:
 
 # ---- 16. determine victor, 14. conceding ----------------------------------------------------------
 
-def test_the_player_with_the_most_vp_wins() -> None:
-    """16. DETERMINE VICTOR: the player with the most VP wins."""
+def battle_scored(second: tuple[str, int]) -> Game:
+    """A battle in which P1 scores 4VP of their Primary in their first turn, P2 `second` (objective, VP) in theirs."""
     game = Game()
     game.to_battle()
     game.turn_of(P1)
     game.score(P1, "primary:0", 4)
     game.turn_of(P2)
-    game.score(P2, "primary:0", 5)
+    game.score(P2, *second)
     game.finish()
+    return game
+
+
+def test_the_player_with_the_most_vp_wins() -> None:
+    """16. DETERMINE VICTOR: the player with the most VP wins."""
+    game = battle_scored(("primary:0", 5))
     assert game.state.status == Step.ENDED
     assert (game.state.result.winner, game.state.result.reason, game.state.result.vp) == (P2, "battle", {P1: 4, P2: 5})
 
 
 def test_equal_vp_is_a_draw() -> None:
     """If players are tied, the battle is a draw."""
-    game = Game()
-    game.to_battle()
-    game.turn_of(P1)
-    game.score(P1, "primary:0", 4)
-    game.turn_of(P2)
-    game.score(P2, "linebreaker", 4)
-    game.finish()
+    game = battle_scored(("linebreaker", 4))
     assert game.state.result.winner is None and "draw" in public(game.events[-1:])
 
 

@@ -16,7 +16,8 @@ from bot.engine.chapter_approved.game import apply, new_game, seed_hash
 from bot.engine.chapter_approved.state import GameSetup, GameState, SCHEMA_VERSION, Status
 from bot.store.codec import SnapshotError, dump_state, load_state
 from bot.store.models import GameStatus
-from bot.store.repository import ActiveGameExists, GameRepository, StaleVersion
+from bot.store.repository import ActiveGameExists, GameRepository
+from bot.store.versioned import StaleVersion
 
 CHANNEL = 1_234_567_890_123_456_789  # Discord snowflakes do not fit in 32 bits
 OTHER_CHANNEL = 1_234_567_890_123_456_790

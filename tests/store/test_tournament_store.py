@@ -11,7 +11,7 @@ from bot.engine.errors import GameError
 from bot.engine.tournament.event import Outcome, Reason
 from bot.store.codec import SnapshotError
 from bot.store.db import make_engine, make_sessionmaker
-from bot.store.repository import StaleVersion
+from bot.store.versioned import StaleVersion
 from bot.store.tournament_models import TournamentStatus
 from bot.store.tournament_repository import ActiveTournamentExists, EventState, TournamentRepository
 from bot.tournament_service import CHANGED_MESSAGE, STALE_REPORT, TournamentService, report_digest

@@ -61,13 +61,18 @@ async def test_an_honest_export_passes_every_check(honest, tmp_path, capsys) -> 
         assert sum(len(e["facts"].get(f"{player}.drawn", [])) for e in honest["actions"]) >= 2
 
 
-def test_python_m_bot_verify_is_the_command_line(honest, tmp_path) -> None:
-    path = tmp_path / "game-1.json"
-    path.write_text(json.dumps(honest), encoding="utf-8")
+def verified_on_the_command_line(export: dict, path: Path) -> str:
+    """`python -m bot verify` of the export written to `path`: the last line it prints (it must exit 0)."""
+    path.write_text(json.dumps(export), encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "bot", "verify", str(path)], capture_output=True, text=True,
                           timeout=300)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[-1] == "6 of 6 checks passed: the game follows from its seed."
+    return done.stdout.splitlines()[-1]
+
+
+def test_python_m_bot_verify_is_the_command_line(honest, tmp_path) -> None:
+    assert verified_on_the_command_line(honest, tmp_path / "game-1.json") == (
+        "6 of 6 checks passed: the game follows from its seed.")
 
 
 def first_draw(data: dict) -> tuple[dict, str]:

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import copy
 import json
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,6 +24,7 @@ from bot.engine.table.state import Step, TableSetup, TableState
 from bot.game_log import export_game
 from bot.table_log import export_table_game
 from bot.verify import MISMATCH, UNREADABLE
+from tests.store.test_verify import strings, verified_on_the_command_line
 
 ALICE, BOB = "111111111111111111", "222222222222222222"
 ALICE_PICKS = ("assassinate", "engage-on-all-fronts", "investigate-sites")  # three categories
@@ -254,12 +253,8 @@ def test_a_4th_edition_alpha_game_with_a_chosen_mission_verifies(packs, tmp_path
 
 
 def test_python_m_bot_verify_reads_a_table_game(gt, tmp_path) -> None:
-    path = tmp_path / "game-7.json"
-    path.write_text(json.dumps(gt), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "bot", "verify", str(path)], capture_output=True, text=True,
-                          timeout=300)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[-1] == "6 of 6 checks passed: the game follows from its seed."
+    assert verified_on_the_command_line(gt, tmp_path / "game-7.json") == (
+        "6 of 6 checks passed: the game follows from its seed.")
 
 
 # --- tampering ----------------------------------------------------------------------------------------------
@@ -361,17 +356,6 @@ def test_a_log_that_names_no_known_pack_is_refused(gt, tmp_path, capsys) -> None
 
 
 # --- what a running game shows ------------------------------------------------------------------------------
-
-def strings(value) -> set[str]:
-    """Every string anywhere in a JSON value."""
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, dict):
-        return set(value) | {s for v in value.values() for s in strings(v)}
-    if isinstance(value, list):
-        return {s for v in value for s in strings(v)}
-    return set()
-
 
 def test_a_running_game_exports_no_seed_and_no_hidden_selection(packs, tmp_path, capsys) -> None:
     game = Table(packs.rules("gt-2020"), gt_setup())

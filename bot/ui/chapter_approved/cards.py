@@ -7,7 +7,8 @@ rather than printed carries its confidence mark, so an estimate never looks offi
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import discord
 
@@ -103,23 +104,11 @@ def card_embed(card: Card, catalog: c.Catalog) -> discord.Embed:
 
 
 def _content(card: Card, catalog: c.Catalog) -> tuple[str, list[Section]]:
-    if isinstance(card, c.PrimaryMission):
-        return _primary(card)
-    if isinstance(card, c.SecondaryCard):
-        return _secondary(card)
-    if isinstance(card, c.ChallengerCard):
-        return _challenger(card)
-    if isinstance(card, c.Twist):
-        return _twist(card)
-    if isinstance(card, c.Deployment):
-        return _deployment(card)
-    if isinstance(card, c.TerrainLayout):
-        return _layout(card)
-    if isinstance(card, c.ForceDisposition):
-        return _disposition(card, catalog)
-    if isinstance(card, c.DeploymentCard):
-        return card.text, []
-    return _pool_mission(card, catalog)
+    """The card's text and the sections of its kind (a Tournament Mission Pool mission when no kind matches)."""
+    for kind, content in _CONTENTS.items():
+        if isinstance(card, kind):
+            return content(card, catalog)
+    return _pool_mission(card, catalog)  # type: ignore[arg-type]
 
 
 def _disposition(card: c.ForceDisposition, catalog: c.Catalog) -> tuple[str, list[Section]]:
@@ -311,3 +300,16 @@ def faq_embed(query: str, matches: Iterable[FaqMatch], catalog: c.Catalog) -> di
         colour=discord.Colour.light_grey(),
         footer=f"Mission Deck Errata & FAQ · {catalog.title}",
     )
+
+
+# Each kind of card and how its sections are written (those that need no catalog ignore it).
+_CONTENTS: dict[type, Callable[[Any, c.Catalog], tuple[str, list[Section]]]] = {
+    c.PrimaryMission: lambda card, _: _primary(card),
+    c.SecondaryCard: lambda card, _: _secondary(card),
+    c.ChallengerCard: lambda card, _: _challenger(card),
+    c.Twist: lambda card, _: _twist(card),
+    c.Deployment: lambda card, _: _deployment(card),
+    c.TerrainLayout: lambda card, _: _layout(card),
+    c.ForceDisposition: _disposition,
+    c.DeploymentCard: lambda card, _: (card.text, []),
+}

@@ -150,6 +150,20 @@ function roundText(m) {
   return `Round ${m.round}/${m.rounds ?? '?'}`;
 }
 
+// Both players' halves of a page come from one template: <div data-seat="0" data-from="template id">. An element
+// inside marked data-id="vp" gets the id p0-vp (or p1-vp): the hooks the tests read.
+function fillSeats(root) {
+  for (const slot of root.querySelectorAll('[data-seat]')) {
+    const i = slot.dataset.seat;
+    const node = $(slot.dataset.from).content.firstElementChild.cloneNode(true);
+    node.classList.add(`p${i}`);
+    node.dataset.player = i;
+    node.id = `p${i}`;
+    for (const el of node.querySelectorAll('[data-id]')) el.id = `p${i}-${el.dataset.id}`;
+    slot.replaceWith(node);
+  }
+}
+
 function renderGame(m) {
   if (m.kind !== 'game') return;
   for (const root of document.querySelectorAll('[data-player]')) {
@@ -189,6 +203,7 @@ function setupOverlay() {
   body.classList.add(`bg-${pick(params.get('bg'), ['transparent', 'solid'], 'transparent')}`);
   if (!template) return showGone('Unknown overlay kind.');
   const box = template.content.firstElementChild.cloneNode(true);
+  fillSeats(box);
   $('ov').appendChild(box);
   body.classList.add(`ov-${kind}`,
     `pos-${pick(params.get('pos'), ['top', 'bottom', 'left', 'right'], OVERLAY_POS[kind])}`,
@@ -382,6 +397,7 @@ function tick() {
   show($('conn'), !up && Date.now() - downSince > 1500);
 }
 
+fillSeats(document);
 if (PAGE === 'overlay') setupOverlay();
 if (PAGE === 'event') {
   pagers.push(new Pager($('pairings'), $('pairings-page')), new Pager($('standings'), $('standings-page')));
