@@ -33,11 +33,13 @@ from bot.ui.packs import PackViews
 from bot.ui.sharing import ShareAgree
 from bot.ui.table.fourth_edition import ArmiesDeployed, PickMission
 from bot.ui.table.gt2020 import PickSecondaries, SelectSecondaries
+from bot.web.activity import DiscordIdentity
 from bot.web.limits import RateLimits
 from bot.web.server import WebSurface
 from bot.ui.tournament import CheckInButton, CloseCheckInButton, ConfirmResult, DraftButton, NudgeButton
 
 _log = logging.getLogger(__name__)
+ENTRY_POINT = 4  # an application command's type: the Activity's launcher (PRIMARY_ENTRY_POINT)
 
 # Cog modules loaded at start-up, one per feature.
 EXTENSIONS: tuple[str, ...] = (
@@ -122,9 +124,10 @@ class MissionBot(commands.Bot):
         views = PackViews(self.service.packs)
         if self.settings.web_port is not None:  # subscribed first: its pages never wait for the Discord board
             self.web = WebSurface(self.service, self.tournaments, ShareRepository(sessions), views,
-                                  public_url=self.settings.web_url, limits=RateLimits.of(self.settings))
+                                  public_url=self.settings.web_url, limits=RateLimits.of(self.settings),
+                                  identity=DiscordIdentity.of(self.settings, self.application_id))
             await self.web.start(self.settings.web_host, self.settings.web_port)
-        self.desk = GameDesk(self, self.service, views)
+        self.desk = GameDesk(self, self.service, views, activity=self.web is not None and self.web.activity is not None)
         for name in self.extension_names:
             await self.load_extension(name)
         self.add_dynamic_items(*self.dynamic_items)
@@ -151,8 +154,16 @@ class MissionBot(commands.Bot):
             synced = await self.tree.sync(guild=guild)
             _log.info("Synced %d commands to test server %s", len(synced), guild.id)
         else:
-            synced = await self.tree.sync()
+            synced = await self._sync_globally()
             _log.info("Synced %d commands globally (Discord may take a while to show them)", len(synced))
+
+    async def _sync_globally(self) -> list[Any]:
+        """The tree's commands, and the Activity's Entry Point command if the application has one: Discord refuses a
+        bulk update that would delete it (50240), and discord.py's sync knows no such command."""
+        assert self.application_id is not None
+        payload = [command.to_dict(self.tree) for command in self.tree.get_commands()]
+        payload += [c for c in await self.http.get_global_commands(self.application_id) if c["type"] == ENTRY_POINT]
+        return await self.http.bulk_upsert_global_commands(self.application_id, payload=payload)
 
 
 class ShardedMissionBot(MissionBot, commands.AutoShardedBot):

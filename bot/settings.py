@@ -41,6 +41,11 @@ class Settings(BaseSettings):
     web_port: int | None = None
     web_host: str = "127.0.0.1"
     public_url: str | None = None
+    # The Discord Activity (bot/web/activity.py), on the web pages: the application's OAuth2 client secret (and its
+    # id, which the bot reads from Discord when it logs in; `python -m bot pages` needs it set).
+    discord_client_secret: SecretStr | None = None
+    discord_client_id: int | None = None
+    discord_api_url: str = "https://discord.com/api/v10"  # tests point it at their fake Discord
     # Per client address (bot/web/limits.py): pages open at once, and requests a minute (twice that at once).
     web_pages_per_client: int = 60
     web_requests_per_minute: int = 240

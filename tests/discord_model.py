@@ -39,6 +39,8 @@ LOADING = 128
 # Interaction types and callback types (Discord API).
 SLASH, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
 MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, AUTOCOMPLETE_RESULT, MODAL = 4, 5, 6, 7, 8, 9
+LAUNCH_ACTIVITY = 12  # opens the app's Activity for the user (commands and components only)
+ENTRY_POINT = 4  # an application command's type: an Activity's launcher, which Discord creates
 
 _NOW = "2025-07-01T12:00:00.000000+00:00"
 
@@ -523,8 +525,23 @@ class DiscordModel:
 
     # --- what the bot does ------------------------------------------------------------------
 
+    def global_commands(self) -> list[dict[str, Any]]:
+        return copy.deepcopy(self.commands.get(None, []))
+
+    def enable_activities(self) -> dict[str, Any]:
+        """What turning Activities on in the Developer Portal does: the app gets its Entry Point command (global)."""
+        entry = {"id": str(self.next_id()), "application_id": str(self.app_id), "version": str(self.next_id()),
+                 "type": ENTRY_POINT, "name": "launch", "description": "", "handler": 2}
+        self.commands.setdefault(None, []).append(entry)
+        return copy.deepcopy(entry)
+
     def overwrite_commands(self, guild_id: int | None, body: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        problems = [p for command in body for p in _command_problems(command)]
+        if guild_id is None and any(c["type"] == ENTRY_POINT and c["name"] not in {b["name"] for b in body}
+                                    for c in self.commands.get(None, [])):
+            raise DiscordError(400, 50240, "You cannot remove this app's Entry Point command in a bulk update "
+                                           "operation. Please include the Entry Point command in your update request "
+                                           "or delete it separately.")
+        problems = [p for command in body if command.get("type") != ENTRY_POINT for p in _command_problems(command)]
         if problems:
             raise DiscordError(400, 50035, "Invalid Form Body", problems)
         stored = []
@@ -552,9 +569,9 @@ class DiscordModel:
             raise DiscordError(400, 40060, "Interaction has already been acknowledged.")
         kind = body.get("type")
         allowed = {
-            SLASH: {MESSAGE, DEFERRED_MESSAGE, MODAL},
+            SLASH: {MESSAGE, DEFERRED_MESSAGE, MODAL, LAUNCH_ACTIVITY},
             AUTOCOMPLETE: {AUTOCOMPLETE_RESULT},
-            COMPONENT: {MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL},
+            COMPONENT: {MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL, LAUNCH_ACTIVITY},
             MODAL_SUBMIT: {MESSAGE, DEFERRED_MESSAGE} | ({DEFERRED_UPDATE, UPDATE_MESSAGE} if record.message_id else set()),
         }[record.type]
         if kind not in allowed:

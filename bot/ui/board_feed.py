@@ -42,8 +42,9 @@ class BoardFeed:
     """The live boards of this process's games, their calls and result cards: a subscriber of the change stream."""
 
     def __init__(self, bot: discord.Client, service: GameService, views: PackViews, *,
-                 coalesce_seconds: float) -> None:
+                 coalesce_seconds: float, activity: bool = False) -> None:
         self.bot, self.service, self.views = bot, service, views
+        self.activity = activity  # the web pages serve the Discord Activity: a board in a voice chat can open it
         self.recent = RecentEvents(RECENT_GAMES, RECENT_EVENTS)
         self.boards = LiveBoards(bot, service.repo, self._load, self.draw, coalesce_seconds=coalesce_seconds)
         self.calls = StoredCalls(bot, service.community)
@@ -56,10 +57,16 @@ class BoardFeed:
         buttons."""
         embed, view = self.views.of(record.state).board(record.id, record.state, record.version,
                                                         self.recent.lines(record.id))
+        if self.activity and record.status == GameStatus.ACTIVE and self._in_voice(record.channel_id):
+            view.add_item(GameButton(record.id, 0, "table"))  # any version: it opens the table as it is then
         call = call_line(self.views.mission_deck.catalog_of, record.state, self.waits(record.state))
         if record.status != GameStatus.ACTIVE:
             self.recent.forget(record.id)  # the final board is drawn: forget the game
         return Drawing("\n".join(line for line in (headline, call) if line), embed, view)
+
+    def _in_voice(self, channel_id: int) -> bool:
+        """Whether the channel is a voice channel's chat, where the Activity runs in the call."""
+        return isinstance(self.bot.get_channel(channel_id), discord.VoiceChannel | discord.StageChannel)
 
     async def move_board(self, game_id: int, *, notify: set[str], headline: str | None = None,
                          first: bool = False) -> bool:

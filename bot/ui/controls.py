@@ -66,6 +66,7 @@ BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "outcome": ("Record the mission's outcome", discord.ButtonStyle.primary),
     "endby-first": ("Agree to abandon", discord.ButtonStyle.danger),
     "endby-second": ("Agree to abandon", discord.ButtonStyle.danger),
+    "table": ("Open the table", discord.ButtonStyle.success),
 }
 
 

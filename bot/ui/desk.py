@@ -55,11 +55,11 @@ class GameDesk:
     board, the clock watch and the result's reports as the change stream's subscribers."""
 
     def __init__(self, bot: discord.Client, service: GameService, views: PackViews | None = None, *,
-                 coalesce_seconds: float = 0.75) -> None:
+                 coalesce_seconds: float = 0.75, activity: bool = False) -> None:
         self.bot = bot
         self.service = service
         self.views = views or PackViews(service.packs)
-        self.board = BoardFeed(bot, service, self.views, coalesce_seconds=coalesce_seconds)
+        self.board = BoardFeed(bot, service, self.views, coalesce_seconds=coalesce_seconds, activity=activity)
         self._accepting: set[int] = set()  # games whose board is being posted
         self.alarms = Alarms()  # every stored moment this process waits for: clocks, challenges, reminders
         self.clocks = ClockWatch(bot, service, self.alarms)
@@ -167,6 +167,10 @@ class GameDesk:
             return
         if verb in ("endby-first", "endby-second"):  # an agreement holds however the game moved on
             await self._agree_to_end(interaction, game_id, me, verb)
+            return
+        if verb == "table":  # anyone in the call may open the table (bot/web/activity.py), to play or watch
+            await self.service.get_state(game_id=game_id)
+            await interaction.response.launch_activity()
             return
         if verb == "army":  # every pack's; a form must be the press's first answer
             await self._current(interaction, game_id, None)

@@ -62,7 +62,9 @@ PLAYERS = HelpSection(
     key="players",
     label="Players",
     summary="Challenge someone, play the battle, look up cards and roll dice",
-    intro="Commands answer in the channel you type them in; one game at a time per channel or thread.",
+    intro=("Commands answer in the channel you type them in; one game at a time per channel or thread. Playing "
+           f"over voice? Start the game in the voice channel's chat: its board's {button('table')} opens the table "
+           "inside the call, where both players play and everyone in the call watches."),
     groups=(
         HelpGroup("Start a game", (
             HelpEntry("/game new", "challenge someone to a game here (`thread:True`: in a thread of its own; "

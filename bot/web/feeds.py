@@ -36,10 +36,11 @@ REVOKED = "This link was revoked by the players or the organiser."
 
 @dataclass(eq=False)
 class Viewer:
-    """One open page: `target` ("game", id) or ("event", id); `token` the link it was opened with."""
+    """One open page: `target` ("game", id) or ("event", id); `token` the share link it was opened with (None: the
+    Activity's, whose session says who may watch)."""
 
     target: tuple[str, int]
-    token: str
+    token: str | None
     frames: asyncio.Queue[tuple[str, str]] = field(default_factory=lambda: asyncio.Queue(maxsize=1))
 
     def send(self, event: str, data: str) -> None:
@@ -59,7 +60,7 @@ class LiveFeeds:
 
     # ---- viewers ---------------------------------------------------------------------------------
 
-    async def watch(self, target: tuple[str, int], token: str) -> Viewer:
+    async def watch(self, target: tuple[str, int], token: str | None) -> Viewer:
         """A new viewer, with the current model waiting for it."""
         viewer = Viewer(target, token)
         viewer.send("model", await self.frame(target))
@@ -151,7 +152,7 @@ class LiveFeeds:
 
     async def unshared(self) -> None:
         """Links were revoked (here or in another process): the pages opened with them stop."""
-        tokens = {viewer.token for viewer in self.viewers()}
+        tokens = {viewer.token for viewer in self.viewers() if viewer.token is not None}
         revoked = {token for token in tokens if await self.shares.resolve(token) is None}
         for viewer in [v for v in self.viewers() if v.token in revoked]:
             viewer.send(GONE, json.dumps({"message": REVOKED}))

@@ -12,6 +12,7 @@ A token is a share link's secret (bot/store/shares.py); a revoked one opens noth
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from functools import cache
@@ -24,11 +25,13 @@ from bot.engine.errors import GameError
 from bot.engine.packs import is_mission_deck
 from bot.present import event as event_view
 from bot.service import GameService
+from bot.store.repository import GameRecord
 from bot.store.share_models import ShareKind
 from bot.store.shares import ShareRepository
 from bot.tournament_service import TournamentService
 from bot.ui.chapter_approved.briefing import table_map
 from bot.ui.packs import PackViews
+from bot.web.activity import Activity, DiscordIdentity
 from bot.web.feeds import CLOSE, GONE, UNSHARED, LiveFeeds
 from bot.web.limits import RateLimits, client_address
 
@@ -48,7 +51,8 @@ HEAD = """<!doctype html>
 """
 # A page read on a screen is dark and fits a phone; an overlay keeps the browser's defaults, so OBS sees through it.
 SCREEN = '<meta name="viewport" content="width=device-width, initial-scale=1">\n<meta name="color-scheme" content="dark">\n'
-SHELLS = {"board": ("Live game", SCREEN), "event": ("Event", SCREEN), "overlay": ("Overlay", "")}
+SHELLS = {"board": ("Live game", SCREEN), "event": ("Event", SCREEN), "overlay": ("Overlay", ""),
+          "activity": ("The table", SCREEN)}
 
 
 @cache
@@ -68,6 +72,9 @@ SECURITY_HEADERS = {
     "Cross-Origin-Resource-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
 }
+# The Activity runs in Discord's frame, through its proxy: its own origin (the URL mapping) and Discord's frames only.
+ACTIVITY_HEADERS = {**SECURITY_HEADERS, "Content-Security-Policy": CSP.replace(
+    "frame-ancestors 'none'", "frame-ancestors https://discord.com https://*.discord.com https://*.discordsays.com")}
 NOT_FOUND = "This link opens nothing: it was revoked, mistyped, or what it showed is gone."
 
 Target = tuple[str, int]
@@ -75,8 +82,11 @@ Target = tuple[str, int]
 
 class WebSurface:
     def __init__(self, service: GameService, tournaments: TournamentService, shares: ShareRepository,
-                 views: PackViews, *, public_url: str, limits: RateLimits | None = None) -> None:
+                 views: PackViews, *, public_url: str, limits: RateLimits | None = None,
+                 identity: DiscordIdentity | None = None) -> None:
         self.service, self.tournaments, self.shares, self.views = service, tournaments, shares, views
+        # The Discord Activity, when the application's OAuth2 client is configured (bot/web/activity.py).
+        self.activity = Activity(service, views, identity) if identity is not None else None
         self.public_url = public_url.rstrip("/")
         self.feeds = LiveFeeds(service, tournaments, shares)
         self.limits = limits or RateLimits()
@@ -118,6 +128,16 @@ class WebSurface:
         app.router.add_get("/e/{token}", self._page("event"))
         app.router.add_get("/e/{token}/stream", self._stream)
         app.router.add_static("/static", STATIC, append_version=False)
+        if self.activity is not None:
+            app.router.add_get("/activity/", self._activity_page)
+            app.router.add_get("/activity/api/config", self.activity.config)
+            app.router.add_post("/activity/api/session", self.activity.sign_in)
+            app.router.add_get("/activity/api/stream", self._activity_stream)
+            app.router.add_post("/activity/api/menu", self.activity.menu)
+            app.router.add_post("/activity/api/act", self.activity.act)
+            app.router.add_get("/activity/api/map.png", self._activity_picture(self._map_of))
+            app.router.add_get("/activity/api/sheet.png", self._activity_picture(self._sheet_of))
+            app.router.add_static("/activity/static", STATIC, append_version=False)  # through Discord's proxy
         app.on_shutdown.append(self._on_shutdown)
         return app
 
@@ -139,8 +159,9 @@ class WebSurface:
     @web.middleware
     async def _guard(self, request: web.Request,
                      handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
-        """Rate limits per client, and the security headers on every answer."""
-        wait = self.limits.take(client_address(request))
+        """Rate limits per client, and the security headers on every answer. The Activity's requests all come
+        through Discord's proxy, from a few addresses for every call: its users are Discord's, signed in."""
+        wait = None if request.path.startswith("/activity/") else self.limits.take(client_address(request))
         if wait is not None:
             raise web.HTTPTooManyRequests(text="Too many requests: wait a moment.",
                                           headers={"Retry-After": str(wait), **SECURITY_HEADERS})
@@ -150,7 +171,7 @@ class WebSurface:
             exc.headers.update(SECURITY_HEADERS)
             raise
         if not response.prepared:  # a stream sent its headers already
-            response.headers.update(SECURITY_HEADERS)
+            response.headers.update(ACTIVITY_HEADERS if request.path.startswith("/activity/") else SECURITY_HEADERS)
             response.headers.setdefault("Cache-Control", "no-store")
         return response
 
@@ -197,7 +218,12 @@ class WebSurface:
         return web.Response(text=shell("overlay"), content_type="text/html")
 
     async def _map(self, request: web.Request) -> web.Response:
-        record = await self._record(request)
+        return await self._map_of(await self._record(request))
+
+    async def _sheet(self, request: web.Request) -> web.Response:
+        return await self._sheet_of(await self._record(request))
+
+    async def _map_of(self, record: GameRecord) -> web.Response:
         state = record.state
         if not is_mission_deck(state):
             raise web.HTTPNotFound(text="This game's pack draws no map.")
@@ -207,8 +233,7 @@ class WebSurface:
         picture = await asyncio.to_thread(lambda: table_map(catalog, state).fp.read())
         return web.Response(body=picture, content_type="image/png")
 
-    async def _sheet(self, request: web.Request) -> web.Response:
-        record = await self._record(request)
+    async def _sheet_of(self, record: GameRecord) -> web.Response:
         if record.state.status != "ended":
             raise web.HTTPNotFound(text="The score sheet is drawn once the game is over.")
         try:
@@ -219,15 +244,48 @@ class WebSurface:
 
     async def _stream(self, request: web.Request) -> web.StreamResponse:
         target = await self._target(request)
-        client = client_address(request)
-        if not self.limits.stream_started(client):
+        return await self._serve(request, target, request.match_info["token"], SECURITY_HEADERS)
+
+    async def _activity_page(self, request: web.Request) -> web.Response:
+        return web.Response(text=shell("activity"), content_type="text/html")
+
+    def _activity_picture(self, draw: Callable[[GameRecord], Awaitable[web.Response]]):
+        async def picture(request: web.Request) -> web.Response:
+            assert self.activity is not None
+            return await draw(await self.activity.game_of(self.activity.sessions.get(request.query.get("session"))))
+        return picture
+
+    async def _activity_stream(self, request: web.Request) -> web.StreamResponse:
+        """The game of the session's channel, with the user's own part in each model."""
+        assert self.activity is not None
+        session = self.activity.sessions.get(request.query.get("session"))
+        self.activity.bind(session, request.query.get("channel"))
+        record = await self.activity.game_of(session)
+
+        pictures = f"api/{{}}?session={session.token}"  # the page's own, through Discord's proxy
+
+        async def own(data: str) -> str:
+            model = json.loads(data)
+            current = await self.service.get_state(game_id=record.id, version=model["version"])
+            model["mission"]["map"] = model["mission"]["map"] and pictures.format("map.png")
+            model["sheet"] = model["sheet"] and pictures.format("sheet.png")
+            model["you"] = self.activity.you(current, session)  # type: ignore[union-attr]
+            return json.dumps(model, separators=(",", ":"))
+        return await self._serve(request, ("game", record.id), None, ACTIVITY_HEADERS, own)
+
+    async def _serve(self, request: web.Request, target: Target, token: str | None, headers: dict[str, str],
+                     own: Callable[[str], Awaitable[str]] | None = None) -> web.StreamResponse:
+        """A page's stream: the model now, then at every change; `own` adds the viewer's own part to a model."""
+        client = client_address(request) if token is not None else None  # the Activity's: see _guard
+        if client is not None and not self.limits.stream_started(client):
             raise web.HTTPTooManyRequests(text="Too many pages open from here.")
         try:
-            viewer = await self.feeds.watch(target, request.match_info["token"])
+            viewer = await self.feeds.watch(target, token)
         except GameError:
-            self.limits.stream_ended(client)
+            if client is not None:
+                self.limits.stream_ended(client)
             raise web.HTTPNotFound(text=NOT_FOUND) from None
-        response = web.StreamResponse(headers={**SECURITY_HEADERS, "Content-Type": "text/event-stream",
+        response = web.StreamResponse(headers={**headers, "Content-Type": "text/event-stream",
                                                "Cache-Control": "no-store", "X-Accel-Buffering": "no"})
         try:
             await response.prepare(request)
@@ -240,6 +298,8 @@ class WebSurface:
                     continue
                 if event == CLOSE:
                     break
+                if event == "model" and own is not None:
+                    data = await own(data)
                 await response.write(f"event: {event}\ndata: {data}\n\n".encode())
                 if event == GONE:
                     break
@@ -247,5 +307,6 @@ class WebSurface:
             pass  # the page went away
         finally:
             self.feeds.leave(viewer)
-            self.limits.stream_ended(client)
+            if client is not None:
+                self.limits.stream_ended(client)
         return response

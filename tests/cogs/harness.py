@@ -364,6 +364,7 @@ def _default_routes(m: DiscordModel) -> dict[tuple[str, str], Handler]:
         ("GET", "/users/@me"): lambda p, b, f: m.bot_user.payload(),
         ("GET", "/oauth2/applications/@me"): lambda p, b, f: m.application_payload(),
         ("PUT", "/applications/{application_id}/commands"): lambda p, b, f: m.overwrite_commands(None, b),
+        ("GET", "/applications/{application_id}/commands"): lambda p, b, f: m.global_commands(),
         ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands"):
             lambda p, b, f: m.overwrite_commands(i(p, "guild_id"), b),
         ("GET", "/channels/{channel_id}"): lambda p, b, f: m.channel(i(p, "channel_id")),

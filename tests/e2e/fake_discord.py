@@ -192,6 +192,7 @@ class FakeDiscord:
             ("GET", "/users/@me", lambda r, b, f: m.bot_user.payload()),
             ("GET", "/oauth2/applications/@me", lambda r, b, f: m.application_payload()),
             ("PUT", "/applications/{app}/commands", lambda r, b, f: m.overwrite_commands(None, b)),
+            ("GET", "/applications/{app}/commands", lambda r, b, f: m.global_commands()),
             ("PUT", "/applications/{app}/guilds/{guild}/commands", lambda r, b, f: m.overwrite_commands(n(r, "guild"), b)),
             ("POST", "/interactions/{id}/{token}/callback",
              lambda r, b, f: m.interaction_callback(n(r, "id"), info(r, "token"), b, f)),

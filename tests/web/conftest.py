@@ -26,9 +26,22 @@ def free_port() -> int:
 
 
 @pytest.fixture
-async def harness(catalog: Catalog, database_url: str):  # noqa: F811
+async def oauth():
+    """Discord's OAuth2 endpoints for the Activity's sign-in, faked on 127.0.0.1."""
+    from tests.web.fake_oauth import FakeOAuth
+    fake = FakeOAuth()
+    fake.api = await fake.start()
+    yield fake
+    await fake.stop()
+
+
+@pytest.fixture
+async def harness(catalog: Catalog, database_url: str, oauth):  # noqa: F811
+    from tests.web.fake_oauth import CLIENT_ID, CLIENT_SECRET
     port = free_port()
-    settings = harness_settings(database_url, web_port=port, public_url=f"http://127.0.0.1:{port}")
+    settings = harness_settings(database_url, web_port=port, public_url=f"http://127.0.0.1:{port}",
+                                discord_client_id=CLIENT_ID, discord_client_secret=CLIENT_SECRET,
+                                discord_api_url=oauth.api)
     async with Harness(MissionBot(settings, catalog)) as h:
         yield h
 

@@ -19,6 +19,7 @@ from tests.cogs.test_table_games import thread_tables
 from tests.cogs.test_tournament_commands import open_event, publish
 from tests.web.browser import chromium_path
 from tests.web.conftest import free_port, links_in, shared_links
+from tests.web.fake_oauth import CLIENT_ID, CLIENT_SECRET, FakeOAuth
 
 MANAGE_SERVER = 1 << 5
 
@@ -35,9 +36,12 @@ async def shoot(page, url: str, path: Path, *, width: int, height: int, full: bo
 async def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     port = free_port()
+    oauth = FakeOAuth()
+    api = await oauth.start()
     with tempfile.TemporaryDirectory() as tmp:
         settings = harness_settings(f"sqlite+aiosqlite:///{tmp}/shots.db", web_port=port,
-                                    public_url=f"http://127.0.0.1:{port}")
+                                    public_url=f"http://127.0.0.1:{port}", discord_client_id=CLIENT_ID,
+                                    discord_client_secret=CLIENT_SECRET, discord_api_url=api)
         async with Harness(MissionBot(settings, default_catalog())) as h, async_playwright() as playwright:
             browser = await playwright.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox"])
             page = await browser.new_page()
@@ -50,6 +54,14 @@ async def main(out: Path) -> None:
             links = await shared_links(table, alice)
             await shoot(page, links["board"], out / "board.png", width=1280, height=900, full=True)
             await shoot(page, links["board"], out / "board-phone.png", width=390, height=844)
+            channel = h.default_channel.id
+            activity = f"{settings.web_url}/activity/?channel={channel}&mock_code={oauth.code_for(alice.id, 'Alice')}"
+            await page.set_viewport_size({"width": 1280, "height": 720})
+            await page.goto(activity)
+            await page.wait_for_selector("body[data-version]")
+            await page.wait_for_timeout(500)
+            await page.screenshot(path=str(out / "activity.png"))
+            print(f"wrote {out / 'activity.png'}")
             await shoot(page, links["scoreboard"] + "?bg=solid", out / "overlay-scoreboard.png", width=1920,
                         height=1080)
             await shoot(page, links["scoreboard"].rsplit("/", 1)[0] + "/cards?side=1&bg=solid",
@@ -67,6 +79,7 @@ async def main(out: Path) -> None:
             shared = await h.slash("tournament share", user=organiser)
             await shoot(page, links_in(shared.main.content)["screen"], out / "event.png", width=1920, height=1080)
             await browser.close()
+    await oauth.stop()
 
 
 if __name__ == "__main__":

@@ -54,13 +54,23 @@ SIMPLE_ACTIONS: dict[str, Callable[[str, GameState], a.Action]] = {
 }
 
 
+# Buttons that open a menu (menu() draws it), in Discord privately, in the Activity (bot/web/activity.py) in place.
+MENUS = frozenset({"disposition", "mirror", "choose", "score", "neworders", "swap", "discard", "challenger", "answer",
+                   "adapt", "corner"})
+
+
 async def open_menu(desk: Desk, interaction: discord.Interaction, record: GameRecord, verb: str) -> None:
     """Menus open privately for the presser, drawn from what they may pick right now."""
     me = str(interaction.user.id)
     if me not in record.setup.players:
         raise GameError("Only the two players of this game can do that.")
-    state, game, version = record.state, record.id, record.version
-    cat = desk.catalog_of(state)
+    content, items = menu(desk.catalog_of(record.state), record.state, me, record.id, record.version, verb)
+    await reply_privately(interaction, content, view=view_of(*items))
+
+
+def menu(cat: Catalog, state: GameState, me: str, game: int, version: int,
+         verb: str) -> tuple[str, list[discord.ui.Item]]:
+    """The menu a button of MENUS opens for the player `me`: its text, its selects and buttons."""
     if verb == "disposition":
         if state.status != Status.DISPOSITIONS:
             raise GameError("The Force Dispositions are already revealed.")
@@ -100,7 +110,7 @@ async def open_menu(desk: Desk, interaction: discord.Interaction, record: GameRe
         if me not in state.discard_queue or not hand:
             raise GameError("You have no end-of-turn discard to decide now.")
         if state.player(me).mode == "fixed":  # in the queue only for an Adapt or Die swap
-            content, items = _adapt_menu(desk, state, me, game, version)
+            content, items = _adapt_menu(cat, state, me, game, version)
             items.append(GameButton(game, version, "keep"))
         else:
             content = "Discard any active Secondary Missions? (1CP if it is your turn, once per battle round.)"
@@ -115,9 +125,9 @@ async def open_menu(desk: Desk, interaction: discord.Interaction, record: GameRe
                    f"**{challenger.mission.name}** — not both.")
         items = [GameButton(game, version, "stratagem"), GameButton(game, version, "mission")]
     elif verb == "answer":
-        content, items = _prompt_menu(desk, state, me, game, version)
+        content, items = _prompt_menu(cat, state, me, game, version)
     elif verb == "adapt":
-        content, items = _adapt_menu(desk, state, me, game, version)
+        content, items = _adapt_menu(cat, state, me, game, version)
     elif verb == "corner":
         rolloff = state.mission.hidden_supplies_rolloff
         who = f" ({state.player(rolloff.winner).name} won the roll-off and selects)" if rolloff else ""
@@ -125,20 +135,20 @@ async def open_menu(desk: Desk, interaction: discord.Interaction, record: GameRe
         items = [GameSelect(game, version, "corner", options=choices.corner_choices(state))]
     else:
         raise GameError("That button is not available here.")
-    await reply_privately(interaction, content, view=view_of(*items))
+    return content, items
 
 
-def _adapt_menu(desk: Desk, state: GameState, me: str, game: int, version: int):
+def _adapt_menu(cat: Catalog, state: GameState, me: str, game: int, version: int):
     """Adapt or Die: a Tactical player draws again after a draw; a Fixed player swaps a card once."""
     player = state.player(me)
     if player.mode == "tactical":
-        options = choices.adapt_draw_choices(desk.catalog_of(state), state, me)
+        options = choices.adapt_draw_choices(cat, state, me)
         if not options:
             raise GameError("Adapt or Die follows a card you have just drawn in this Command phase.")
         return ("Adapt or Die (twice per battle): after which card do you draw another? "
                 "Then you keep one of the two and shuffle the other back.",
                 [GameSelect(game, version, "adaptdraw", options=options)])
-    options = choices.adapt_swap_choices(desk.catalog_of(state), state, me)
+    options = choices.adapt_swap_choices(cat, state, me)
     if not options:
         raise GameError("You have no Fixed Mission to swap.")
     return ("Adapt or Die (once per battle, at the end of your turn after scoring): "
@@ -146,11 +156,10 @@ def _adapt_menu(desk: Desk, state: GameState, me: str, game: int, version: int):
             [GameSelect(game, version, "adaptswap", options=options)])
 
 
-def _prompt_menu(desk: Desk, state: GameState, me: str, game: int, version: int):
+def _prompt_menu(catalog: Catalog, state: GameState, me: str, game: int, version: int):
     prompt = next((q for q in state.prompts if q.player == me), None)
     if prompt is None:
         raise GameError("Nothing is waiting for your answer.")
-    catalog = desk.catalog_of(state)
     card = catalog.secondary(prompt.card)
     name = title_case(card.name)
     owner = state.player(prompt.owner).name
@@ -191,7 +200,20 @@ def _prompt_menu(desk: Desk, state: GameState, me: str, game: int, version: int)
 
 async def on_select(desk: Desk, interaction: discord.Interaction, record: GameRecord, verb: str,
                     values: list[str], version: int | None) -> None:
-    me, game_id = str(interaction.user.id), record.id
+    game_id = record.id
+    action = select_action(str(interaction.user.id), verb, values)
+    result = await desk.perform(interaction, action, game_id=game_id, version=version)
+    if result is not None and verb == "corner" and interaction.channel is not None:
+        # The briefing's map was drawn before the markers were placed: show where they are now, the board under it.
+        picture = await asyncio.to_thread(table_map, desk.catalog_of(result.state), result.state)
+        await interaction.channel.send(file=picture)
+        await desk.move_board(game_id, notify=set())
+
+
+def select_action(me: str, verb: str, values: list[str]) -> a.Action:
+    """The move a choice in one of the game's menus makes (the engine checks it against the game)."""
+    if not values:
+        raise GameError("Pick something in the menu first.")
     if verb == "fixed":
         action = a.ChooseSecondaries(actor=me, mode="fixed", cards=tuple(values))
     elif verb == "score":
@@ -219,12 +241,7 @@ async def on_select(desk: Desk, interaction: discord.Interaction, record: GameRe
         action = a.AgreeMirrorMission(actor=me, mission=None if values[0] == ROLL else values[0])
     else:
         raise GameError("That menu is not available here.")
-    result = await desk.perform(interaction, action, game_id=game_id, version=version)
-    if result is not None and verb == "corner" and interaction.channel is not None:
-        # The briefing's map was drawn before the markers were placed: show where they are now, the board under it.
-        picture = await asyncio.to_thread(table_map, desk.catalog_of(result.state), result.state)
-        await interaction.channel.send(file=picture)
-        await desk.move_board(game_id, notify=set())
+    return action
 
 
 def waits(state: GameState) -> set[tuple[str, ...]]:

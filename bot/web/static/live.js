@@ -3,7 +3,7 @@
 // the whole model, which is rendered in place. Model strings only ever go through textContent:
 // names and army lists come from users.
 
-const PAGE = document.body.dataset.page; // 'board' | 'overlay' | 'event'
+const PAGE = document.body.dataset.page; // 'board' | 'overlay' | 'event' | 'activity' (the board, signed in)
 const params = new URLSearchParams(location.search);
 const $ = (id) => document.getElementById(id);
 let model = null; // last model received; the ticker counts clocks down from it between messages
@@ -153,7 +153,7 @@ function roundText(m) {
 // Both players' halves of a page come from one template: <div data-seat="0" data-from="template id">. An element
 // inside marked data-id="vp" gets the id p0-vp (or p1-vp): the hooks the tests read.
 function fillSeats(root) {
-  for (const slot of root.querySelectorAll('[data-seat]')) {
+  for (const slot of root.querySelectorAll('[data-seat][data-from]')) {
     const i = slot.dataset.seat;
     const node = $(slot.dataset.from).content.firstElementChild.cloneNode(true);
     node.classList.add(`p${i}`);
@@ -176,7 +176,7 @@ function renderGame(m) {
   const turn = m.status === 'battle' && m.turn ? `Turn ${m.turn}` : null;
   field(f(document, 'phase'), [turn, m.status === 'battle' ? m.phase : null].filter(present).join(' · '));
   flag(document.body, 'over', m.status === 'ended' || m.status === 'abandoned');
-  if (PAGE !== 'board') return;
+  if (PAGE !== 'board' && PAGE !== 'activity') return;
 
   setText($('title'), m.title || 'Live game');
   document.title = m.title || 'Live game';
@@ -350,19 +350,24 @@ function showGone(message) {
   flag(document.body, 'is-gone', true);
 }
 
+const listeners = []; // the Activity's script, told of each model once it is drawn
+
 function render(m) {
   try {
     if (PAGE === 'event') renderEvent(m);
     else renderGame(m);
+    listeners.forEach((listen) => listen(m));
   } finally {
     // Tests wait on this attribute; set it even if a render bug threw, so failures show up as such.
     document.body.dataset.version = String(m.version);
   }
 }
 
+let streamUrl = `${BASE}/stream`;
+
 function connect() {
   if (gone) return;
-  source = new EventSource(`${BASE}/stream`);
+  source = new EventSource(streamUrl);
   source.addEventListener('model', (e) => {
     let m;
     try { m = JSON.parse(e.data); } catch { return; }
@@ -406,5 +411,14 @@ if (PAGE === 'event') {
   const observer = new ResizeObserver(() => pagers.forEach((p) => p.layout()));
   pagers.forEach((p) => observer.observe(p.box));
 }
-connect();
+// The Activity signs in first (activity.js), then connects to its own stream.
+window.MissionLive = {
+  connect(url) {  // again after signing in anew: the old stream goes
+    if (source) source.close();
+    streamUrl = url;
+    connect();
+  },
+  onModel(listen) { listeners.push(listen); },
+};
+if (PAGE !== 'activity') connect();
 setInterval(tick, 250);
