@@ -36,7 +36,6 @@ from bot.ui.packs import PackViews
 
 SESSION_SECONDS = 3600  # then the page signs in again
 SESSIONS_KEPT = 10_000
-DISCORD_API = "https://discord.com/api/v10"
 NOT_SIGNED_IN = "Your session has expired: reopen the Activity to sign in again."
 OTHER_GAME = "This Activity plays the game of its own voice channel."
 
@@ -66,10 +65,13 @@ class Sessions:
         return session
 
     def get(self, token: object) -> Session:
+        """The live session of `token`; an expired one is forgotten, and refused like an unknown one."""
         session = self._by_token.get(token) if isinstance(token, str) else None
-        if session is None or session.expires_at <= self.now():
-            self._by_token.pop(token, None) if isinstance(token, str) else None
-            raise web.HTTPUnauthorized(text=json.dumps({"error": NOT_SIGNED_IN}), content_type="application/json")
+        if session is not None and session.expires_at <= self.now():
+            del self._by_token[session.token]
+            session = None
+        if session is None:
+            raise error(web.HTTPUnauthorized, NOT_SIGNED_IN)
         return session
 
 
@@ -84,7 +86,7 @@ class DiscordIdentity:
             return None
         return cls(str(client_id), settings.discord_client_secret.get_secret_value(), settings.discord_api_url)
 
-    def __init__(self, client_id: str, client_secret: str, api: str = DISCORD_API) -> None:
+    def __init__(self, client_id: str, client_secret: str, api: str) -> None:
         self.client_id, self._secret, self.api = client_id, client_secret, api.rstrip("/")
 
     async def user(self, code: str) -> tuple[str, str]:

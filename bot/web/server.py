@@ -5,6 +5,7 @@ discord.py brings). Off unless WEB_PORT is set; links are PUBLIC_URL's (docs/adm
     /g/<token>/overlay/<kind>        an OBS overlay of the game   /e/<token>/table/<n>[/...]    its table n's game
     .../stream                       the page's server-sent events (the whole public model at each change)
     .../map.png, .../sheet.png       the game's map and, once it is over, its score sheet
+    /activity/...                    the Discord Activity (bot/web/activity.py), when its OAuth2 client is set
 
 A token is a share link's secret (bot/store/shares.py); a revoked one opens nothing and stops its open pages.
 """
@@ -54,12 +55,6 @@ SCREEN = '<meta name="viewport" content="width=device-width, initial-scale=1">\n
 SHELLS = {"board": ("Live game", SCREEN), "event": ("Event", SCREEN), "overlay": ("Overlay", ""),
           "activity": ("The table", SCREEN)}
 
-
-@cache
-def shell(name: str) -> str:
-    """A page as the browser gets it: the head, its body (bot/web/pages), then live.js fills it in."""
-    title, screen = SHELLS[name]
-    return HEAD.format(title=title, screen=screen) + (PAGES / f"{name}.html").read_text(encoding="utf-8") + "</html>\n"
 OVERLAYS = ("scoreboard", "cards", "mission", "clock")
 HEARTBEAT_SECONDS = 15.0  # a comment line keeps proxies from closing a quiet stream
 RETRY_MS = 2000  # how soon a page reconnects after the stream ends (a restart)
@@ -78,6 +73,13 @@ ACTIVITY_HEADERS = {**SECURITY_HEADERS, "Content-Security-Policy": CSP.replace(
 NOT_FOUND = "This link opens nothing: it was revoked, mistyped, or what it showed is gone."
 
 Target = tuple[str, int]
+
+
+@cache
+def shell(name: str) -> str:
+    """A page as the browser gets it: the head, its body (bot/web/pages), then live.js fills it in."""
+    title, screen = SHELLS[name]
+    return HEAD.format(title=title, screen=screen) + (PAGES / f"{name}.html").read_text(encoding="utf-8") + "</html>\n"
 
 
 class WebSurface:
