@@ -9,9 +9,9 @@ from typing import Any
 
 from bot.engine.packs import Packs, is_mission_deck
 from bot.present import mission_deck, table
-from bot.present.common import Links, plain
+from bot.present.common import Links
 
-__all__ = ["Links", "game_model", "plain"]
+__all__ = ["Links", "game_model"]
 
 
 def game_model(packs: Packs, state: Any, *, game_id: int, version: int, recent: list[str], links: Links) -> dict:

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.events import result_text
+from bot.game_log import OVER
 
-OVER = ("ended", "abandoned")
 
 
 @dataclass(frozen=True)

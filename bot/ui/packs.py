@@ -33,6 +33,9 @@ class PackView(Protocol):
               recent: list[str]) -> tuple[discord.Embed, discord.ui.View]:
         """The board and the buttons of the moves the game allows now."""
 
+    def buttons(self, game_id: int, state: Any, version: int) -> list[discord.ui.Item]:
+        """The board's buttons alone (the Activity offers them as its controls)."""
+
     def waits(self, state: Any) -> set[tuple[str, ...]]:
         """(player, verb, ...) for each turn and decision the game waits on: the calls (bot/ui/calls.py)."""
 

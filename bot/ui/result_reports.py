@@ -9,12 +9,11 @@ import logging
 import discord
 
 from bot.changes import Change
-from bot.engine.chapter_approved.state import Status
+from bot.game_log import OVER
 from bot.service import GameService
 from bot.ui.tournament import report_table_game
 
 _log = logging.getLogger(__name__)
-OVER = (Status.ENDED, Status.ABANDONED)
 
 
 class ResultReports:

@@ -186,10 +186,9 @@ class Activity:
     def _controls(self, record: GameRecord) -> list[dict[str, Any]]:
         """The board's buttons that the Activity can run: a move at once, a menu, or undo (forms stay in Discord)."""
         view = self.views.of(record.state)
-        _, buttons = view.board(record.id, record.state, record.version, [])
         menus = ca_controls.MENUS if is_mission_deck(record.state) else frozenset()
         found = []
-        for item in buttons.children:
+        for item in view.buttons(record.id, record.state, record.version):
             verb = getattr(item, "verb", None)
             if verb in view.simple_actions or verb == "undo" or verb in menus:
                 found.append({"verb": verb, "label": BUTTONS[verb][0], "menu": verb in menus})

@@ -77,9 +77,12 @@ Target = tuple[str, int]
 
 @cache
 def shell(name: str) -> str:
-    """A page as the browser gets it: the head, its body (bot/web/pages), then live.js fills it in."""
+    """A page as the browser gets it: the head, its body (bot/web/pages), then live.js fills it in. The board page and
+    the Activity show the same table (pages/table.html, where a body says <!--table-->)."""
     title, screen = SHELLS[name]
-    return HEAD.format(title=title, screen=screen) + (PAGES / f"{name}.html").read_text(encoding="utf-8") + "</html>\n"
+    body = (PAGES / f"{name}.html").read_text(encoding="utf-8")
+    body = body.replace("<!--table-->\n", (PAGES / "table.html").read_text(encoding="utf-8"))
+    return HEAD.format(title=title, screen=screen) + body + "</html>\n"
 
 
 class WebSurface:

@@ -50,19 +50,21 @@ class MissionDeckView(ForwardsToControls):
 
     def board(self, game_id: int, state: GameState, version: int,
               recent: list[str]) -> tuple[discord.Embed, discord.ui.View]:
+        embed = board_embed(self.catalog_of(state), state, game_id=game_id, version=version, recent=recent)
+        return embed, view_of(*self.buttons(game_id, state, version))
+
+    def buttons(self, game_id: int, state: GameState, version: int) -> list[discord.ui.Item]:
         catalog = self.catalog_of(state)
         twist = state.mission.twist
         primaries = [catalog.primary(p) for p in state.primaries]
         redraw = "swap" if catalog.rules.swap else "neworders"
-        buttons = controls.board_buttons(
+        return controls.board_buttons(
             game_id, state, version, adapt_or_die=twist is not None and catalog.twist(twist).adapt_or_die,
             ritual=any(p.sets_up_objectives for p in primaries),
             redraw=redraw if controls.new_orders_allowed(catalog, state) else None,
             corner=any(p.random_setup == "hidden_supplies" for p in primaries)
             and state.mission.hidden_supplies_corner is None,
             mirror=twist is not None and catalog.twist(twist).primary_effect == "mirror_roll")
-        embed = board_embed(catalog, state, game_id=game_id, version=version, recent=recent)
-        return embed, view_of(*buttons)
 
     def waits(self, state: GameState) -> set[tuple[str, ...]]:
         return controls.waits(state)

@@ -40,9 +40,11 @@ class TableView(ForwardsToControls):
 
     def board(self, game_id: int, state: TableState, version: int,
               recent: list[str]) -> tuple[discord.Embed, discord.ui.View]:
-        rules = self.rules(state)
-        embed = board.board_embed(rules, state, game_id=game_id, version=version, recent=recent)
-        return embed, view_of(*controls.board_buttons(rules, game_id, state, version))
+        embed = board.board_embed(self.rules(state), state, game_id=game_id, version=version, recent=recent)
+        return embed, view_of(*self.buttons(game_id, state, version))
+
+    def buttons(self, game_id: int, state: TableState, version: int) -> list[discord.ui.Item]:
+        return controls.board_buttons(self.rules(state), game_id, state, version)
 
     def waits(self, state: TableState) -> set[tuple[str, ...]]:
         return controls.waits(self.rules(state), state)
