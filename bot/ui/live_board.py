@@ -3,8 +3,11 @@
 When the game starts waiting on someone new (a turn, a decision, a question) or has news that must reach the
 players (a time-out, a reveal, the start of a scheduled game), the board is posted anew at the bottom, its content
 naming exactly who it waits on, and the board before it is deleted: a call is part of the board, never a message
-of its own left behind. Between calls the board is edited in place, coalesced, so a burst of presses makes one edit
-that reads the newest state and a busy table stays inside Discord's rate limits.
+of its own left behind. Between calls the board is edited in place: the first refresh after a quiet moment edits
+it at once (the leading edge), and the refreshes arriving while that edit is in flight or within `coalesce_seconds`
+of its start are coalesced into one trailing edit, made when that window closes and reading the newest state. So a
+lone press shows at once, a burst of presses within a window makes two edits, and a busy table stays inside
+Discord's rate limits (no two edits of a game's board start within one window).
 
 Nothing is pinned: the board moves, and in Discord every pin leaves a "pinned a message" notice in the channel.
 A board posted by an earlier version (pinned, with calls of its own) is deleted like any other at the next move.
@@ -51,16 +54,17 @@ class Drawing:
 
 
 class LiveBoards:
-    """Every game's board message: posted, moved to the bottom, edited (coalesced) or deleted, one game at a time,
-    through the last press's token where there is one."""
+    """Every game's board message: posted, moved to the bottom, edited (at once, then coalesced) or deleted, one
+    game at a time, through the last press's token where there is one."""
 
     def __init__(self, bot: discord.Client, repo: GameRepository, load: Callable[[int], Awaitable[GameRecord]],
                  draw: Callable[[GameRecord, str | None], Drawing], *, coalesce_seconds: float) -> None:
         self.bot, self.repo = bot, repo
         self._load, self._draw = load, draw
-        self.coalesce_seconds = coalesce_seconds
+        self.coalesce_seconds = coalesce_seconds  # the window after an edit starts in which no other starts
         self._locks = KeyedLocks()
         self._scheduled: dict[int, asyncio.Task] = {}  # edits still waiting to read the state
+        self._started: dict[int, float] = {}  # game -> when its last edit started (loop time), while in its window
         self._running: set[asyncio.Task] = set()  # every edit not finished yet, for idle()
         # board message -> the last press on it: a player may press the new board before the old one is deleted
         self._presses: OrderedDict[int, tuple[discord.Interaction, float]] = OrderedDict()
@@ -89,7 +93,7 @@ class LiveBoards:
         accepted) unless this is its `first`. It reads the game as it is now, so a move racing another press never
         shows an older state; an edit still waiting to be made is not needed any more."""
         if (waiting := self._scheduled.pop(game_id, None)) is not None:
-            waiting.cancel()  # still in its coalescing delay: the board posted here is newer than its edit
+            waiting.cancel()  # not started yet: the board posted here is newer than its edit
         async with self._locks(game_id):
             earlier = await self.repo.board_messages(game_id)
             if not earlier and not first:
@@ -130,10 +134,11 @@ class LiveBoards:
                 _log.info("Board %s could not be retired", message_id)
 
     def refresh(self, game_id: int) -> None:
-        """Schedule one edit of the game's board; presses arriving meanwhile ride on it."""
+        """Schedule one edit of the game's board, made at once unless an edit's window is open; refreshes arriving
+        before it reads the state ride on it."""
         if game_id in self._scheduled:
             return
-        task = asyncio.get_running_loop().create_task(self._refresh_later(game_id))
+        task = asyncio.get_running_loop().create_task(self._refresh_soon(game_id))
         self._scheduled[game_id] = task
         self._running.add(task)
         task.add_done_callback(self._running.discard)
@@ -143,29 +148,39 @@ class LiveBoards:
         while self._running:
             await asyncio.gather(*self._running, return_exceptions=True)
 
-    async def _refresh_later(self, game_id: int) -> None:
+    async def _refresh_soon(self, game_id: int) -> None:
+        loop = asyncio.get_running_loop()
+        lock = self._locks(game_id)
         try:
-            await asyncio.sleep(self.coalesce_seconds)
+            # After an edit, the next waits out its window: a burst makes a leading edit and one trailing edit.
+            started = self._started.get(game_id)
+            if started is not None and (wait := started + self.coalesce_seconds - loop.time()) > 0:
+                await asyncio.sleep(wait)
+            await lock.acquire()  # behind the edit in flight, or a move
         finally:
             if self._scheduled.get(game_id) is asyncio.current_task():
-                del self._scheduled[game_id]  # from here on, a new press schedules a new edit
+                del self._scheduled[game_id]  # from here on, a refresh needs an edit of its own: this one reads now
         try:
-            async with self._locks(game_id):
-                record = await self._load(game_id)
-                drawing = self._draw(record, None)
-                fields = dict(content=drawing.content or None, embed=drawing.embed, view=drawing.view,
-                              allowed_mentions=discord.AllowedMentions.none())  # an edit never notifies
-                for board in await self.repo.board_messages(game_id):
-                    if await self._edit_through_press(board.message_id, fields):
-                        continue
-                    message = self.bot.get_partial_messageable(board.channel_id).get_partial_message(
-                        board.message_id)
-                    try:
-                        await self._edit(message, fields)
-                    except (discord.NotFound, discord.Forbidden):  # deleted, or the bot lost access
-                        _log.warning("Board message %s of game %s cannot be edited", board.message_id, game_id)
+            now = loop.time()
+            # Only open windows are kept, so the map never grows with every game ever edited.
+            self._started = {game: at for game, at in self._started.items() if at + self.coalesce_seconds > now}
+            self._started[game_id] = now
+            record = await self._load(game_id)
+            drawing = self._draw(record, None)
+            fields = dict(content=drawing.content or None, embed=drawing.embed, view=drawing.view,
+                          allowed_mentions=discord.AllowedMentions.none())  # an edit never notifies
+            for board in await self.repo.board_messages(game_id):
+                if await self._edit_through_press(board.message_id, fields):
+                    continue
+                message = self.bot.get_partial_messageable(board.channel_id).get_partial_message(board.message_id)
+                try:
+                    await self._edit(message, fields)
+                except (discord.NotFound, discord.Forbidden):  # deleted, or the bot lost access
+                    _log.warning("Board message %s of game %s cannot be edited", board.message_id, game_id)
         except Exception:
             _log.exception("Could not refresh the board of game %s", game_id)
+        finally:
+            lock.release()
 
     async def _edit_through_press(self, message_id: int, fields: dict) -> bool:
         """Edit the board with the token of the press made on it, outside the global limit: whether it did."""

@@ -8,10 +8,12 @@ sent few private ones.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import re
 from collections.abc import AsyncIterator
+from datetime import datetime
 from typing import Any
 
 from bot.client import MissionBot
@@ -28,6 +30,7 @@ from tests.discord_model import EPHEMERAL, DiscordModel
 
 MENTION = re.compile(r"<@(\d+)>")
 MOST_PUBLIC, MOST_PRIVATE = 8, 14
+WINDOW = 1.0  # seconds: far longer than a few presses in the harness take
 
 
 class WatchedTable(Table):
@@ -138,15 +141,52 @@ async def test_a_whole_grand_tournament_game_keeps_the_board_at_the_bottom(catal
         assert set(verbs(public[-1])) == {"rematch"}  # the result card
 
 
+async def test_a_lone_press_edits_the_board_at_once(catalog, tmp_path) -> None:
+    """The first press after a quiet moment is shown at once: the window only paces the edits after it."""
+    async with watched_table(catalog, tmp_path) as table:
+        await table.start()
+        desk = table.h.bot.desk
+        desk.coalesce_seconds = 30  # a window far longer than the test waits
+        board = await table.board()
+        await table.h.press(verbs(board)["ready"], user=table.first)  # only the board changes
+        await asyncio.wait_for(desk.idle(), timeout=5)
+        edited = table.h.message(board["id"])
+        assert edited["edited_timestamp"] is not None and "move 1" in edited["embeds"][0]["footer"]["text"]
+
+
+async def test_a_burst_of_presses_makes_a_leading_edit_and_one_trailing_edit(catalog, tmp_path) -> None:
+    """Presses made while the board's last edit is in its window ride on one edit when the window closes, which
+    shows the newest state: two edits for four moves, one window apart."""
+    async with watched_table(catalog, tmp_path) as table:
+        await table.start()
+        h, desk = table.h, table.h.bot.desk
+        (board_id,) = await table.board_ids()
+        desk.coalesce_seconds = WINDOW
+        first = len(h.model.sent)
+        await h.press(verbs(h.message(board_id))["ready"], user=table.first)
+        await asyncio.wait_for(desk.idle(), timeout=WINDOW / 2)  # the leading edit, not held back by the window
+        await h.press(verbs(h.message(board_id))["ready"], user=table.second)  # the board shows move 1
+        await h.slash("game undo", user=table.second)
+        await h.slash("game undo", user=table.first)
+        await desk.idle()
+        edits = [s.message for s in h.model.sent[first:] if s.kind == "edit" and int(s.message["id"]) == board_id]
+        footers = [edit["embeds"][0]["footer"]["text"] for edit in edits]
+        assert footers == ["Game 1 · move 1", "Game 1 · move 4"] and await table.version() == 4
+        leading, trailing = (datetime.fromisoformat(edit["edited_timestamp"]) for edit in edits)
+        assert (trailing - leading).total_seconds() >= WINDOW * 0.9
+
+
 async def test_a_move_replaces_the_edit_still_waiting_and_later_edits_still_come(catalog, tmp_path) -> None:
     async with watched_table(catalog, tmp_path) as table:
         await table.start()
         desk = table.h.bot.desk
         desk.coalesce_seconds = 30  # an edit that would wait long: the move must not wait for it, nor leave it
-        await table.h.press((await table.board_verbs())["ready"], user=table.first)  # only the board changes
+        await table.h.press((await table.board_verbs())["ready"], user=table.first)  # the leading edit, at once
+        await asyncio.wait_for(desk.idle(), timeout=5)
+        await table.h.press((await table.board_verbs())["ready"], user=table.second)  # waits for the window
         assert len(desk.board.boards._scheduled) == 1
         await table.h.slash("game status", user=table.first)  # the board moves, drawn from the newest state
-        await desk.idle()
+        await asyncio.wait_for(desk.idle(), timeout=5)
         board = await table.board()
         assert "Battle Ready" in str(board["embeds"]) and board["edited_timestamp"] is None  # posted, never edited
         desk.coalesce_seconds = 0
