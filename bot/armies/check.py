@@ -1,11 +1,14 @@
-"""A parsed list (bot/armies/lists/) held against the army data: its faction and detachment found, each unit
+"""A parsed list (bot/armies/lists/) held against the army data: its faction and detachments found, each unit
 matched to a datasheet (an unknown one gets a suggestion, one of another faction is named so), the total recomputed
-from the data's points brackets, and what differs flagged. A flag never refuses a list: the data may lag a points
-update, so the player and the organiser see the flags and decide."""
+from the data's points brackets, the detachments' Detachment Points held to the battle size's budget and their type
+tags to one detachment a tag, the Force Disposition the list records held to those its detachments grant, and what
+differs flagged. A flag never refuses a list: the data may lag a points update, so the player and the organiser see
+the flags and decide."""
 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 from pydantic import BaseModel, ConfigDict
 
@@ -14,6 +17,9 @@ from bot.armies.lists import ListError, ParsedList, parse_file, parse_text
 from bot.engine.errors import GameError
 from bot.engine.models import Army
 from bot.engine.names import normalised, ranked
+
+MAX_DETACHMENTS = 12  # an army fields three at most; more names than this are not read
+_JOINED_PARTS = 4  # a detachment whose own name holds "and" or commas, parted by the reader, is joined from so many
 
 
 class CheckedUnit(BaseModel):
@@ -29,7 +35,8 @@ class CheckedUnit(BaseModel):
 
 
 class CheckedList(BaseModel):
-    """What is kept of a list: enough to show it, count it and flag it, whatever format it came in."""
+    """What is kept of a list: enough to show it, count it and flag it, whatever format it came in. Lists kept
+    before the army took several detachments read with the fields added since at their defaults."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -37,8 +44,10 @@ class CheckedList(BaseModel):
     name: str | None
     faction: str
     faction_name: str
-    detachment: str | None
+    detachment: str | None  # the first of `detachments`
     detachment_name: str | None
+    # The Force Disposition chosen: the one the list records if its detachments grant it, else the one they grant
+    # when they grant one only; None: the player has still to choose among `dispositions`.
     disposition: str | None
     battle_size: str | None
     points_stated: int | None
@@ -47,20 +56,34 @@ class CheckedList(BaseModel):
     units: tuple[CheckedUnit, ...]
     flags: tuple[str, ...] = ()
     data_version: str
+    detachments: tuple[str, ...] = ()  # every detachment of the army found, as ids, in the list's order
+    detachment_names: tuple[str, ...] = ()
+    dispositions: tuple[str, ...] = ()  # the Force Dispositions those detachments grant, as ids
+    detachment_points: int | None = None  # what they cost; None: no detachment found
+    detachment_budget: int | None = None  # what the battle size allows; None: not stated, or the data gives none
 
 
 def check_list(parsed: ParsedList, data: ArmyData, *, faction: str | None = None,
                detachment: str | None = None) -> CheckedList:
     """The list checked; `faction` and `detachment` (typed by the player) win over what the list names. Raises
     ListError only when no faction can be told (nothing to count the units against)."""
-    found = _faction(parsed, data, faction)
+    parsed = _placed(parsed, data)
+    names = _joined(parsed.detachments[:MAX_DETACHMENTS], data)
+    found = _faction(parsed, names, data, faction)
     flags: list[str] = []
-    chosen = _detachment(parsed, data, found, detachment, flags)
+    chosen, disposition_line = _detachments(names, data, found, detachment, flags)
+    if not parsed.detachments and not detachment:
+        flags.append("The list names no detachment.")
+    detachment_points, budget = _detachment_points(chosen, parsed, data, flags)
+    _tags(chosen, flags)
+    dispositions = tuple(dict.fromkeys(d.disposition for d in chosen if d.disposition))
+    disposition = _disposition(parsed.disposition or disposition_line, dispositions, data, flags)
     own = {normalised(u.name): u for u in data.units_of(found.id)}
     others = {normalised(u.name): data.factions[u.faction].name for u in data.units.values()
               if u.faction not in data.family(found.id)}
+    chosen_ids = {d.id for d in chosen}
     enhancements = {normalised(e.name): e.cost for e in data.enhancements.values()
-                    if chosen is None or e.detachment == chosen.id}
+                    if not chosen or e.detachment in chosen_ids}
     copies: Counter[str] = Counter()
     units = []
     for listed in parsed.units:
@@ -70,9 +93,9 @@ def check_list(parsed: ParsedList, data: ArmyData, *, faction: str | None = None
             if key in others:
                 flags.append(f"{listed.name} is a unit of {others[key]}, not of {found.name}.")
             else:
-                names = {u.id: u.name for u in own.values()}
-                near = ranked(listed.name, names, 1)
-                hint = f" Did you mean {names[near[0]]}?" if near else ""
+                names_of = {u.id: u.name for u in own.values()}
+                near = ranked(listed.name, names_of, 1)
+                hint = f" Did you mean {names_of[near[0]]}?" if near else ""
                 flags.append(f"{listed.name} is not a {found.name} datasheet in the army data.{hint}")
             units.append(CheckedUnit(name=listed.name, datasheet=None, models=listed.models, points=listed.points,
                                      data_points=None, enhancements=listed.enhancements, warlord=listed.warlord))
@@ -85,7 +108,7 @@ def check_list(parsed: ParsedList, data: ArmyData, *, faction: str | None = None
         for name in listed.enhancements:
             price = enhancements.get(normalised(name))
             if price is None:
-                flags.append(f"{name} is not an enhancement of {chosen.name if chosen else found.name}.")
+                flags.append(f"{name} is not an enhancement of {_either([d.name for d in chosen]) or found.name}.")
             else:
                 extra += price
         units.append(CheckedUnit(name=listed.name, datasheet=unit.id, models=listed.models, points=listed.points,
@@ -99,23 +122,69 @@ def check_list(parsed: ParsedList, data: ArmyData, *, faction: str | None = None
         flags.append(f"{max(total, parsed.points_stated or 0)} points is over the {limit}-point limit.")
     if any(own[normalised(u.name)].provisional for u in units if u.datasheet):
         flags.append("Some of these points are provisional in the army data.")
+    first = chosen[0] if chosen else None
     return CheckedList(
         format=parsed.format, name=parsed.name, faction=found.id, faction_name=found.name,
-        detachment=chosen.id if chosen else None, detachment_name=chosen.name if chosen else None,
-        disposition=chosen.disposition if chosen else None, battle_size=parsed.battle_size,
+        detachment=first.id if first else None, detachment_name=first.name if first else None,
+        disposition=disposition, battle_size=parsed.battle_size,
         points_stated=parsed.points_stated, points=total, limit=limit, units=tuple(units),
-        flags=tuple(dict.fromkeys(flags)), data_version=data.version)
+        flags=tuple(dict.fromkeys(flags)), data_version=data.version,
+        detachments=tuple(d.id for d in chosen), detachment_names=tuple(d.name for d in chosen),
+        dispositions=dispositions, detachment_points=detachment_points, detachment_budget=budget)
 
 
-def _faction(parsed: ParsedList, data: ArmyData, typed: str | None) -> Faction:
-    if typed:
-        return data.faction(typed)
-    for candidate in _faction_names(parsed.faction):
+def _placed(parsed: ParsedList, data: ArmyData) -> ParsedList:
+    """The list with the header lines its reader could not place (faction or detachment?) placed by the data: the
+    most specific line naming a faction is the faction, and the lines after it are detachments. A line naming a
+    detachment exactly is never the faction (nor is the list's faction, where it names one)."""
+    lines = parsed.faction_or_detachment
+    if not lines:
+        if parsed.faction and data.owners_of_detachment(parsed.faction) and _as_faction(parsed.faction, data) is None:
+            # "Necrons / Awakened Dynasty / Strike Force / Take and Hold": the last line above is the detachment
+            return replace(parsed, faction=None, detachments=(parsed.faction, *parsed.detachments))
+        return parsed
+    for index in range(len(lines) - 1, -1, -1):
+        if not data.owners_of_detachment(lines[index]) and _as_faction(lines[index], data) is not None:
+            return replace(parsed, faction=lines[index], detachments=lines[index + 1:])
+    return replace(parsed, faction=None, detachments=lines)
+
+
+def _joined(names: tuple[str, ...], data: ArmyData) -> list[str]:
+    """The detachment names with the parts of one name joined again: a reader parts "Legends of Saga and Song" (one
+    detachment) as it parts "A and B" (two), and only the data can tell."""
+    out: list[str] = []
+    at = 0
+    while at < len(names):
+        for end in range(min(len(names), at + _JOINED_PARTS), at + 1, -1):
+            # "A and B" or "A, B": the data's names are compared without their punctuation
+            whole = next((joined for glue in (" and ", ", ") if data.owners_of_detachment(joined := glue.join(
+                names[at:end]))), None)
+            if whole is not None:
+                out.append(whole)
+                at = end
+                break
+        else:
+            out.append(names[at])
+            at += 1
+    return out
+
+
+def _as_faction(written: str | None, data: ArmyData) -> Faction | None:
+    for candidate in _faction_names(written):
         try:
             return data.faction(candidate)
         except GameError:
             continue
-    for name in parsed.detachments:
+    return None
+
+
+def _faction(parsed: ParsedList, names: list[str], data: ArmyData, typed: str | None) -> Faction:
+    if typed:
+        return data.faction(typed)
+    found = _as_faction(parsed.faction, data)
+    if found is not None:
+        return found
+    for name in names:
         owner = data.faction_of_detachment(name)
         if owner is not None:
             return owner
@@ -130,18 +199,87 @@ def _faction_names(written: str | None) -> list[str]:
     return [*reversed(parts), written] if len(parts) > 1 else [written]
 
 
-def _detachment(parsed: ParsedList, data: ArmyData, faction: Faction, typed: str | None,
-                flags: list[str]) -> Detachment | None:
+def _detachments(names: list[str], data: ArmyData, faction: Faction, typed: str | None,
+                 flags: list[str]) -> tuple[list[Detachment], str | None]:
+    """The army's detachments, each once, in the list's order, and a Force Disposition written among them (a layout
+    whose disposition line reads as one more detachment). A name of another faction's detachment, or of none, is
+    flagged and left out."""
     if typed:
-        return data.detachment(faction.id, typed)
-    for name in parsed.detachments:
-        try:
-            return data.detachment(faction.id, name)
-        except GameError:
-            flags.append(f"{name} is not a detachment of {faction.name} in the army data.")
-    if not parsed.detachments:
-        flags.append("The list names no detachment.")
-    return None
+        return [data.detachment(faction.id, typed)], None
+    own: dict[str, Detachment] = {}
+    for d in data.detachments_of(faction.id):  # the faction's own before its parent's
+        own.setdefault(normalised(d.name), d)
+    family = data.family(faction.id)
+    chosen: list[Detachment] = []
+    disposition = None
+    for name in names:
+        found = own.get(normalised(name))
+        if found is None:
+            owners = [o for o in data.owners_of_detachment(name) if o not in family]
+            if owners:
+                # a chapter's copy of a parent's detachment is the parent's
+                owners = [o for o in owners if data.factions[o].parent not in owners]
+                flags.append(f"{name} is a detachment of {_either([data.faction_name(o) for o in owners[:3]])}, "
+                             f"not of {faction.name}.")
+                continue
+            if disposition is None and _slug(name) in data.dispositions:
+                disposition = name
+                continue
+            try:
+                found = data.detachment(faction.id, name)
+            except GameError:
+                flags.append(f"{name} is not a detachment of {faction.name} in the army data.")
+                continue
+        if found not in chosen:
+            chosen.append(found)
+    return chosen, disposition
+
+
+def _detachment_points(chosen: list[Detachment], parsed: ParsedList, data: ArmyData,
+                       flags: list[str]) -> tuple[int | None, int | None]:
+    """What the detachments cost in Detachment Points, and the battle size's budget (the size the list states, or
+    the one its points limit is); over the budget is flagged."""
+    size = parsed.battle_size or next((b.id for b in data.battle_sizes.values()
+                                       if parsed.points_limit and b.points == parsed.points_limit), None)
+    budget = data.detachment_budget(size)
+    spent = sum(d.detachment_points or 0 for d in chosen) if chosen else None
+    if budget is not None and spent is not None and spent > budget:
+        name = (size or "").replace("-", " ").title()
+        flags.append(f"The detachments cost {spent} Detachment Points; {name} allows {budget}.")
+    return spent, budget
+
+
+def _tags(chosen: list[Detachment], flags: list[str]) -> None:
+    """An army takes at most one detachment of each type tag."""
+    for tag in sorted({tag for d in chosen for tag in d.tags}):
+        sharing = [d.name for d in chosen if tag in d.tags]
+        if len(sharing) > 1:
+            flags.append(f"{_both(sharing)} are {'both' if len(sharing) == 2 else 'all'} {tag} detachments: an army "
+                         "may take only one.")
+
+
+def _disposition(written: str | None, granted: tuple[str, ...], data: ArmyData, flags: list[str]) -> str | None:
+    """The Force Disposition chosen: the one the list records, if its detachments grant it (a name the data does not
+    know, as in a French list, is set aside); else the one they grant when they grant one only."""
+    recorded = _slug(written) if written else None
+    if recorded in data.dispositions:
+        if recorded in granted or not granted:
+            return recorded
+        flags.append(f"The list's Force Disposition, {written}, is not one its detachments grant.")
+    return granted[0] if len(granted) == 1 else None
+
+
+def _slug(name: str) -> str:
+    """'Take and Hold' -> 'take-and-hold', the data's id for it."""
+    return normalised(name).replace(" ", "-")
+
+
+def _either(names: list[str]) -> str:
+    return f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else "".join(names)
+
+
+def _both(names: list[str]) -> str:
+    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _cost(brackets: tuple[Bracket, ...], models: int, copy: int) -> int | None:
@@ -161,10 +299,13 @@ def army_from(data: ArmyData, faction: str, detachment: str | None, checked: Che
         faction = checked.faction
     found = data.faction(faction)
     chosen = data.detachment(found.id, detachment) if detachment else None
-    if chosen is None and checked is not None and checked.faction == found.id and checked.detachment:
-        chosen = data.detachment(found.id, checked.detachment)
+    disposition = chosen.disposition if chosen else None
+    if chosen is None and checked is not None and checked.faction == found.id:
+        # the list's first detachment names the army; its disposition is the one the list's detachments settle
+        chosen = data.detachment(found.id, checked.detachment) if checked.detachment else None
+        disposition = checked.disposition
     return Army(faction=found.id, faction_name=found.name, detachment=chosen.id if chosen else None,
-                detachment_name=chosen.name if chosen else None, disposition=chosen.disposition if chosen else None,
+                detachment_name=chosen.name if chosen else None, disposition=disposition,
                 points=checked.points if checked else None, list_id=list_id)
 
 

@@ -1,7 +1,8 @@
-"""The armies of the current edition, as data: factions, detachments (each with its Force Disposition), units with
-their points brackets and enhancements with their cost. Read from the compact extract of the 40kdc dataset
+"""The armies of the current edition, as data: the battle sizes with their Detachment Point budget, factions,
+detachments (each with its Force Disposition, its cost in Detachment Points and its type tags), units with their
+points brackets and enhancements with their cost. Read from the compact extract of the 40kdc dataset
 (bot/armies/data/40kdc.json, CC BY 4.0), which scripts/armies/regenerate.sh rebuilds from a pinned version of
-the package; tests/data/test_army_data.py holds it against that version.
+the package; tests/armies/test_army_data.py holds it against that version.
 
 Names as people type them are read with `bot.engine.names`: an id as autocomplete sends it, a name in any case, a
 close typo ("space wolfs") when one name stands clearly first, or else a refusal naming the closest."""
@@ -22,6 +23,18 @@ EXTRACT = Path(__file__).parent / "data" / "40kdc.json"
 ACCEPT_TYPO = 85  # a typed name this alike (0-100) to one name, and clearly more than to any other, is that name
 AHEAD_BY = 6
 POINTS_LIMITS = {"incursion": 1000, "strike-force": 2000, "onslaught": 3000}
+# What lists and players call a faction that the data names otherwise ("Space Marines" would otherwise read as a
+# part of "Chaos Space Marines").
+FACTION_ALIASES = {"space marines": "adeptus-astartes", "imperial agents": "agents-of-the-imperium"}
+
+
+@dataclass(frozen=True)
+class BattleSizeRules:
+    """A battle size as the data gives it: its points limit and its Detachment Point budget (None: not given)."""
+
+    id: str
+    points: int | None
+    detachment_points: int | None
 
 
 @dataclass(frozen=True)
@@ -34,11 +47,16 @@ class Faction:
 
 @dataclass(frozen=True)
 class Detachment:
+    """A detachment: the Force Disposition it grants, what it costs of the army's Detachment Point budget (1 to 3;
+    None where the data has not set it) and its type tags (an army takes at most one detachment of a tag)."""
+
     id: str
     name: str
     faction: str
     disposition: str | None
     provisional: bool
+    detachment_points: int | None = None
+    tags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -76,9 +94,15 @@ class ArmyData:
 
     def __init__(self, raw: dict) -> None:
         self.source: dict[str, str] = raw["source"]
+        self.battle_sizes = {b["id"]: BattleSizeRules(**b) for b in raw.get("battle_sizes", [])}
         self.factions = {f["id"]: Faction(**f) for f in raw["factions"]}
         # Ids repeat across factions (each chapter's Gladius Task Force): keyed by (faction, id).
-        self.detachments = {(d["faction"], d["id"]): Detachment(**d) for d in raw["detachments"]}
+        self.detachments = {(d["faction"], d["id"]): Detachment(**{**d, "tags": tuple(d.get("tags", ()))})
+                            for d in raw["detachments"]}
+        self.dispositions = frozenset(d.disposition for d in self.detachments.values() if d.disposition)
+        self._detachments_named: dict[str, list[Detachment]] = {}
+        for d in self.detachments.values():
+            self._detachments_named.setdefault(normalised(d.name), []).append(d)
         self.units = {(u["faction"], u["id"]): Unit(u["id"], u["name"], u["faction"],
                                                     tuple(Bracket(*b) for b in u["points"]), u["provisional"])
                       for u in raw["units"]}
@@ -91,6 +115,11 @@ class ArmyData:
     @property
     def credit(self) -> str:
         return f"{self.source['credit']} · data version {self.version}"
+
+    def detachment_budget(self, battle_size: str | None) -> int | None:
+        """The Detachment Points an army of that battle size may spend; None where the data gives no budget."""
+        found = self.battle_sizes.get(battle_size or "")
+        return found.detachment_points if found else None
 
     def faction_name(self, faction: str) -> str:
         """The faction's name; an id this version of the data no longer has (a game stored earlier) as it is."""
@@ -117,6 +146,9 @@ class ArmyData:
         return _own_first([u for u in self.units.values() if u.faction in self.family(faction)], faction)
 
     def faction(self, typed: str) -> Faction:
+        alias = FACTION_ALIASES.get(normalised(typed))
+        if alias in self.factions:
+            return self.factions[alias]
         return self.factions[forgiving(typed, {f.id: f.name for f in self.factions.values()}, "a faction")]
 
     def detachment(self, faction: str, typed: str) -> Detachment:
@@ -126,9 +158,12 @@ class ArmyData:
 
     def faction_of_detachment(self, typed: str) -> Faction | None:
         """The faction whose detachment is typed, when a list names its detachment and not its faction."""
-        key = normalised(typed)
-        owners = {d.faction for d in self.detachments.values() if normalised(d.name) == key}
-        return self.factions[owners.pop()] if len(owners) == 1 else None
+        owners = self.owners_of_detachment(typed)
+        return self.factions[owners[0]] if len(owners) == 1 else None
+
+    def owners_of_detachment(self, typed: str) -> list[str]:
+        """The factions (ids, sorted) with a detachment of exactly that name (any case and punctuation)."""
+        return sorted({d.faction for d in self._detachments_named.get(normalised(typed), ())})
 
     def unit_choices(self, faction: str) -> dict[str, str]:
         return {u.id: u.name for u in self.units_of(faction)}

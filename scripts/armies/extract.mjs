@@ -1,11 +1,18 @@
 // Writes the compact extract the bot reads (bot/armies/data/40kdc.json) from the pinned 40kdc package, on stdout.
-// Only what the bot uses: factions, matched-play detachments with their Force Disposition, units with their points
+// Only what the bot uses: the battle sizes with their points limit and Detachment Point budget, factions,
+// matched-play detachments with their Force Disposition, Detachment Points and type tags, units with their points
 // brackets, enhancements with their cost. Sorted by id, so a regeneration of the same version is byte-identical.
 import { readFileSync } from "node:fs";
-import { factions, detachments, units, enhancements } from "@alpaca-software/40kdc-data";
+import {
+  factions, detachments, units, enhancements, detachmentCapForBattleSize, pointsLimitForBattleSize,
+} from "@alpaca-software/40kdc-data";
 
 const here = (path) => JSON.parse(readFileSync(new URL(path, import.meta.url), "utf8"));
 const pkg = here("./node_modules/@alpaca-software/40kdc-data/package.json");
+// The battle sizes the package knows (its schema's enum): Incursion and Strike Force. Onslaught is not among them,
+// so it has no Detachment Point budget in the data.
+const common = here("./node_modules/@alpaca-software/40kdc-data/schemas/$defs/common.schema.json");
+const sizes = common.$defs["battle-size"].enum;
 const lock = here("./package-lock.json");
 
 const raw = (record) => record.raw ?? record;
@@ -24,12 +31,15 @@ const extract = {
     licence: "CC BY 4.0",
     credit: "Army data: 40kdc (https://40kdc.alpacasoft.dev), CC BY 4.0",
   },
+  battle_sizes: [...sizes].sort().map((id) => ({
+    id, points: pointsLimitForBattleSize(id), detachment_points: detachmentCapForBattleSize(id),
+  })),
   factions: factions.all.map(raw).map((f) => ({
     id: f.id, name: f.name, parent: f.parent_faction_id ?? null, provisional: provisional(f),
   })).sort(byId),
   detachments: detachments.all.map(raw).filter(matchedPlay).map((d) => ({
     id: d.id, name: d.name, faction: d.faction_id, disposition: d.force_dispositions[0] ?? null,
-    provisional: provisional(d),
+    detachment_points: d.detachment_points ?? null, tags: [...(d.tags ?? [])].sort(), provisional: provisional(d),
   })).sort(byId),
   units: units.all.map(raw).filter(matchedPlay).map((u) => ({
     id: u.id, name: u.name, faction: u.faction_id,

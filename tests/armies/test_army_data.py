@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import subprocess
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -46,6 +47,28 @@ def test_every_detachment_names_a_force_disposition_of_the_2026_27_deck() -> Non
     assert {d.disposition for d in army_data().detachments.values()} == dispositions
 
 
+def test_each_detachment_costs_detachment_points_and_carries_its_type_tags() -> None:
+    data = army_data()
+    # 162, 232 and 90 of the package's 484 detachments; Combat Patrol's 23, left out, all cost 1
+    assert Counter(d.detachment_points for d in data.detachments.values()) == {1: 139, 2: 232, 3: 90}
+    tagged = [d for d in data.detachments.values() if d.tags]
+    assert len(tagged) == 47 and all(len(d.tags) == 1 for d in tagged)
+    by_tag = Counter(d.tags[0] for d in tagged)
+    assert len(by_tag) == 22 and min(by_tag.values()) == 2 and {"dynasty", "kabal", "hypercrypt"} <= set(by_tag)
+    necrons = {d.name: (d.detachment_points, d.tags, d.disposition) for d in data.detachments_of("necrons")}
+    assert necrons["Pantheon of Woe"] == (2, (), "disruption")
+    assert necrons["Skyshroud Spearhead"] == (1, (), "reconnaissance")
+    assert necrons["Hypercrypt Legion"] == (2, ("hypercrypt",), "reconnaissance")
+
+
+def test_the_battle_sizes_budgets_are_the_datas() -> None:
+    data = army_data()
+    assert {b.id: (b.points, b.detachment_points) for b in data.battle_sizes.values()} == {
+        "incursion": (1000, 2), "strike-force": (2000, 3)}
+    assert (data.detachment_budget("strike-force"), data.detachment_budget("incursion")) == (3, 2)
+    assert data.detachment_budget("onslaught") is None and data.detachment_budget(None) is None  # not in the data
+
+
 def test_a_chapter_takes_its_parents_detachments_and_datasheets() -> None:
     data = army_data()
     wolves = {d.name for d in data.detachments_of("space-wolves")}
@@ -58,6 +81,8 @@ def test_names_are_read_as_people_type_them() -> None:
     data = army_data()
     assert data.faction("space wolfs").id == "space-wolves"  # a typo close to one name only
     assert data.faction("Tau Empire").id == "tau-empire"  # no apostrophe
+    assert data.faction("Space Marines").id == "adeptus-astartes"  # as the app names it, not Chaos Space Marines
+    assert data.faction("Chaos Space Marines").id == "chaos-space-marines"
     assert data.detachment("space-wolves", "saga of the hunter").id == "saga-of-the-hunter"
     with pytest.raises(Exception, match="is not a faction"):
         data.faction("Elves of the Woods")

@@ -1,5 +1,6 @@
-"""Army lists as players export them today, read into one shape: which faction, detachments, battle size and points,
-and each unit with its models, points, enhancements and whether it is the warlord.
+"""Army lists as players export them today, read into one shape: which faction, detachments (11th edition: several),
+battle size, points and recorded Force Disposition, and each unit with its models, points, enhancements and whether
+it is the warlord.
 
 Three formats: the text the Warhammer 40,000 app exports ("Export list", 10th and 11th edition, English or French
 labels), the compact WTC-style text that tournament list tools print ("+ FACTION KEYWORD: …", "Char1: 1x … (110

@@ -1,5 +1,5 @@
-"""What the three formats share: the points and bullet patterns, clean names and numbers, battle sizes, and
-enhancement names without their costs."""
+"""What the three formats share: the points and bullet patterns, clean names and numbers, battle sizes, detachment
+lines, and enhancement names without their costs."""
 
 from __future__ import annotations
 
@@ -27,6 +27,28 @@ _BATTLE_SIZE = re.compile(
     rf"(?:\(\s*(?P<limit>{NUMBER})\s*(?:pts?|points?)(?:\s+limit)?\s*\))?$",
     re.I,
 )
+
+
+# "Pantheon of Woe (2 Detachment Points)", "A and B (3 Detachment Points)", "Mont’ka (3 Points de Détachement)",
+# New Recruit's "Ember Vanguard [2 DP] (Take and Hold)" and "Ember Vanguard (2 DP, Take and Hold)". The names may be
+# empty: a pasted list can wrap the cost onto a line of its own.
+DETACHMENT_POINTS = re.compile(
+    r"^(?P<names>.*?)[\[(]\s*(?P<points>\d{1,2})\s*(?:/\s*\d{1,2}\s*)?"
+    r"(?:detachment\s+points?|points?\s+de\s+d[ée]tachement|dp)\b[^()\[\]]*[\])]"
+    r"(?:\s*\([^()]*\))?\s*$",
+    re.I,
+)
+_DETACHMENT_JOIN = re.compile(r"\s*[,;]\s*|\s+(?:and|et|&|\+)\s+", re.I)
+_DETACHMENT_COMMA = re.compile(r"\s*[,;]\s*")
+_DETACHMENT_NOTES = re.compile(r"(?:\s*[\[(][^()\[\]]*[\])])+\s*$")
+
+
+def detachment_names(text: str, *, words: bool = True) -> list[str]:
+    """The detachments a line names: "A and B", "A, B" or one name (only commas part them where `words` is False),
+    each less a note in brackets after it (its cost, its rule). A name that itself holds "and" or a comma is parted
+    too: the check, which knows the names, joins it again."""
+    names = (_DETACHMENT_NOTES.sub("", part) for part in (_DETACHMENT_JOIN if words else _DETACHMENT_COMMA).split(text))
+    return [name for name in map(clean_name, names) if name]
 
 
 def clean_name(raw: str) -> str:

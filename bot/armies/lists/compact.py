@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from bot.armies.lists.common import NUMBER, battle_size, clean_name, enhancement_name, number
+from bot.armies.lists.common import (
+    DETACHMENT_POINTS, NUMBER, battle_size, clean_name, detachment_names, enhancement_name, number,
+)
 from bot.armies.lists.model import BattleSize, ParsedList
 from bot.armies.lists.text_units import Draft, listed_unit, unit_drafts, unit_header
 
@@ -35,6 +37,7 @@ def is_compact(lines: list[str]) -> bool:
 class _CompactHeader:
     faction: str | None = None
     detachments: list[str] = field(default_factory=list)
+    disposition: str | None = None
     points: int | None = None
     battle_size: BattleSize | None = None
     limit: int | None = None
@@ -54,9 +57,13 @@ class _CompactHeader:
         if self.key == "faction keyword":
             self.faction = clean_name(re.split(r"\s+[-–]\s+", value)[-1]) or None
         elif self.key in ("detachment", "detachments"):
-            # "Berzerker Warband (Relentless Rage)": the note is the detachment's rule
-            names = _TRAILING_NOTE.sub("", value).split(",")
-            self.detachments += [name for name in map(clean_name, names) if name]
+            # "A, B" or, as the app writes them, "A and B (3 Detachment Points)"; a note in brackets after a name
+            # ("Berzerker Warband (Relentless Rage)") is its rule or its cost
+            counted = DETACHMENT_POINTS.match(value)
+            self.detachments += (detachment_names(counted["names"]) if counted
+                                 else detachment_names(_TRAILING_NOTE.sub("", value), words=False))
+        elif self.key == "force disposition":  # the player's choice ("force dispositions" lists what is granted)
+            self.disposition = clean_name(value) or self.disposition
         elif self.key == "total army points" and (total := re.match(rf"({NUMBER})", value)):
             self.points = number(total[1])
         elif self.key == "battle size" and (size := battle_size(value)):
@@ -89,6 +96,7 @@ def parse_compact(lines: list[str]) -> ParsedList:
         points_stated=header.points,
         points_limit=header.limit,
         units=tuple(listed_unit(draft) for draft in drafts),
+        disposition=header.disposition,
     )
 
 

@@ -41,3 +41,10 @@ class ParsedList:
     points_stated: int | None  # the total the list states
     points_limit: int | None  # the battle size's limit if the list states one
     units: tuple[ListedUnit, ...]
+    # The Force Disposition the player recorded ("Force Disposition: X", or the app's unlabelled line under its
+    # detachments), as written; None: none recorded. A "Force Dispositions: X, Y" line lists, and is no choice.
+    disposition: str | None = None
+    # Header lines, in order, that may name the faction or a detachment: the parser cannot tell "Necrons" from
+    # "Awakened Dynasty" without the army data, so where a list's layout leaves it open (names above the battle size
+    # and no detachment line, or names under it with none above) it gives them here and the check places them.
+    faction_or_detachment: tuple[str, ...] = ()

@@ -16,7 +16,7 @@ from bot.armies.lists.model import (
 )
 
 _DETACHMENT_GROUPS = {"detachment", "detachments", "detachment choice"}
-_CONFIGURATION = _DETACHMENT_GROUPS | {"battle size", "show/hide options", "configuration"}
+_CONFIGURATION = _DETACHMENT_GROUPS | {"battle size", "show/hide options", "configuration", "force disposition"}
 
 
 def unzip_roster(data: bytes) -> bytes:
@@ -187,6 +187,7 @@ def parse_roster(data: bytes) -> ParsedList:
     units: list[ListedUnit] = []
     detachments: list[str] = []
     size: tuple[BattleSize | None, int] | None = None
+    disposition: str | None = None
     for force in forces:
         for selection in _force_selections(force):
             name = selection.get("name", "").strip().lower()
@@ -194,6 +195,8 @@ def parse_roster(data: bytes) -> ParsedList:
                 detachments += _detachment_names(selection)
             elif name == "battle size":
                 size = size or next(filter(None, map(battle_size, _child_names(selection))), None)
+            elif name == "force disposition":  # the player's choice, as an option under it
+                disposition = disposition or next(filter(None, map(clean_name, _child_names(selection))), None)
             elif _is_unit(selection) and (unit := _roster_unit(selection)):
                 units.append(unit)
     if not units:
@@ -209,6 +212,7 @@ def parse_roster(data: bytes) -> ParsedList:
         points_stated=round(total) if total is not None else None,
         points_limit=size[1] if size else (round(limit) if limit and limit > 0 else None),
         units=tuple(units[:MAX_UNITS]),
+        disposition=disposition,
     )
 
 
