@@ -33,7 +33,7 @@ from bot.ui.packs import PackViews
 from bot.ui.sharing import ShareAgree
 from bot.ui.table.fourth_edition import ArmiesDeployed, PickMission
 from bot.ui.table.gt2020 import PickSecondaries, SelectSecondaries
-from bot.web.activity import DiscordIdentity
+from bot.web.discord_api import DiscordApi
 from bot.web.limits import RateLimits
 from bot.web.server import WebSurface
 from bot.ui.tournament import CheckInButton, CloseCheckInButton, ConfirmResult, DraftButton, NudgeButton
@@ -125,9 +125,11 @@ class MissionBot(commands.Bot):
         if self.settings.web_port is not None:  # subscribed first: its pages never wait for the Discord board
             self.web = WebSurface(self.service, self.tournaments, ShareRepository(sessions), views,
                                   public_url=self.settings.web_url, limits=RateLimits.of(self.settings),
-                                  identity=DiscordIdentity.of(self.settings, self.application_id))
+                                  discord=DiscordApi.of(self.settings, self.application_id))
             await self.web.start(self.settings.web_host, self.settings.web_port)
         self.desk = GameDesk(self, self.service, views, activity=self.web is not None and self.web.activity is not None)
+        if self.web is not None and self.web.activity is not None:
+            self.web.activity.table = self.desk  # the Activity posts and answers challenges through the desk
         for name in self.extension_names:
             await self.load_extension(name)
         self.add_dynamic_items(*self.dynamic_items)

@@ -146,10 +146,10 @@ class GameCog(BotCog, name="game", description="Play a mission pack's game here"
         if starts_at is not None:
             await self.desk.reminders.schedule(result.game_id, place.id, starts_at)
         if thread:  # Discord shows the thread; this says where
-            await place.send(**message)
+            self.desk.challenge_posted(result.game_id, await place.send(**message))
             await interaction.followup.send(f"Game {result.game_id} is in {place.mention}.", ephemeral=True)
         else:
-            await interaction.followup.send(**message)
+            self.desk.challenge_posted(result.game_id, await interaction.followup.send(**message, wait=True))
 
     async def _when(self, me: str, when: str) -> datetime:
         """The moment a player typed, read in their own time zone."""

@@ -17,7 +17,7 @@ from bot.engine.errors import GameError
 from bot.engine.moves import SetArmy
 from bot.ui.dynamic import CustomId, Persistent
 from bot.ui.errors import reply_privately
-from bot.ui.forms import Form
+from bot.ui.forms import Field, Form, FormSpec
 from bot.ui.text import clip, field_value
 from bot.ui.limits import AUTOCOMPLETE_CHOICES, EMBED_FOOTER, EMBED_TITLE, PARAGRAPH_INPUT
 
@@ -98,11 +98,12 @@ def list_message(checked: CheckedList, owner: str, list_id: int) -> dict:
     return dict(embed=list_embed(checked, owner), view=view, allowed_mentions=NO_PINGS)
 
 
-async def set_army(desk: Desk, interaction: discord.Interaction, game_id: int, *, faction: str | None,
-                   detachment: str | None, text: str | None = None, file: tuple[str, bytes] | None = None) -> None:
-    """Read what the player gave, keep their list, and set their army in the game; the list's flags are told to
-    them alone (the army itself shows on the board)."""
-    me = str(interaction.user.id)
+async def army_move(service, me: str, guild_id: int | None, game_id: int, *, faction: str | None,
+                    detachment: str | None, text: str | None = None,
+                    file: tuple[str, bytes] | None = None) -> tuple[SetArmy, CheckedList | None]:
+    """Read what the player gave and keep their list: the move that sets their army in the game, and the checked list
+    (its flags are for the player alone; the army itself shows on the board). Refused (a stranger, the battle
+    begun) before the list is kept, so a refusal changes nothing."""
     checked = kept = None
     if text or file:
         try:
@@ -112,45 +113,54 @@ async def set_army(desk: Desk, interaction: discord.Interaction, game_id: int, *
     elif not faction:
         raise GameError("Name your faction, or paste or attach your list.")
     army = army_from(army_data(), faction or "", detachment, checked)
-    # Refused here (a stranger, the battle begun) before the list is kept: a refusal changes nothing.
-    record = await desk.service.get_state(game_id=game_id)
-    desk.service.packs.apply(record.state, SetArmy(actor=me, army=army))
-    list_id = None
+    record = await service.get_state(game_id=game_id)
+    service.packs.apply(record.state, SetArmy(actor=me, army=army))
     if checked is not None:
-        list_id = await desk.service.lists.add(owner=me, guild_id=interaction.guild_id, text=kept or "",
-                                               checked=checked)
+        list_id = await service.lists.add(owner=me, guild_id=guild_id, text=kept or "", checked=checked)
         army = army.model_copy(update={"list_id": list_id})
-    result = await desk.perform(interaction, SetArmy(actor=me, army=army), game_id=game_id)
+    return SetArmy(actor=me, army=army), checked
+
+
+async def set_army(desk: Desk, interaction: discord.Interaction, game_id: int, *, faction: str | None,
+                   detachment: str | None, text: str | None = None, file: tuple[str, bytes] | None = None) -> None:
+    """The player's army from Discord (a form, /army set): its list's flags are told to them alone."""
+    move, checked = await army_move(desk.service, str(interaction.user.id), interaction.guild_id, game_id,
+                                    faction=faction, detachment=detachment, text=text, file=file)
+    result = await desk.perform(interaction, move, game_id=game_id)
     if result is not None and checked is not None and checked.flags:
-        await interaction.followup.send(**list_message(checked, interaction.user.display_name, list_id),
+        await interaction.followup.send(**list_message(checked, interaction.user.display_name, move.army.list_id),
                                         ephemeral=True)
 
 
-def army_inputs(*, list_required: bool) -> list[discord.ui.TextInput]:
+def army_fields(*, list_required: bool) -> tuple[Field, ...]:
     """The fields of a form that takes an army: faction and detachment (typos forgiven), and a pasted list."""
-    return [
-        discord.ui.TextInput(label="Faction", placeholder="e.g. Space Wolves (or leave it to your list)",
-                             custom_id="faction", max_length=60, required=False),
-        discord.ui.TextInput(label="Detachment (gives your Force Disposition)", custom_id="detachment",
-                             placeholder="e.g. Saga of the Hunter", max_length=80, required=False),
-        discord.ui.TextInput(label="Your list" if list_required else "Your list (optional)", custom_id="list",
-                             style=discord.TextStyle.paragraph, max_length=PARAGRAPH_INPUT, required=list_required,
-                             placeholder="Paste the Warhammer 40,000 app's export, or a compact (WTC) list"),
-    ]
+    return (
+        Field("faction", "Faction", "e.g. Space Wolves (or leave it to your list)", required=False, max_length=60),
+        Field("detachment", "Detachment (gives your Force Disposition)", "e.g. Saga of the Hunter", required=False),
+        Field("list", "Your list" if list_required else "Your list (optional)",
+              "Paste the Warhammer 40,000 app's export, or a compact (WTC) list", required=list_required,
+              max_length=PARAGRAPH_INPUT, paragraph=True),
+    )
+
+
+ARMY_FORM = FormSpec("Your army", army_fields(list_required=False), file=True)
+
+
+def army_values(values: dict[str, str]) -> dict[str, str]:
+    """What an army form's fields hold, trimmed, as army_move takes them."""
+    return {"faction": values.get("faction", "").strip(), "detachment": values.get("detachment", "").strip(),
+            "text": values.get("list", "").strip()}
 
 
 class ArmyForm(Form):
     """Your army in a game: faction and detachment typed, and optionally the list pasted."""
 
     def __init__(self, desk: Desk, game_id: int) -> None:
-        super().__init__(title="Your army")
+        super().__init__(ARMY_FORM)
         self.desk, self.game_id = desk, game_id
-        for field in army_inputs(list_required=False):
-            self.add_item(field)
 
     async def submit(self, interaction: discord.Interaction, values: dict[str, str]) -> None:
-        await set_army(self.desk, interaction, self.game_id, faction=values.get("faction", "").strip(),
-                       detachment=values.get("detachment", "").strip(), text=values.get("list", "").strip())
+        await set_army(self.desk, interaction, self.game_id, **army_values(values))
 
 
 async def factions_typed(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

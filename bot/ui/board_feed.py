@@ -48,6 +48,7 @@ class BoardFeed:
         self.recent = RecentEvents(RECENT_GAMES, RECENT_EVENTS)
         self.boards = LiveBoards(bot, service.repo, self._load, self.draw, coalesce_seconds=coalesce_seconds)
         self.calls = StoredCalls(bot, service.community)
+        self._showing = InFlight()  # changes on their way to the board
 
     async def _load(self, game_id: int) -> GameRecord:
         return await self.service.get_state(game_id=game_id)
@@ -79,7 +80,9 @@ class BoardFeed:
         self.boards.refresh(game_id)
 
     async def idle(self) -> None:
-        """Wait for scheduled board edits (tests and shutdown)."""
+        """Wait for the changes being shown and the board edits scheduled (tests and shutdown): a change published
+        by another surface (the Activity) may still be on its way to the board when its page has it."""
+        await self._showing.none()
         await self.boards.idle()
 
     @contextmanager
@@ -96,6 +99,10 @@ class BoardFeed:
         change answers their press; then the board and its calls show the rest (a time-out with its news)."""
         if not change.played_here or change.what == "start":
             return  # another process serves that channel; a new game's board waits for its challenge's answer
+        with self._showing:
+            await self._show_change(change)
+
+    async def _show_change(self, change: Change) -> None:
         interaction = _ANSWERING.get()
         if interaction is not None and change.actor == str(interaction.user.id):
             await _answer_privately(interaction, [e.text for e in change.result.events
@@ -178,6 +185,26 @@ async def _answer_privately(interaction: discord.Interaction, lines: list[str]) 
         pass
     if lines:
         await interaction.followup.send(text, ephemeral=True)
+
+
+class InFlight:
+    """Work under way (a `with` block each), and a wait for none."""
+
+    def __init__(self) -> None:
+        self._count, self._idle = 0, asyncio.Event()
+        self._idle.set()
+
+    def __enter__(self) -> None:
+        self._count += 1
+        self._idle.clear()
+
+    def __exit__(self, *exc: object) -> None:
+        self._count -= 1
+        if not self._count:
+            self._idle.set()
+
+    async def none(self) -> None:
+        await self._idle.wait()
 
 
 class RecentEvents:

@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
 import discord
 
+from bot.changes import Change
 from bot.engine import moves
 from bot.engine.chapter_approved.catalog import Catalog
-from bot.engine.chapter_approved.state import GameState
+from bot.engine.chapter_approved.state import CA_PACK, GameState
 from bot.engine.errors import GameError
 from bot.engine.events import Event
 from bot.engine.rng import new_seed
@@ -47,6 +50,7 @@ _log = logging.getLogger(__name__)
 RECENT_EVENTS = 8
 RECENT_GAMES = 512
 ANSWERED = "This challenge has already been answered."
+ACCEPTED = "accepted"  # a change's `what` when a challenge is accepted
 REMATCH_WITHIN = timedelta(days=1)
 
 
@@ -61,6 +65,7 @@ class GameDesk:
         self.views = views or PackViews(service.packs)
         self.board = BoardFeed(bot, service, self.views, coalesce_seconds=coalesce_seconds, activity=activity)
         self._accepting: set[int] = set()  # games whose board is being posted
+        self._challenges: OrderedDict[int, tuple[int, int, str]] = OrderedDict()  # game -> its challenge, as posted
         self.alarms = Alarms()  # every stored moment this process waits for: clocks, challenges, reminders
         self.clocks = ClockWatch(bot, service, self.alarms)
         self.challenges = OpenChallenges(self, service.community)
@@ -220,8 +225,35 @@ class GameDesk:
         await self.views.of(record.state).select(self, interaction, record, verb, values, version)
 
     async def _accept_or_decline(self, interaction: discord.Interaction, game_id: int, verb: str) -> None:
-        me = str(interaction.user.id)
         await interaction.response.defer()  # at once: reading the game may wait behind other writes
+        asked = (interaction.message.content if interaction.message else "").removesuffix(ACCEPT_QUESTION)
+
+        async def answered(line: str) -> None:
+            await interaction.edit_original_response(content=f"{asked}\n{line}", view=None,
+                                                     allowed_mentions=discord.AllowedMentions.none())
+        await self._answer_challenge(game_id, str(interaction.user.id), verb, answered)
+
+    async def answer_challenge(self, game_id: int, me: str, verb: str) -> None:
+        """Accept or decline from the table in the call (bot/web/activity.py): the challenge in the chat says so
+        when this process posted it."""
+        posted = self._challenges.get(game_id)
+
+        async def answered(line: str) -> None:
+            if posted is None:
+                return
+            channel_id, message_id, asked = posted
+            message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+            try:
+                await message.edit(content=f"{asked}\n{line}", view=None,
+                                   allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException:
+                _log.info("Challenge %s of game %s could not be marked answered", message_id, game_id)
+        await self._answer_challenge(game_id, me, verb, answered)
+
+    async def _answer_challenge(self, game_id: int, me: str, verb: str,
+                                answered: Callable[[str], Awaitable[None]]) -> None:
+        """Accept (the board is posted) or decline (the game is abandoned); the challenge keeps its briefing, loses
+        its question and buttons, and says who answered (`answered`)."""
         record = await self.service.get_state(game_id=game_id)
         if me not in record.setup.players:
             raise GameError("This challenge is not for you.")
@@ -236,20 +268,38 @@ class GameDesk:
         try:
             if await self.service.repo.board_messages(game_id):
                 raise GameError(ANSWERED)
-            # The challenge stays as the briefing: its question and buttons go, it says who answered.
-            asked = (interaction.message.content if interaction.message else "").removesuffix(ACCEPT_QUESTION)
             name = record.state.player(me).name
             if verb == "decline":  # either player may call it off before it starts
                 # By game id: an old challenge must never end a newer game of the channel.
                 await self.service.act(moves.Abandon(actor=me), game_id=game_id)
-                await interaction.edit_original_response(content=f"{asked}\n❌ {name} called the game off.",
-                                                         view=None, allowed_mentions=discord.AllowedMentions.none())
+                await answered(f"❌ {name} called the game off.")
             else:
-                await interaction.edit_original_response(content=f"{asked}\n✅ {name} accepted.", view=None,
-                                                         allowed_mentions=discord.AllowedMentions.none())
+                await answered(f"✅ {name} accepted.")
                 await self.open_board(record, actor=me)
+                # No move, but the pages show the board's controls from now on (the Activity's accept goes).
+                await self.service.changes.publish(Change("game", game_id, record.version, ACCEPTED))
+            self._challenges.pop(game_id, None)
         finally:
             self._accepting.discard(game_id)
+
+    def challenge_posted(self, game_id: int, message: discord.Message) -> None:
+        """Remember where a challenge is, so an answer from the call can mark it answered (in this process's
+        memory: after a restart, its buttons say it was answered when pressed)."""
+        self._challenges[game_id] = (message.channel.id, message.id, message.content.removesuffix(ACCEPT_QUESTION))
+        while len(self._challenges) > RECENT_GAMES:
+            self._challenges.popitem(last=False)
+
+    async def offer_in_call(self, guild_id: int | None, channel_id: int, setup) -> int:
+        """A challenge made at the table in the call (bot/web/activity.py), posted in the call's chat as /game new
+        posts one, pinging the challenged player alone."""
+        channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+        me, other = setup.players
+        what = "a game" if setup.pack == CA_PACK else f"a {self.service.packs.rules(setup.pack).title} game"
+        content = f"<@{other}>, <@{me}> challenges you to {what} from the table in this call."
+        result, message = await offer_game(self.bot, guild_id, channel, setup, content, [discord.Object(int(other))],
+                                           thread=False)
+        self.challenge_posted(result.game_id, await channel.send(**message))
+        return result.game_id
 
     async def briefing(self, state, events: tuple[Event, ...]) -> dict:
         """The briefing embeds (and map pictures) of a game about to start, for any pack. Drawn in a worker thread:
@@ -278,10 +328,10 @@ class GameDesk:
         await interaction.response.defer(ephemeral=True, thinking=True)
         content = (f"<@{other}>, {interaction.user.mention} asks for a rematch: the same pack, size and options, "
                    "a new secret seed, the seats the other way round.")
-        _, message = await offer_game(self.bot, interaction.guild_id, interaction.channel, setup, content,
-                                      [discord.Object(int(other))], thread=False,
-                                      accept="accept" if setup.players[1] == other else "accept-first")
-        await interaction.channel.send(**message)
+        offered, message = await offer_game(self.bot, interaction.guild_id, interaction.channel, setup, content,
+                                            [discord.Object(int(other))], thread=False,
+                                            accept="accept" if setup.players[1] == other else "accept-first")
+        self.challenge_posted(offered.game_id, await interaction.channel.send(**message))
         await interaction.delete_original_response()  # the offer itself is the answer
 
 

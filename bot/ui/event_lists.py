@@ -10,8 +10,8 @@ from bot.armies.lists import ListError
 from bot.engine.errors import GameError
 from bot.store.tournament_repository import EntryList, TournamentRecord
 from bot.armies.check import army_from, read_list
-from bot.ui.armies import army_inputs, list_message
-from bot.ui.forms import Form
+from bot.ui.armies import army_fields, army_values, list_message
+from bot.ui.forms import Form, FormSpec
 from bot.ui.tournament import is_organiser, line_embeds, name_of
 
 POLICIES = {"none": "no lists", "closed": "closed lists (organisers only)",
@@ -90,13 +90,10 @@ class EventListForm(Form):
     """A list pasted for an event, with its faction and detachment where the list does not say them."""
 
     def __init__(self, client: discord.Client, tournament_id: int, player: discord.abc.User) -> None:
-        super().__init__(title="Your list for the event")
+        super().__init__(FormSpec("Your list for the event", army_fields(list_required=True)))
         self.client, self.tournament_id, self.player = client, tournament_id, player
-        for field in army_inputs(list_required=True):
-            self.add_item(field)
 
     async def submit(self, interaction: discord.Interaction, values: dict[str, str]) -> None:
         record = await self.client.tournaments.get(self.tournament_id)  # type: ignore[attr-defined]
-        await submit(self.client, interaction, record, self.player, faction=values.get("faction", "").strip(),
-                     detachment=values.get("detachment", "").strip(), text=values.get("list", "").strip())
+        await submit(self.client, interaction, record, self.player, **army_values(values))
 

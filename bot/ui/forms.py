@@ -6,12 +6,16 @@ to submit beat that response on a busy bot (issue 34). So the bot holds its form
 and answers each submission through one listener (`answer_form`, added by the desk): a form it no longer holds is
 refused privately, like an outdated board; one it holds is acknowledged first, then acted on, any refusal or
 unexpected failure answered as the buttons answer theirs.
+
+What a form asks is a `FormSpec`, which the Activity draws as a dialog of its own (bot/web/activity.py) and the same
+move reads back: a form's fields and its move are written once for both.
 """
 
 from __future__ import annotations
 
 import uuid
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -25,12 +29,46 @@ EXPIRED = "This form has expired: open it again from the board."
 _held: OrderedDict[str, Form] = OrderedDict()
 
 
+@dataclass(frozen=True)
+class Field:
+    """One text input of a form."""
+
+    id: str
+    label: str
+    placeholder: str | None = None
+    required: bool = True
+    max_length: int = 80
+    paragraph: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "label": self.label, "placeholder": self.placeholder or "",
+                "required": self.required, "max_length": self.max_length, "paragraph": self.paragraph}
+
+
+@dataclass(frozen=True)
+class FormSpec:
+    """What a form asks: its title and fields; `file`: a list file may come with it (the Activity's dialog takes
+    one; in Discord a file is attached to /army set instead)."""
+
+    title: str
+    fields: tuple[Field, ...]
+    file: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"title": self.title, "fields": [f.as_dict() for f in self.fields], "file": self.file}
+
+
 class Form(discord.ui.Modal):
     """A form that `submit`s what was typed (by input custom id) once its submission is acknowledged."""
 
-    def __init__(self, *, title: str) -> None:
-        super().__init__(title=title, custom_id=f"{PREFIX}{uuid.uuid4().hex}")
+    def __init__(self, spec: FormSpec) -> None:
+        super().__init__(title=spec.title[:45], custom_id=f"{PREFIX}{uuid.uuid4().hex}")
         self.stop()  # discord.py keeps no copy of a stopped modal: every submission comes to answer_form
+        for field in spec.fields:
+            self.add_item(discord.ui.TextInput(
+                label=field.label, custom_id=field.id, placeholder=field.placeholder, required=field.required,
+                max_length=field.max_length,
+                style=discord.TextStyle.paragraph if field.paragraph else discord.TextStyle.short))
         _held[self.custom_id] = self
         while len(_held) > HELD:
             _held.popitem(last=False)

@@ -63,8 +63,9 @@ PLAYERS = HelpSection(
     label="Players",
     summary="Challenge someone, play the battle, look up cards and roll dice",
     intro=("Commands answer in the channel you type them in; one game at a time per channel or thread. Playing "
-           f"over voice? Start the game in the voice channel's chat: its board's {button('table')} opens the table "
-           "inside the call, where both players play and everyone in the call watches."),
+           "over voice? Open the table from the call's Activities menu (or a board's "
+           f"{button('table')} in the voice channel's chat): both players start and play the whole game there, and "
+           "everyone in the call watches."),
     groups=(
         HelpGroup("Start a game", (
             HelpEntry("/game new", "challenge someone to a game here (`thread:True`: in a thread of its own; "

@@ -1,176 +1,160 @@
 """The table inside the voice call: a Discord Activity (an embedded app) showing the game of the voice channel's
-chat at full size, where its players play and anyone else in the call watches.
+chat at full size, where its players play a whole game and anyone else in the call watches.
 
-The page (bot/web/pages/activity.html, its script bundled with Discord's Embedded App SDK: scripts/activity) signs
-its user in: the SDK's authorize gives a code, which this server exchanges at Discord's OAuth2 endpoint with the
-client secret, then reads `users/@me`. Only that answer says who the user is: nothing the page sends does. The
-session (an opaque token, for one channel, expiring) then reads the game's model with the user's own part (their
-seat, their controls, their private lines), opens the menus the Discord board would, and acts through the same
-service and rules; the change stream then moves the Discord board and every other page.
+Discord alone says who and where (bot/web/discord_api.py): the user from the OAuth2 code the SDK's authorize gave
+the page, the voice channel from the Activity instance the page runs in, which must count the user among its
+connected users. A session (an opaque token, expiring) is bound to that instance and asks Discord again, at most
+every INSTANCE_SECONDS, whether its user is still in the call: one who left loses the session at the next request,
+and their stream ends. Nothing the page sends names a user or a channel that the server believes.
 
-    GET  /activity/                the page            POST /activity/api/session  {code[, channel]}
-    GET  /activity/api/config      the client id       GET  /activity/api/stream   ?session&channel
-    POST /activity/api/menu        a control's menu    POST /activity/api/act      {session, game, version, verb, values}
+A session reads the game's model with the user's own part (their seat, their controls, their private lines), opens
+the menus and forms the Discord board would, and plays through the same moves, service and rules; the change stream
+then moves the Discord board and every other page. With no game in the channel, the page starts one: the challenge
+is posted in the voice channel's chat, and the opponent accepts it from the call or from the chat.
+
+    GET  /activity/                the page              POST /activity/api/session  {code, instance}
+    GET  /activity/api/config      the client id         GET  /activity/api/stream   ?session
+    POST /activity/api/lobby       who can be challenged POST /activity/api/new      {session, opponent, pack, size}
+    POST /activity/api/menu        a control's menu      POST /activity/api/form     {session, game, version, verb[, values]}
+    POST /activity/api/act         {session, game, version, verb[, values][, typed][, file]}
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
-import secrets
-import time
-from collections import OrderedDict
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-import aiohttp
 from aiohttp import web
 
+from bot.armies.lists import MAX_FILE_BYTES
 from bot.engine.errors import GameError, NotAPlayer
 from bot.engine.names import title_case
 from bot.engine.packs import is_mission_deck
 from bot.service import GameService
+from bot.store.models import GameStatus
 from bot.store.repository import GameRecord
+from bot.ui.armies import ARMY_FORM, army_move, army_values
 from bot.ui.chapter_approved import controls as ca_controls
 from bot.ui.controls import BUTTONS, GameButton, GameSelect
+from bot.ui.forms import FormSpec
+from bot.ui.game_options import GameOptions, pack_choices
 from bot.ui.packs import PackViews
+from bot.ui.table import controls as table_controls
+from bot.web.activity_sessions import LEFT_CALL, Session, Sessions, error
+from bot.web.discord_api import DiscordApi
 
-SESSION_SECONDS = 3600  # then the page signs in again
-SESSIONS_KEPT = 10_000
-NOT_SIGNED_IN = "Your session has expired: reopen the Activity to sign in again."
 OTHER_GAME = "This Activity plays the game of its own voice channel."
+NO_GAME = "There is no game in this voice channel's chat yet: start one here."
+SIZES = (("strike-force", "Strike Force"), ("incursion", "Incursion"), ("asymmetric-war", "Asymmetric War"))
+ANSWERS = frozenset({"accept", "accept-first", "decline"})  # a challenge's buttons
+DEPLOYING = frozenset({"readydeploy", "notreadydeploy"})  # a table game's Battle Ready answer with its deployment
 
 
-@dataclass
-class Session:
-    token: str
-    user: str
-    name: str
-    channel: int | None  # the voice channel whose game it plays: given at sign-in or by its first stream
-    expires_at: float
-    private: tuple[int, tuple[str, ...]] = (-1, ())  # the version their last move made, and its lines for them alone
+class CallTable(Protocol):
+    """What only the bot's Discord side can do for the Activity (the desk, bot/ui/desk.py): post a challenge in the
+    call's chat, and answer one (the board is posted, the challenge says who answered)."""
 
+    async def offer_in_call(self, guild_id: int | None, channel_id: int, setup: Any) -> int: ...
 
-class Sessions:
-    """Signed-in users, in this process's memory: a restart signs everyone in again (the page does it by itself)."""
-
-    def __init__(self) -> None:
-        self._by_token: OrderedDict[str, Session] = OrderedDict()
-        self.now = time.time  # tests move it
-
-    def open(self, user: str, name: str, channel: int | None) -> Session:
-        session = Session(secrets.token_urlsafe(24), user, name, channel, self.now() + SESSION_SECONDS)
-        self._by_token[session.token] = session
-        while len(self._by_token) > SESSIONS_KEPT:
-            self._by_token.popitem(last=False)
-        return session
-
-    def get(self, token: object) -> Session:
-        """The live session of `token`; an expired one is forgotten, and refused like an unknown one."""
-        session = self._by_token.get(token) if isinstance(token, str) else None
-        if session is not None and session.expires_at <= self.now():
-            del self._by_token[session.token]
-            session = None
-        if session is None:
-            raise error(web.HTTPUnauthorized, NOT_SIGNED_IN)
-        return session
-
-
-class DiscordIdentity:
-    """Who a code from the SDK's authorize belongs to, as Discord says (OAuth2 code grant, then users/@me)."""
-
-    @classmethod
-    def of(cls, settings: Any, application_id: int | None) -> DiscordIdentity | None:
-        """The Activity's sign-in, when the settings give the client secret (None: no Activity)."""
-        client_id = settings.discord_client_id or application_id
-        if settings.discord_client_secret is None or client_id is None:
-            return None
-        return cls(str(client_id), settings.discord_client_secret.get_secret_value(), settings.discord_api_url)
-
-    def __init__(self, client_id: str, client_secret: str, api: str) -> None:
-        self.client_id, self._secret, self.api = client_id, client_secret, api.rstrip("/")
-
-    async def user(self, code: str) -> tuple[str, str]:
-        """(user id, display name); a GameError when Discord refuses the code."""
-        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as http:
-            async with http.post(f"{self.api}/oauth2/token", data={
-                "client_id": self.client_id, "client_secret": self._secret, "grant_type": "authorization_code",
-                "code": code,
-            }) as answer:
-                if answer.status != 200:
-                    raise GameError("Discord did not confirm who you are: reopen the Activity to sign in again.")
-                token = (await answer.json())["access_token"]
-            async with http.get(f"{self.api}/users/@me", headers={"Authorization": f"Bearer {token}"}) as answer:
-                if answer.status != 200:
-                    raise GameError("Discord did not say who you are: reopen the Activity to sign in again.")
-                me = await answer.json()
-        return str(me["id"]), me.get("global_name") or me["username"]
-
-
-def error(status: type[web.HTTPException], message: str) -> web.HTTPException:
-    return status(text=json.dumps({"error": message}), content_type="application/json")
+    async def answer_challenge(self, game_id: int, me: str, verb: str) -> None: ...
 
 
 class Activity:
     """The Activity's API, beside the web pages (bot/web/server.py adds its routes)."""
 
-    def __init__(self, service: GameService, views: PackViews, identity: DiscordIdentity) -> None:
-        self.service, self.views, self.identity = service, views, identity
+    def __init__(self, service: GameService, views: PackViews, discord: DiscordApi) -> None:
+        self.service, self.views, self.discord = service, views, discord
         self.sessions = Sessions()
+        self.table: CallTable | None = None  # in the bot's own process; `python -m bot pages` has no Discord side
+        self._accepted: set[int] = set()  # games whose challenge is answered: their board is posted
 
     # ---- signing in ---------------------------------------------------------------------------------
 
     async def config(self, request: web.Request) -> web.Response:
-        return web.json_response({"client_id": self.identity.client_id})
+        return web.json_response({"client_id": self.discord.client_id})
 
     async def sign_in(self, request: web.Request) -> web.Response:
         body = await _body(request)
-        code, channel = body.get("code"), body.get("channel")
-        if not isinstance(code, str) or not (channel is None or str(channel).isdigit()):
+        code, instance_id = body.get("code"), body.get("instance")
+        if not isinstance(code, str) or not isinstance(instance_id, str):
             raise error(web.HTTPBadRequest, "Sign in from the Activity in a voice channel.")
         try:
-            user, name = await self.identity.user(code)
+            user, name = await self.discord.user(code)
+            instance = await self.discord.instance(instance_id, with_user=user)
         except GameError as exc:
             raise error(web.HTTPUnauthorized, exc.message) from None
-        session = self.sessions.open(user, name, int(channel) if channel is not None else None)
+        if instance is None or user not in instance.users:
+            raise error(web.HTTPForbidden, LEFT_CALL)
+        session = self.sessions.open(user, name, instance)
         return web.json_response({"session": session.token, "user": {"id": user, "name": name},
                                   "expires_at_ms": int(session.expires_at * 1000)})
 
+    async def session(self, token: object) -> Session:
+        """The live session of `token` whose user is still in its call, as Discord says now."""
+        session = self.sessions.get(token)
+        try:
+            instance = await self.discord.instance(session.instance)
+        except GameError as exc:
+            raise error(web.HTTPServiceUnavailable, exc.message) from None
+        if instance is None or session.user not in instance.users:
+            self.sessions.forget(session)
+            raise error(web.HTTPForbidden, LEFT_CALL)
+        return session
+
     # ---- what a user sees -------------------------------------------------------------------------
 
-    def bind(self, session: Session, channel: object) -> None:
-        """The session plays the game of `channel` (its stream names it), and no other."""
-        if session.channel is None and str(channel).isdigit():
-            session.channel = int(str(channel))
-        if str(session.channel) != str(channel):
-            raise error(web.HTTPForbidden, OTHER_GAME)
-
     async def game_of(self, session: Session, game_id: object = None) -> GameRecord:
-        """The game in progress in the session's channel; refused for any other game."""
-        if session.channel is None:
-            raise error(web.HTTPBadRequest, "The page has not said which voice channel it is in: reload it.")
+        """The game in progress in the session's voice channel, or the one it last showed there once it is over
+        (its result and score sheet stay up); refused for any other game."""
         try:
             record = await self.service.get_state(channel_id=session.channel)
         except GameError:
-            raise error(web.HTTPNotFound, "There is no game in this voice channel's chat: start one there with "
-                                          "/game new.") from None
+            record = await self._last_game(session)
         if game_id is not None and game_id != record.id:
             raise error(web.HTTPForbidden, OTHER_GAME)
+        session.game = record.id
         return record
 
-    def you(self, record: GameRecord, session: Session) -> dict[str, Any]:
+    async def _last_game(self, session: Session) -> GameRecord:
+        try:
+            record = await self.service.get_state(game_id=session.game) if session.game is not None else None
+        except GameError:
+            record = None
+        if record is None or record.channel_id != session.channel:
+            raise error(web.HTTPNotFound, NO_GAME)
+        return record
+
+    async def you(self, record: GameRecord, session: Session) -> dict[str, Any]:
         """The user's own part of the model: their seat, the controls the board offers them, their private lines."""
         state = record.state
         if session.user not in record.setup.players:
             return {"seat": None, "name": session.name, "private": [], "controls": []}
         made, lines = session.private  # shown while the game is as their move left it
-        return {"seat": record.setup.players.index(session.user), "name": session.name,
-                "private": [*self._secrets(state, session.user), *(lines if made == record.version else ())],
-                "controls": self._controls(record)}
+        seat = record.setup.players.index(session.user)
+        if record.status != GameStatus.ACTIVE:  # over: the next game starts here too
+            controls = [{"verb": "newgame", "label": "New game", "kind": "lobby"}]
+        elif not await self._answered(record):
+            controls = _challenge_controls(seat)
+        else:
+            controls = self._controls(record, session.user)
+        return {"seat": seat, "name": session.name, "controls": controls,
+                "private": [*self._secrets(state, session.user), *(lines if made == record.version else ())]}
+
+    async def _answered(self, record: GameRecord) -> bool:
+        """Whether the game's challenge was accepted (its board is posted): until then the players answer it."""
+        if record.id not in self._accepted and await self.service.repo.board_messages(record.id):
+            self._accepted.add(record.id)
+        return record.id in self._accepted
 
     def _secrets(self, state: Any, me: str) -> list[str]:
         """What only this player may see: their secret pick before the reveal."""
         if not is_mission_deck(state):
-            return []
+            secret = state.player(me).secret
+            if secret is None or all(p.secret for p in state.players):
+                return []
+            return ["Your secret selection is in (shown once both have selected)."]
         catalog = self.views.mission_deck.catalog_of(state)
         player = state.player(me)
         lines = []
@@ -183,70 +167,221 @@ class Activity:
                          " (shown once both have picked).")
         return lines
 
-    def _controls(self, record: GameRecord) -> list[dict[str, Any]]:
-        """The board's buttons that the Activity can run: a move at once, a menu, or undo (forms stay in Discord)."""
+    def _controls(self, record: GameRecord, me: str) -> list[dict[str, Any]]:
+        """The board's buttons for this player, each a move at once, a menu or a form."""
         view = self.views.of(record.state)
-        menus = ca_controls.MENUS if is_mission_deck(record.state) else frozenset()
+        mission_deck = is_mission_deck(record.state)
+        menus = ca_controls.MENUS if mission_deck else table_controls.MENUS
         found = []
         for item in view.buttons(record.id, record.state, record.version):
             verb = getattr(item, "verb", None)
-            if verb in view.simple_actions or verb == "undo" or verb in menus:
-                found.append({"verb": verb, "label": BUTTONS[verb][0], "menu": verb in menus})
+            kind = ("menu" if verb in menus or verb == "deployed" and self._asks_ready(record, me)
+                    else "form" if verb in ("army", "units") else "move")
+            if kind != "move" or verb in view.simple_actions or verb in ("undo", "deployed"):
+                found.append({"verb": verb, "label": BUTTONS[verb][0], "kind": kind})
         return found
+
+    def _asks_ready(self, record: GameRecord, me: str) -> bool:
+        """A table game's Deployment done asks first whether the army is Battle Ready (a menu of two buttons)."""
+        if is_mission_deck(record.state):
+            return False
+        return table_controls.deploy_moves(self.service.packs.rules(record.pack), record.state, me, "deployed") is None
+
+    # ---- starting a game --------------------------------------------------------------------------
+
+    async def lobby(self, request: web.Request) -> web.Response:
+        """Whether the channel has a game, and who in the call could be challenged: those signed in to it."""
+        session = await self.session((await _body(request)).get("session"))
+        try:
+            game = (await self.service.get_state(channel_id=session.channel)).id
+        except GameError:
+            game = None
+        people = [{"id": s.user, "name": s.name} for s in self.sessions.in_call(session.instance)
+                  if s.user != session.user]
+        return web.json_response({"game": game, "can_start": self.table is not None, "people": people,
+                                  "packs": [{"id": p, "title": t} for p, t in pack_choices(self.service.packs)],
+                                  "sizes": [{"id": s, "title": t} for s, t in SIZES]})
+
+    async def new_game(self, request: web.Request) -> web.Response:
+        """A challenge to someone in the call, posted in the call's chat as /game new posts it."""
+        body = await _body(request)
+        session = await self.session(body.get("session"))
+        if self.table is None:
+            raise error(web.HTTPBadRequest, "Start the game from the chat with /game new: this server only shows it.")
+        opponent = next((s for s in self.sessions.in_call(session.instance)
+                         if s.user == body.get("opponent") and s.user != session.user), None)
+        if opponent is None or not await self._still_in_call(opponent):
+            raise error(web.HTTPBadRequest, "Challenge someone in this call who has the table open.")
+        pack, size = body.get("pack"), body.get("size") or None
+        if not isinstance(pack, str) or size not in (None, *dict(SIZES)):
+            raise error(web.HTTPBadRequest, "Pick a pack and a size.")
+        try:
+            setup = GameOptions(pack=pack, size=size).setup(self.service.packs, (session.user, opponent.user),
+                                                             (session.name, opponent.name))
+            game_id = await self.table.offer_in_call(session.guild, session.channel, setup)
+        except GameError as exc:
+            raise error(web.HTTPBadRequest, exc.message) from None
+        return web.json_response({"ok": True, "game": game_id})
+
+    async def _still_in_call(self, session: Session) -> bool:
+        instance = await self.discord.instance(session.instance)
+        return instance is not None and session.user in instance.users
 
     # ---- playing ------------------------------------------------------------------------------------
 
     async def menu(self, request: web.Request) -> web.Response:
         body = await _body(request)
-        session = self.sessions.get(body.get("session"))
+        session = await self.session(body.get("session"))
         record = await self.game_of(session, body.get("game"))
-        verb = body.get("verb")
-        if not is_mission_deck(record.state) or verb not in ca_controls.MENUS:
-            raise error(web.HTTPBadRequest, "That control has no menu here: use the board in Discord.")
         _require_player(record, session)
-        catalog = self.views.mission_deck.catalog_of(record.state)
+        verb, state = body.get("verb"), record.state
         try:
-            content, items = ca_controls.menu(catalog, record.state, session.user, record.id, record.version, verb)
+            if verb == "deployed" and self._asks_ready(record, session.user):
+                content, items = table_controls.READY_QUESTION, [GameButton(record.id, record.version, v)
+                                                                  for v in ("readydeploy", "notreadydeploy")]
+            elif is_mission_deck(state) and verb in ca_controls.MENUS:
+                catalog = self.views.mission_deck.catalog_of(state)
+                content, items = ca_controls.menu(catalog, state, session.user, record.id, record.version, verb)
+            elif not is_mission_deck(state) and verb in table_controls.MENUS:
+                rules = self.service.packs.rules(record.pack)
+                content, items = table_controls.menu(rules, state, session.user, record.id, record.version, verb)
+            else:
+                raise GameError("That control has no menu.")
         except GameError as exc:
             raise error(web.HTTPBadRequest, exc.message) from None
         return web.json_response({"content": content, "items": [_item(i) for i in items]})
 
-    async def act(self, request: web.Request) -> web.Response:
+    async def form(self, request: web.Request) -> web.Response:
+        """What a control's form asks: Set army, Name units, or what a menu choice asks before it is a move."""
         body = await _body(request)
-        session = self.sessions.get(body.get("session"))
+        session = await self.session(body.get("session"))
         record = await self.game_of(session, body.get("game"))
         _require_player(record, session)
-        verb, values, version = body.get("verb"), body.get("values"), body.get("version")
+        try:
+            spec = self._form(record, session.user, body.get("verb"), _values(body))
+        except GameError as exc:
+            raise error(web.HTTPBadRequest, exc.message) from None
+        if spec is None:
+            raise error(web.HTTPBadRequest, "That control has no form.")
+        return web.json_response(spec.as_dict())
+
+    def _form(self, record: GameRecord, me: str, verb: object, values: list[str] | None) -> FormSpec | None:
+        if verb == "army":
+            return ARMY_FORM
+        if verb == "units" and is_mission_deck(record.state):
+            return ca_controls.units_form(record.state, me)
+        if values is not None and not is_mission_deck(record.state):
+            return table_controls.select_form(self.service.packs.rules(record.pack), record.state, me, str(verb),
+                                              values)
+        return None
+
+    async def act(self, request: web.Request) -> web.Response:
+        body = await _body(request)
+        session = await self.session(body.get("session"))
+        record = await self.game_of(session, body.get("game"))
+        _require_player(record, session)
+        verb, values, version, typed = body.get("verb"), _values(body), body.get("version"), body.get("typed")
         if not isinstance(version, int):
             raise error(web.HTTPBadRequest, "The page sent no version: reload it.")
+        if typed is not None and not (isinstance(typed, dict) and all(isinstance(v, str) for v in typed.values())):
+            raise error(web.HTTPBadRequest, "The form sent something this server cannot read: reload the page.")
         try:
+            if verb in ANSWERS:
+                return await self._answer(record, session, str(verb))
+            form = self._form(record, session.user, verb, values) if verb != "army" else ARMY_FORM
+            if form is not None and typed is None:  # the page shows the form, then sends it back with `typed`
+                return web.json_response({"form": form.as_dict()})
             if verb == "undo":
                 result = await self.service.undo(record.channel_id, session.user, expected_version=version)
+            elif verb == "army":
+                result = await self._set_army(record, session, typed or {}, body.get("file"))
             else:
-                move = self._move(record, session.user, verb, values)
-                result = await self.service.act(move, game_id=record.id, expected_version=version)
+                result = None
+                for move, checked in self._moves(record, session.user, verb, values, typed):
+                    result = await self.service.act(move, game_id=record.id,
+                                                    expected_version=version if checked else None)
         except NotAPlayer as exc:
             raise error(web.HTTPForbidden, exc.message) from None
         except GameError as exc:
             raise error(web.HTTPBadRequest, exc.message) from None
-        session.private = (result.version, tuple(e.text for e in result.events if e.private_to == session.user))
-        return web.json_response({"ok": True, "version": result.version})
+        assert result is not None
+        lines = (*session.pending, *(e.text for e in result.events if e.private_to == session.user))
+        session.private, session.pending = (result.version, lines), ()
+        # In the answer too: the stream may have sent this version's model before these lines were known.
+        return web.json_response({"ok": True, "version": result.version, "private": lines})
 
-    def _move(self, record: GameRecord, me: str, verb: object, values: object) -> Any:
-        view = self.views.of(record.state)
-        if isinstance(values, list) and all(isinstance(v, str) for v in values) and is_mission_deck(record.state):
-            try:
-                return ca_controls.select_action(me, str(verb), values)
-            except (ValueError, KeyError):  # a value no menu offers
-                raise GameError("That choice is not on the menu.") from None
-        if values is None and verb in view.simple_actions:
-            return view.simple_actions[verb](me, record.state)
+    async def _set_army(self, record: GameRecord, session: Session, typed: dict[str, str], file: object):
+        """The army form: what the Discord form takes, and a list file the page read (base64)."""
+        move, checked = await army_move(self.service, session.user, session.guild, record.id,
+                                        file=_file(file), **army_values(typed))
+        result = await self.service.act(move, game_id=record.id)
+        if checked is not None:  # the list's flags, for the player alone, as Discord's private answer
+            session.pending = tuple(f"Your list: {flag}" for flag in checked.flags)
+        return result
+
+    def _moves(self, record: GameRecord, me: str, verb: object, values: list[str] | None,
+               typed: dict[str, str] | None) -> list[tuple[Any, bool]]:
+        """The moves a control makes, each with whether it is checked against the version on screen."""
+        state, view = record.state, self.views.of(record.state)
+        if verb == "units" and is_mission_deck(state):
+            return [(ca_controls.units_answer(state, me, typed or {}), True)]
+        if values is not None:
+            if is_mission_deck(state):
+                try:
+                    return [(ca_controls.select_action(me, str(verb), values), verb not in self.views.unversioned)]
+                except (ValueError, KeyError):  # a value no menu offers
+                    raise GameError("That choice is not on the menu.") from None
+            return [(table_controls.select_action(me, str(verb), values, typed), verb in ("mission", "outcome"))]
+        if not is_mission_deck(state) and verb in ("deployed", *DEPLOYING):
+            found = table_controls.deploy_moves(self.service.packs.rules(record.pack), state, me, str(verb))
+            if found is None:
+                raise GameError(table_controls.READY_QUESTION)
+            return [(move, verb == "deployed") for move in found]  # the Battle Ready answer holds however it moved
+        if verb in view.simple_actions:
+            return [(view.simple_actions[verb](me, state), verb not in self.views.unversioned)]
         raise GameError("That control is not available here.")
+
+    async def _answer(self, record: GameRecord, session: Session, verb: str) -> web.Response:
+        """Accept or decline the challenge from the call: the board is posted in the chat as a press there would."""
+        if self.table is None:
+            raise GameError("Answer the challenge in the chat: this server only shows the game.")
+        await self.table.answer_challenge(record.id, session.user, verb)
+        return web.json_response({"ok": True, "version": record.version})
+
+
+def _challenge_controls(seat: int) -> list[dict[str, Any]]:
+    """The challenged player accepts or declines; the challenger may call it off."""
+    verbs = ["accept", "decline"] if seat == 1 else ["decline"]
+    return [{"verb": v, "label": BUTTONS[v][0] if v != "decline" or seat == 1 else "Call the game off", "kind": "move"}
+            for v in verbs]
 
 
 def _require_player(record: GameRecord, session: Session) -> None:
     if session.user not in record.setup.players:
         raise error(web.HTTPForbidden, "You are watching this game: only its two players can play it.")
+
+
+def _values(body: dict[str, Any]) -> list[str] | None:
+    values = body.get("values")
+    if values is None:
+        return None
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise error(web.HTTPBadRequest, "That choice is not on the menu.")
+    return values
+
+
+def _file(file: object) -> tuple[str, bytes] | None:
+    """A list file the page read: {name, data} with the bytes in base64, held to the size a list file may have."""
+    if file is None:
+        return None
+    if not isinstance(file, dict) or not isinstance(file.get("name"), str) or not isinstance(file.get("data"), str):
+        raise GameError("The file did not arrive whole: choose it again.")
+    if len(file["data"]) > (MAX_FILE_BYTES * 4) // 3 + 4:
+        raise GameError(f"That file is too large: a list file is at most {MAX_FILE_BYTES // 1000:,} KB.")
+    try:
+        return file["name"][:100], base64.b64decode(file["data"], validate=True)
+    except (binascii.Error, ValueError):
+        raise GameError("The file did not arrive whole: choose it again.") from None
 
 
 def _item(item: Any) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from bot.store.db import is_postgres, make_engine, make_sessionmaker, upgrade_da
 from bot.store.shares import ShareRepository
 from bot.tournament_service import TournamentService
 from bot.ui.packs import PackViews
-from bot.web.activity import DiscordIdentity
+from bot.web.discord_api import DiscordApi
 from bot.web.limits import RateLimits
 from bot.web.server import WebSurface
 
@@ -35,7 +35,7 @@ async def serve_pages(settings: Settings, catalog: Catalog, *, ready: asyncio.Ev
     service = GameService(catalog, sessions, changes=changes)
     web = WebSurface(service, TournamentService(sessions, changes=changes), ShareRepository(sessions),
                      PackViews(service.packs), public_url=settings.web_url, limits=RateLimits.of(settings),
-                     identity=DiscordIdentity.of(settings, None))
+                     discord=DiscordApi.of(settings, None))
     await web.start(settings.web_host, settings.web_port)
     if ready is not None:
         ready.set()

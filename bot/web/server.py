@@ -32,7 +32,9 @@ from bot.store.shares import ShareRepository
 from bot.tournament_service import TournamentService
 from bot.ui.chapter_approved.briefing import table_map
 from bot.ui.packs import PackViews
-from bot.web.activity import Activity, DiscordIdentity
+from bot.web.activity import Activity
+from bot.web.activity_sessions import LEFT_CALL
+from bot.web.discord_api import DiscordApi
 from bot.web.feeds import CLOSE, GONE, UNSHARED, LiveFeeds
 from bot.web.limits import RateLimits, client_address
 
@@ -88,10 +90,10 @@ def shell(name: str) -> str:
 class WebSurface:
     def __init__(self, service: GameService, tournaments: TournamentService, shares: ShareRepository,
                  views: PackViews, *, public_url: str, limits: RateLimits | None = None,
-                 identity: DiscordIdentity | None = None) -> None:
+                 discord: DiscordApi | None = None) -> None:
         self.service, self.tournaments, self.shares, self.views = service, tournaments, shares, views
-        # The Discord Activity, when the application's OAuth2 client is configured (bot/web/activity.py).
-        self.activity = Activity(service, views, identity) if identity is not None else None
+        # The Discord Activity, when the application's OAuth2 client and token are configured (bot/web/activity.py).
+        self.activity = Activity(service, views, discord) if discord is not None else None
         self.public_url = public_url.rstrip("/")
         self.feeds = LiveFeeds(service, tournaments, shares)
         self.limits = limits or RateLimits()
@@ -138,7 +140,10 @@ class WebSurface:
             app.router.add_get("/activity/api/config", self.activity.config)
             app.router.add_post("/activity/api/session", self.activity.sign_in)
             app.router.add_get("/activity/api/stream", self._activity_stream)
+            app.router.add_post("/activity/api/lobby", self.activity.lobby)
+            app.router.add_post("/activity/api/new", self.activity.new_game)
             app.router.add_post("/activity/api/menu", self.activity.menu)
+            app.router.add_post("/activity/api/form", self.activity.form)
             app.router.add_post("/activity/api/act", self.activity.act)
             app.router.add_get("/activity/api/map.png", self._activity_picture(self._map_of))
             app.router.add_get("/activity/api/sheet.png", self._activity_picture(self._sheet_of))
@@ -164,19 +169,23 @@ class WebSurface:
     @web.middleware
     async def _guard(self, request: web.Request,
                      handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
-        """Rate limits per client, and the security headers on every answer. The Activity's requests all come
-        through Discord's proxy, from a few addresses for every call: its users are Discord's, signed in."""
-        wait = None if request.path.startswith("/activity/") else self.limits.take(client_address(request))
+        """Rate limits per client, and the security headers on every answer, refusals included: the Activity's
+        (framed by Discord alone) under /activity/, the pages' (framed by nobody) elsewhere. The Activity's requests
+        all come through Discord's proxy, from a few addresses for every call: its users are Discord's, signed in."""
+        activity = request.path.startswith("/activity/")
+        headers = ACTIVITY_HEADERS if activity else SECURITY_HEADERS
+        wait = None if activity else self.limits.take(client_address(request))
         if wait is not None:
             raise web.HTTPTooManyRequests(text="Too many requests: wait a moment.",
-                                          headers={"Retry-After": str(wait), **SECURITY_HEADERS})
+                                          headers={"Retry-After": str(wait), **headers})
         try:
             response = await handler(request)
         except web.HTTPException as exc:
-            exc.headers.update(SECURITY_HEADERS)
+            exc.headers.update(headers)
+            exc.headers.setdefault("Cache-Control", "no-store")
             raise
         if not response.prepared:  # a stream sent its headers already
-            response.headers.update(ACTIVITY_HEADERS if request.path.startswith("/activity/") else SECURITY_HEADERS)
+            response.headers.update(headers)
             response.headers.setdefault("Cache-Control", "no-store")
         return response
 
@@ -257,15 +266,17 @@ class WebSurface:
     def _activity_picture(self, draw: Callable[[GameRecord], Awaitable[web.Response]]):
         async def picture(request: web.Request) -> web.Response:
             assert self.activity is not None
-            return await draw(await self.activity.game_of(self.activity.sessions.get(request.query.get("session"))))
+            session = await self.activity.session(request.query.get("session"))
+            return await draw(await self.activity.game_of(session))
         return picture
 
     async def _activity_stream(self, request: web.Request) -> web.StreamResponse:
-        """The game of the session's channel, with the user's own part in each model."""
-        assert self.activity is not None
-        session = self.activity.sessions.get(request.query.get("session"))
-        self.activity.bind(session, request.query.get("channel"))
-        record = await self.activity.game_of(session)
+        """The game of the session's voice channel, with the user's own part in each model, for as long as Discord
+        counts the user in the call."""
+        activity = self.activity
+        assert activity is not None
+        session = await activity.session(request.query.get("session"))
+        record = await activity.game_of(session)
 
         pictures = f"api/{{}}?session={session.token}"  # the page's own, through Discord's proxy
 
@@ -274,13 +285,23 @@ class WebSurface:
             current = await self.service.get_state(game_id=record.id, version=model["version"])
             model["mission"]["map"] = model["mission"]["map"] and pictures.format("map.png")
             model["sheet"] = model["sheet"] and pictures.format("sheet.png")
-            model["you"] = self.activity.you(current, session)  # type: ignore[union-attr]
+            model["you"] = await activity.you(current, session)
             return json.dumps(model, separators=(",", ":"))
-        return await self._serve(request, ("game", record.id), None, ACTIVITY_HEADERS, own)
+
+        async def still_in_call() -> bool:
+            try:
+                await activity.session(session.token)
+            except web.HTTPException:
+                return False
+            return True
+        return await self._serve(request, ("game", record.id), None, ACTIVITY_HEADERS, own, still_in_call)
 
     async def _serve(self, request: web.Request, target: Target, token: str | None, headers: dict[str, str],
-                     own: Callable[[str], Awaitable[str]] | None = None) -> web.StreamResponse:
-        """A page's stream: the model now, then at every change; `own` adds the viewer's own part to a model."""
+                     own: Callable[[str], Awaitable[str]] | None = None,
+                     allowed: Callable[[], Awaitable[bool]] | None = None) -> web.StreamResponse:
+        """A page's stream: the model now, then at every change; `own` adds the viewer's own part to a model;
+        `allowed` is asked again as often as Discord's answer about an instance is trusted (the Activity's user still
+        in the call), and ends the stream when it says no."""
         client = client_address(request) if token is not None else None  # the Activity's: see _guard
         if client is not None and not self.limits.stream_started(client):
             raise web.HTTPTooManyRequests(text="Too many pages open from here.")
@@ -290,15 +311,24 @@ class WebSurface:
             if client is not None:
                 self.limits.stream_ended(client)
             raise web.HTTPNotFound(text=NOT_FOUND) from None
+        loop = asyncio.get_running_loop()
         response = web.StreamResponse(headers={**headers, "Content-Type": "text/event-stream",
                                                "Cache-Control": "no-store", "X-Accel-Buffering": "no"})
         try:
             await response.prepare(request)
             await response.write(f"retry: {RETRY_MS}\n\n".encode())
+            checked, every = loop.time(), self.activity.discord.ttl if self.activity else HEARTBEAT_SECONDS
             while True:
+                wait = HEARTBEAT_SECONDS if allowed is None else min(HEARTBEAT_SECONDS, every)
                 try:
-                    event, data = await asyncio.wait_for(viewer.frames.get(), HEARTBEAT_SECONDS)
+                    event, data = await asyncio.wait_for(viewer.frames.get(), wait)
                 except TimeoutError:
+                    event, data = "", ""
+                if allowed is not None and loop.time() - checked >= every:
+                    checked = loop.time()
+                    if not await allowed():
+                        event, data = GONE, json.dumps({"message": LEFT_CALL})
+                if not event:
                     await response.write(b": still here\n\n")
                     continue
                 if event == CLOSE:

@@ -1,5 +1,7 @@
-"""Discord's OAuth2 code exchange and users/@me, as a fake Discord on 127.0.0.1 answers them for the Activity's
-sign-in (bot/web/activity.py): a code the fake handed out for a user becomes an access token, the token that user."""
+"""What the Activity asks Discord (bot/web/discord_api.py), as a fake Discord on 127.0.0.1 answers it: the OAuth2
+code exchange and users/@me (a code the fake handed out for a user becomes an access token, the token that user),
+and the application's Activity instances (who is connected to each, in which voice channel), asked with the bot's
+token."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from aiohttp import web
 from tests.web.conftest import free_port
 
 CLIENT_ID, CLIENT_SECRET = "1100000000000000001", "activity-secret"
+BOT_TOKEN = "harness-token"  # the harness's settings
 
 
 @dataclass
@@ -18,6 +21,8 @@ class FakeOAuth:
     codes: dict[str, dict] = field(default_factory=dict)  # code -> the user it was given to
     tokens: dict[str, dict] = field(default_factory=dict)
     exchanges: list[dict] = field(default_factory=list)  # what the bot sent to the token endpoint
+    instances: dict[str, dict] = field(default_factory=dict)  # instance id -> Discord's description of it
+    instance_asks: list[str] = field(default_factory=list)  # the instances the bot asked about, in order
 
     def code_for(self, user_id: int, name: str) -> str:
         """What the SDK's authorize gives the page of this user."""
@@ -39,11 +44,37 @@ class FakeOAuth:
         user = self.tokens.get(request.headers.get("Authorization", "").removeprefix("Bearer "))
         return web.json_response(user) if user else web.json_response({"message": "401: Unauthorized"}, status=401)
 
+    def launch(self, channel_id: int, guild_id: int | None, *users: int) -> str:
+        """The Activity launched in a voice channel with `users` connected: its instance id."""
+        instance = f"i-{secrets.token_hex(6)}-gc-{guild_id}-{channel_id}"
+        self.instances[instance] = {"application_id": CLIENT_ID, "instance_id": instance, "launch_id": "1",
+                                    "location": {"id": f"gc-{guild_id}-{channel_id}", "kind": "gc",
+                                                 "channel_id": str(channel_id),
+                                                 **({"guild_id": str(guild_id)} if guild_id else {})},
+                                    "users": [str(u) for u in users]}
+        return instance
+
+    def join(self, instance: str, user: int) -> None:
+        self.instances[instance]["users"].append(str(user))
+
+    def leave(self, instance: str, user: int) -> None:
+        self.instances[instance]["users"].remove(str(user))
+
+    async def instance(self, request: web.Request) -> web.Response:
+        if request.headers.get("Authorization") != f"Bot {BOT_TOKEN}":
+            return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+        self.instance_asks.append(request.match_info["instance"])
+        found = self.instances.get(request.match_info["instance"])
+        if request.match_info["application"] != CLIENT_ID or found is None:
+            return web.json_response({"message": "404: Not Found", "code": 0}, status=404)
+        return web.json_response(found)
+
     async def start(self) -> str:
         """Serve on 127.0.0.1; the API base URL to give the bot."""
         app = web.Application()
         app.router.add_post("/api/v10/oauth2/token", self.token)
         app.router.add_get("/api/v10/users/@me", self.me)
+        app.router.add_get("/api/v10/applications/{application}/activity-instances/{instance}", self.instance)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
         port = free_port()

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.cogs.game_table import Table
-from tests.discord_model import FakeUser
+from tests.discord_model import GUILD_ID, FakeUser
 from tests.web.browser import browser  # noqa: F401
 from tests.web.fake_oauth import FakeOAuth
 
@@ -20,8 +20,12 @@ async def open_activity(browser: Any, table: Table, oauth: FakeOAuth, user: Fake
     page = await browser.new_page(viewport={"width": 1280, "height": 720})
     page.on("pageerror", lambda error: errors.append(str(error)))
     channel = (table.channel or table.h.default_channel).id
+    instance = next((i for i, found in oauth.instances.items() if found["location"]["channel_id"] == str(channel)),
+                    None) or oauth.launch(channel, GUILD_ID)
+    if str(user.id) not in oauth.instances[instance]["users"]:
+        oauth.join(instance, user.id)
     code = oauth.code_for(user.id, user.name)
-    await page.goto(f"{table.h.bot.web.public_url}/activity/?channel={channel}&mock_code={code}")
+    await page.goto(f"{table.h.bot.web.public_url}/activity/?instance={instance}&mock_code={code}")
     await page.wait_for_selector(f'body[data-signed-in="{user.id}"]', timeout=WAIT_MS)
     return page
 

@@ -19,7 +19,7 @@ from bot.ui.chapter_approved import choices
 from bot.ui.chapter_approved.briefing import table_map
 from bot.ui.controls import GameButton, GameSelect, view_of
 from bot.ui.errors import reply_privately
-from bot.ui.forms import Form
+from bot.ui.forms import Field, Form, FormSpec
 from bot.ui.text import title_case
 
 if TYPE_CHECKING:
@@ -340,30 +340,35 @@ FORMS = {
 }
 
 
+def units_form(state: GameState, me: str) -> FormSpec:
+    """The form a When Drawn question waiting on `me` is answered with by name: units, or an objective."""
+    prompt = next((q for q in state.prompts if q.player == me), None)
+    if prompt is None or prompt.kind not in FORMS:
+        raise GameError("Nothing is waiting for your answer.")
+    title, label, count = FORMS[prompt.kind]
+    return FormSpec(title, tuple(Field(f"name{i + 1}", f"{label} {i + 1}" if count > 1 else label,
+                                       required=i == 0) for i in range(count)))
+
+
+def units_answer(state: GameState, me: str, values: dict[str, str]) -> a.Action:
+    """The answer the names typed in units_form make."""
+    spec = units_form(state, me)
+    names = tuple(name.strip() for f in spec.fields if (name := values.get(f.id, "")).strip())
+    if next(q for q in state.prompts if q.player == me).kind == PromptKind.TEMPTING_OBJECTIVE:
+        return a.AnswerPrompt(actor=me, objective=names[0] if names else None)
+    return a.AnswerPrompt(actor=me, units=names)
+
+
 class UnitsModal(Form):
     """Names typed for a When Drawn question: Marked for Death's three Alpha Targets (the opponent) and Gamma Target
     (the drawer); CA 2026-27's Beacon unit (the drawer) and, with no map to pick from, A Tempting Target's
     objective (the opponent)."""
 
     def __init__(self, desk: Desk, record: GameRecord, me: str) -> None:
-        prompt = next((q for q in record.state.prompts if q.player == me), None)
-        if prompt is None or prompt.kind not in FORMS:
-            raise GameError("Nothing is waiting for your answer.")
-        title, label, count = FORMS[prompt.kind]
-        super().__init__(title=title)
-        self.desk, self.game_id, self.version, self.me = desk, record.id, record.version, me
-        self.objective = prompt.kind == PromptKind.TEMPTING_OBJECTIVE
-        self.fields = [
-            discord.ui.TextInput(label=f"{label} {i + 1}" if count > 1 else label, custom_id=f"name{i + 1}",
-                                 max_length=80, required=i == 0)
-            for i in range(count)
-        ]
-        for field in self.fields:
-            self.add_item(field)
+        super().__init__(units_form(record.state, me))
+        self.desk, self.record, self.me = desk, record, me
 
     async def submit(self, interaction: discord.Interaction, values: dict[str, str]) -> None:
-        names = tuple(name for f in self.fields if (name := values.get(f.custom_id, "")).strip())
-        answer = (a.AnswerPrompt(actor=self.me, objective=names[0] if names else None) if self.objective
-                  else a.AnswerPrompt(actor=self.me, units=names))
+        answer = units_answer(self.record.state, self.me, values)
         # At the version it was shown: a form left open while the game moved on is refused like an outdated board.
-        await self.desk.perform(interaction, answer, game_id=self.game_id, version=self.version)
+        await self.desk.perform(interaction, answer, game_id=self.record.id, version=self.record.version)

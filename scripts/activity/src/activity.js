@@ -1,7 +1,8 @@
 // The Discord Activity's page script, bundled with Discord's Embedded App SDK into bot/web/static/activity.js
-// (scripts/activity/build.sh). live.js renders the game into the board markup; this script signs the user in,
-// connects live.js to the voice channel's game, and draws the user's own part in #you: who they are, the
-// controls the Discord board offers them, their menus and their private lines.
+// (scripts/activity/build.sh). live.js renders the game into the board markup; this script signs the user in
+// (Discord says who, and the Activity instance says which call), connects live.js to the call's game, and draws
+// the user's own part in #you: who they are, the controls the Discord board offers them, their menus and forms,
+// and their private lines. With no game in the call, it offers to start one (#lobby).
 //
 // Discord's proxy serves the page: every URL here is relative to it. Server strings only go through textContent.
 
@@ -18,6 +19,8 @@ let model = null; // the last model from the stream
 let menu = null; // the open menu: {verb, game, version, data}
 let busy = false; // a request of #you is under way: its buttons wait
 let refreshing = null;
+let lobbyTimer = null;
+let ownLines = { version: -1, lines: [] }; // the private lines of the user's last move, from its answer
 
 /* ---- small DOM helpers ---- */
 
@@ -82,18 +85,16 @@ const signin = {
     show($('signin'), true);
     setText(this.text(), text);
   },
-  fail(message, { hint = false, retry = true } = {}) {
+  fail(message, { retry = true } = {}) {
     show($('signin'), true);
     document.body.classList.add('signin-failed');
     setText($('signin-error'), message);
     show($('signin-error'), true);
-    show($('signin-hint'), hint);
     show($('signin-retry'), retry);
   },
   clear() {
     document.body.classList.remove('signin-failed');
     show($('signin-error'), false);
-    show($('signin-hint'), false);
     show($('signin-retry'), false);
   },
 };
@@ -101,10 +102,13 @@ const signin = {
 function makeSdk(id) {
   if (params.has('frame_id')) return new DiscordSDK(id);
   // Outside Discord (a plain browser: local development, tests) the SDK's mock stands in, signing in with
-  // ?mock_code= in the channel ?channel=.
+  // ?mock_code= in the Activity instance ?instance= (which the server asks Discord about, as in a real call).
   const mock = new DiscordSDKMock(id, null, params.get('channel'), null);
   mock._updateCommandMocks({ authorize: async () => ({ code: params.get('mock_code') || 'mock' }) });
   return mock;
+}
+function instanceId() {
+  return params.has('frame_id') ? sdk.instanceId : params.get('instance') || sdk.instanceId;
 }
 
 async function authorize() {
@@ -120,8 +124,8 @@ async function authorize() {
 
 async function newSession() {
   const code = await authorize();
-  // The server binds the session to the channel: it sends the channel's game and nothing else.
-  const answer = await api('api/session', { code, channel: sdk.channelId });
+  // The server asks Discord for this instance: its call's channel is the one game the session sees.
+  const answer = await api('api/session', { code, instance: instanceId() });
   if (!answer.session || !answer.user) throw new ApiError('The server did not sign you in: try again.', 0);
   session = answer;
   document.body.dataset.signedIn = String(answer.user.id);
@@ -129,7 +133,7 @@ async function newSession() {
 }
 
 function streamUrl() {
-  return `api/stream?session=${encodeURIComponent(session.session)}&channel=${encodeURIComponent(sdk.channelId)}`;
+  return `api/stream?session=${encodeURIComponent(session.session)}`;
 }
 
 // The stream's first answer tells whether the channel has a game: an EventSource would hide the 404 and its
@@ -164,16 +168,18 @@ async function start() {
       sdk = makeSdk(clientId);
     }
     await sdk.ready();
-    if (!sdk.channelId) {
+    if (!instanceId()) {
       throw new ApiError('Open this Activity from a voice channel: it shows the game of that channel.', 0);
     }
     if (!session) await newSession();
     signin.say('Opening the game…');
     await checkStream();
   } catch (exc) {
-    signin.fail(exc.message || 'Signing in failed.', { hint: exc.status === 404 });
+    if (exc.status === 404 && session) return openLobby();
+    signin.fail(exc.message || 'Signing in failed.');
     return;
   }
+  closeLobby();
   if (!window.MissionLive) {
     signin.fail('The page did not load completely: reload the Activity.');
     return;
@@ -211,10 +217,25 @@ async function liveSession() {
 
 /* ---- #you: the user's own part ---- */
 
+// Once the game on screen is over, the next one in the call (a challenge from the other page, or from the chat)
+// takes its place by itself.
+let nextTimer = null;
+function watchForNext(over) {
+  if (!over) {
+    clearInterval(nextTimer);
+    nextTimer = null;
+  } else if (!nextTimer) {
+    nextTimer = setInterval(() => {
+      if (!lobbyTimer) refreshLobby().catch(() => {});
+    }, 3000);
+  }
+}
+
 function onModel(m) {
   if (!m || m.kind !== 'game') return;
   const first = !model;
   model = m;
+  watchForNext(m.status === 'ended' || m.status === 'abandoned');
   if (first) show($('signin'), false);
   renderYou(m);
   if (menu) followMenu(m);
@@ -237,7 +258,8 @@ function renderYou(m) {
   setText($('you-idle'), seat == null ? 'Only the two players can play: the board follows the game live.'
     : over ? 'The game is over.' : 'Nothing to do right now: the buttons appear when it is your move.');
   show($('you-idle'), controls.length === 0);
-  const lines = you.private || [];
+  const lines = [...(you.private || [])];
+  if (ownLines.version === m.version) lines.push(...ownLines.lines.filter((line) => !lines.includes(line)));
   const list = $('you-private');
   while (list.children.length > lines.length) list.lastElementChild.remove();
   lines.forEach((line, i) => {
@@ -253,17 +275,20 @@ function renderYou(m) {
 // Rebuild the buttons only when the controls change, so a new model does not steal a button's focus.
 function renderControls(controls) {
   const box = $('you-controls');
-  const key = JSON.stringify(controls.map((c) => [c.verb, c.label, !!c.menu]));
+  const key = JSON.stringify(controls.map((c) => [c.verb, c.label, c.kind]));
   if (box.dataset.key !== key) {
     box.dataset.key = key;
     box.replaceChildren();
     for (const control of controls) {
-      const button = make('button', control.menu ? 'control has-menu' : 'control', box, control.label || control.verb);
+      const opens = control.kind === 'menu' || control.kind === 'form';
+      const button = make('button', opens ? 'control has-menu' : 'control', box, control.label || control.verb);
       button.type = 'button';
       button.dataset.verb = control.verb;
       button.disabled = busy;
-      if (control.menu) button.setAttribute('aria-haspopup', 'dialog');
-      button.addEventListener('click', () => (control.menu ? openMenu(control.verb) : act(control.verb)));
+      if (opens) button.setAttribute('aria-haspopup', 'dialog');
+      button.addEventListener('click', () => (control.kind === 'menu' ? openMenu(control.verb)
+        : control.kind === 'form' ? openForm(control.verb)
+          : control.kind === 'lobby' ? openLobby() : act(control.verb)));
     }
   }
   show(box, controls.length > 0);
@@ -307,19 +332,26 @@ async function request(work) {
 // A control without a menu: the move at once, at the version on screen.
 function act(verb) {
   return request(async () => {
-    await post('api/act', { game: model.game, version: model.version, verb });
+    const answer = await post('api/act', { game: model.game, version: model.version, verb });
     closeMenu();
+    if (answer.form) showForm(verb, { game: model.game, version: model.version }, answer.form);
   });
 }
 
 async function post(path, body) {
+  let answer;
   try {
-    return await api(path, { session: await liveSession(), ...body });
+    answer = await api(path, { session: await liveSession(), ...body });
   } catch (exc) {
     if (exc.status !== 401 || !session) throw exc;
     await refreshSession(); // the session ran out (or the server restarted): sign in again, once
-    return api(path, { session: session.session, ...body });
+    answer = await api(path, { session: session.session, ...body });
   }
+  if (answer.private) { // a move's lines for this user alone, shown with the model of the version it made
+    ownLines = { version: answer.version, lines: answer.private };
+    if (model && model.version === answer.version) renderYou(model);
+  }
+  return answer;
 }
 
 /* ---- menus: a small sheet inside #you ---- */
@@ -344,6 +376,7 @@ function closeMenu() {
 // version, as the Discord board does). Ask for it again, keeping what was ticked; close it if it is gone.
 let following = null;
 function followMenu(m) {
+  if (menu.form) return; // a form stays until sent or closed: the server refuses one the game has left behind
   if (menu.game !== m.game || !((m.you && m.you.controls) || []).some((c) => c.verb === menu.verb)) {
     return closeMenu();
   }
@@ -446,14 +479,159 @@ function drawSelect(sheet, item, first, ticked) {
   });
 }
 
-// A menu's move is made at the version the menu was drawn for.
+// A menu's move is made at the version the menu was drawn for; a choice that asks for more (a Codex objective's
+// name, an objective's VP) answers with its form first.
 function menuAct(verb, values) {
   const { game, version } = menu;
   return request(async () => {
-    await post('api/act', values === undefined ? { game, version, verb } : { game, version, verb, values });
+    const answer = await post('api/act', values === undefined ? { game, version, verb } : { game, version, verb, values });
     closeMenu();
+    if (answer.form) showForm(verb, { game, version, values }, answer.form);
   });
 }
+
+/* ---- forms: Set army, Name units, and what a menu choice asks; drawn where menus are ---- */
+
+function openForm(verb) {
+  if (menu && menu.verb === verb) return closeMenu();
+  return request(async () => {
+    const game = model.game, version = model.version;
+    showForm(verb, { game, version }, await post('api/form', { game, version, verb }));
+  });
+}
+
+function showForm(verb, at, spec) {
+  menu = { verb, game: at.game, version: at.version, form: true };
+  const sheet = make('form', 'menu form');
+  sheet.id = 'menu';
+  sheet.noValidate = true;
+  const head = make('div', 'menu-head', sheet);
+  make('h4', 'menu-title', head, spec.title);
+  const close = make('button', 'menu-close', head, '×');
+  close.type = 'button';
+  close.title = 'Close';
+  close.setAttribute('aria-label', 'Close the form');
+  close.addEventListener('click', () => { showError(null); closeMenu(); });
+  const inputs = [];
+  for (const field of spec.fields || []) {
+    const row = make('label', 'field', sheet);
+    make('span', 'field-label', row, field.label + (field.required ? '' : ' (optional)'));
+    const input = make(field.paragraph ? 'textarea' : 'input', '', row);
+    if (!field.paragraph) input.type = 'text';
+    else input.rows = 6;
+    input.name = field.id;
+    input.maxLength = field.max_length;
+    input.placeholder = field.placeholder || '';
+    input.required = !!field.required;
+    inputs.push(input);
+  }
+  let file = null;
+  if (spec.file) {
+    const row = make('label', 'field', sheet);
+    make('span', 'field-label', row, 'Or a list file (the app\'s export, a NewRecruit .rosz)');
+    file = make('input', '', row);
+    file.type = 'file';
+    file.name = 'file';
+    file.accept = '.txt,.rosz,.ros,.json,text/plain';
+  }
+  const foot = make('div', 'menu-foot', sheet);
+  const send = make('button', 'confirm', foot, 'Send');
+  send.type = 'submit';
+  send.id = 'form-send';
+  sheet.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const missing = inputs.find((i) => i.required && !i.value.trim());
+    if (missing) {
+      showError(`Fill in ${missing.previousElementSibling.textContent}.`);
+      missing.focus();
+      return;
+    }
+    const typed = Object.fromEntries(inputs.map((i) => [i.name, i.value]));
+    request(async () => {
+      const body = { game: at.game, version: at.version, verb, typed };
+      if (at.values) body.values = at.values;
+      if (file && file.files[0]) body.file = await readFile(file.files[0]);
+      await post('api/act', body);
+      closeMenu();
+    });
+  });
+  $('menu-box').replaceChildren(sheet);
+  markControls();
+  sheet.scrollIntoView({ block: 'nearest' });
+  if (inputs[0]) inputs[0].focus();
+}
+
+// A chosen file as the server takes it: its name and its bytes in base64.
+function readFile(chosen) {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve({ name: chosen.name, data: String(reader.result).split(',', 2)[1] || '' });
+    reader.onerror = () => reject(new ApiError('That file could not be read: choose it again.', 0));
+    reader.readAsDataURL(chosen);
+  });
+}
+
+/* ---- the lobby: no game in the call yet, so start one ---- */
+
+async function openLobby() {
+  show($('signin'), false);
+  show($('lobby'), true);
+  show($('lobby-back'), !!model); // opened over a finished game: its result stays a press away
+  await refreshLobby();
+  clearInterval(lobbyTimer);
+  lobbyTimer = setInterval(() => refreshLobby().catch(() => {}), 3000);
+}
+function closeLobby() {
+  clearInterval(lobbyTimer);
+  lobbyTimer = null;
+  show($('lobby'), false);
+}
+
+// Who is at the table in this call, and whether a game has started (a challenge to you, from here or the chat).
+async function refreshLobby() {
+  const lobby = await post('api/lobby', {});
+  if (lobby.game && (!model || lobby.game !== model.game)) {
+    closeLobby();
+    return start();
+  }
+  fillSelect($('lobby-opponent'), lobby.people.map((p) => [p.id, p.name]));
+  fillSelect($('lobby-pack'), lobby.packs.map((p) => [p.id, p.title]));
+  fillSelect($('lobby-size'), lobby.sizes.map((p) => [p.id, p.title]));
+  const alone = lobby.people.length === 0;
+  show($('lobby-alone'), alone);
+  show($('lobby-form'), !alone && lobby.can_start);
+  show($('lobby-chat'), !lobby.can_start);
+}
+function fillSelect(select, pairs) {
+  const key = JSON.stringify(pairs);
+  if (select.dataset.key === key) return;
+  const kept = select.value;
+  select.dataset.key = key;
+  select.replaceChildren(...pairs.map(([value, label]) => {
+    const option = make('option', '', null, label);
+    option.value = value;
+    return option;
+  }));
+  if (pairs.some(([value]) => value === kept)) select.value = kept;
+}
+$('lobby-back').addEventListener('click', () => closeLobby());
+$('lobby-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const send = $('lobby-send');
+  send.disabled = true;
+  setText($('lobby-error'), '');
+  try {
+    await post('api/new', { opponent: $('lobby-opponent').value, pack: $('lobby-pack').value,
+      size: $('lobby-size').value });
+    closeLobby();
+    await start();
+  } catch (exc) {
+    setText($('lobby-error'), exc.message);
+    show($('lobby-error'), true);
+  } finally {
+    send.disabled = false;
+  }
+});
 
 /* ---- start ---- */
 
