@@ -17,6 +17,7 @@ from tests.cogs.game_table import Table
 from tests.cogs.harness import Harness
 from tests.cogs.test_table_games import thread_tables
 from tests.cogs.test_tournament_commands import open_event, publish
+from tests.discord_model import GUILD_ID
 from tests.web.browser import chromium_path
 from tests.web.conftest import free_port, links_in, shared_links
 from tests.web.fake_oauth import CLIENT_ID, CLIENT_SECRET, FakeOAuth
@@ -54,8 +55,8 @@ async def main(out: Path) -> None:
             links = await shared_links(table, alice)
             await shoot(page, links["board"], out / "board.png", width=1280, height=900, full=True)
             await shoot(page, links["board"], out / "board-phone.png", width=390, height=844)
-            channel = h.default_channel.id
-            activity = f"{settings.web_url}/activity/?channel={channel}&mock_code={oauth.code_for(alice.id, 'Alice')}"
+            call = oauth.launch(h.default_channel.id, GUILD_ID, alice.id, bob.id)
+            activity = f"{settings.web_url}/activity/?instance={call}&mock_code={oauth.code_for(alice.id, 'Alice')}"
             await page.set_viewport_size({"width": 1280, "height": 720})
             await page.goto(activity)
             await page.wait_for_selector("body[data-version]")
