@@ -10,7 +10,8 @@ behind them carry a placeholder snapshot, since these queries read only the summ
   - /stats server (the server's tallies and the summary),
   - /ladder standings (the first page),
   - /stats faction (the faction records summed in the database, and their text; the picture timed apart), each
-    seat given a random detachment of the army data,
+    seat given a random detachment of the army data (its LIKE for the snapshots of armies of several detachments
+    finds none in the placeholders),
 and the time to recompute the ladder from scratch over every game (query, ratings, and writing the table).
 """
 

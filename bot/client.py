@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.changes import ChangeStream
 from bot.engine.chapter_approved.catalog import Catalog
+from bot.judges import JudgeService
 from bot.pacing import GlobalPace
 from bot.service import GameService
 from bot.settings import Settings
@@ -23,9 +24,12 @@ from bot.tournament_service import TournamentService
 from bot.ui.armies import FullList
 from bot.ui.controls import GameButton, GameSelect
 from bot.ui.desk import GameDesk
+from bot.ui.event_lists import ListDisposition
 from bot.ui.errors import answer_failure, send_error
 from bot.ui.forms import answer_form
 from bot.ui.help import HelpMenu
+from bot.ui.judges.buttons import CallJudgeButton, JudgeCallButton
+from bot.ui.judges.desk import JudgeDesk
 from bot.ui.history_view import HistoryPage
 from bot.ui.ladder_view import StandingsPage
 from bot.ui.open_challenge import ChallengeButton
@@ -36,6 +40,8 @@ from bot.ui.table.gt2020 import PickSecondaries, SelectSecondaries
 from bot.web.discord_api import DiscordApi
 from bot.web.limits import RateLimits
 from bot.web.server import WebSurface
+from bot.team_service import TeamService
+from bot.ui.teams.board import DYNAMIC_ITEMS as TEAM_ITEMS
 from bot.ui.tournament import CheckInButton, CloseCheckInButton, ConfirmResult, DraftButton, NudgeButton
 
 _log = logging.getLogger(__name__)
@@ -44,14 +50,14 @@ ENTRY_POINT = 4  # an application command's type: the Activity's launcher (PRIMA
 # Cog modules loaded at start-up, one per feature.
 EXTENSIONS: tuple[str, ...] = (
     "cogs.cards", "cogs.faq", "cogs.dice", "cogs.game", "cogs.play", "cogs.tournament", "cogs.mission", "cogs.help",
-    "cogs.setup", "cogs.settings", "cogs.stats", "cogs.ladder", "cogs.army")
+    "cogs.setup", "cogs.settings", "cogs.stats", "cogs.ladder", "cogs.army", "cogs.judge", "cogs.team")
 
 # DynamicItem button classes (game boards) are listed here so that a press on a board posted before a
 # restart still reaches its callback; each class's custom id carries what it needs.
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem], ...] = (
     GameButton, GameSelect, ConfirmResult, DraftButton, NudgeButton, CheckInButton, CloseCheckInButton, PickMission,
     ArmiesDeployed, SelectSecondaries, PickSecondaries, HelpMenu, ChallengeButton, HistoryPage, StandingsPage,
-    FullList, ShareAgree,
+    FullList, ShareAgree, ListDisposition, CallJudgeButton, JudgeCallButton, *TEAM_ITEMS,
 )
 
 # The bot echoes user input (card names, dice): never let that ping @everyone or a role.
@@ -120,6 +126,7 @@ class MissionBot(commands.Bot):
         if summarised := await self.service.backfill_summaries():
             _log.info("Summarised %d games that ended before this version, for history and stats", summarised)
         self.tournaments = TournamentService(sessions, changes=self.changes)
+        self.teams = TeamService(self.tournaments)
         self.picks = SecretPicks(sessions)
         views = PackViews(self.service.packs)
         if self.settings.web_port is not None:  # subscribed first: its pages never wait for the Discord board
@@ -130,6 +137,11 @@ class MissionBot(commands.Bot):
         self.desk = GameDesk(self, self.service, views, activity=self.web is not None and self.web.activity is not None)
         if self.web is not None and self.web.activity is not None:
             self.web.activity.table = self.desk  # the Activity posts and answers challenges through the desk
+        # Judges at an event's tables: a Call a judge on each table's board, its calls on the venue screen.
+        self.judges = JudgeDesk(self, JudgeService(sessions, changes=self.changes), self.tournaments, self.desk.alarms)
+        self.desk.board.extras.append(self.judges.board_button)
+        if self.web is not None:
+            self.web.feeds.judges = self.judges.service
         for name in self.extension_names:
             await self.load_extension(name)
         self.add_dynamic_items(*self.dynamic_items)

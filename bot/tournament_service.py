@@ -22,6 +22,8 @@ from bot.changes import Change, ChangeStream
 from bot.engine.chapter_approved.state import CA_PACK
 from bot.engine.errors import GameError, InvalidValue, NotAPlayer
 from bot.engine.rng import derive_rng, new_seed
+from bot import team_rounds
+from bot.engine.teams.event import TeamEvent, TeamRules
 from bot.engine.tournament import event as tournament
 from bot.engine.tournament.ranking import MAX_GAME_VP
 from bot.locks import KeyedLocks
@@ -122,6 +124,7 @@ class TournamentService:
         self, guild_id: int, name: str, rounds: int, *, announce_channel_id: int | None = None,
         organiser_role_id: int | None = None, bye_vp: int = 0, seed: str | None = None, pack: str = CA_PACK,
         pool: bool = True, list_policy: ListPolicy = "none", list_deadline: datetime | None = None,
+        teams: TeamRules | None = None,
     ) -> TournamentRecord:
         """`pack`: the Chapter Approved season played; `pool`: its rounds draw a pool mission (False: CA 2026-27,
         where each table's missions come from its players' Force Dispositions, registered with them or read from
@@ -143,7 +146,8 @@ class TournamentService:
                     guild_id=guild_id, name=name, rounds_planned=rounds, announce_channel_id=announce_channel_id,
                     organiser_role_id=organiser_role_id, seed=seed or new_seed(),
                     state=EventState(event=tournament.Tournament(bye_vp=bye_vp, pool=pool), pack=pack,
-                                     list_policy=list_policy, list_deadline=list_deadline),
+                                     list_policy=list_policy, list_deadline=list_deadline,
+                                     teams=TeamEvent(rules=teams) if teams is not None else None),
                 )
             except ActiveTournamentExists:
                 raise GameError("This server already has a tournament running: finish it first "
@@ -169,17 +173,25 @@ class TournamentService:
                     raise InvalidValue("Your Force Disposition is registered once, with your list.")
                 if chosen is not None:
                     dispositions = {**dispositions, player: chosen}
-            return state.model_copy(update={
-                "event": tournament.add_player(state.event, player), "names": {**state.names, player: name},
-                "dispositions": dispositions,
-            })
+            event = state.event
+            if state.teams is None:
+                event = tournament.add_player(event, player)
+            elif state.teams.team_of(player) is None:
+                raise NotAPlayer("In a team event your captain registers you with `/team register` or `/team add`; "
+                                 "then register your Force Disposition here.")
+            elif disposition is None:
+                raise InvalidValue("You are registered with your team: register your list's Force Disposition "
+                                   "(`disposition:`), or submit your list.")
+            return team_rounds.refuse_clashes(state.model_copy(update={
+                "event": event, "names": {**state.names, player: name}, "dispositions": dispositions,
+            }), player)
         return await self._change(guild_id, op)
 
     async def submit_list(self, guild_id: int, player: str, entry: EntryList, *, by: str,
                           organiser: bool) -> TournamentRecord:
         """A registered player's list (again to replace it) until the deadline and the first round; after either,
         only an organiser changes it, and a change after the first round is logged. In a 2026-27 event the list's
-        detachment gives the player's Force Disposition."""
+        detachments give the player's Force Disposition, or among several the one it records or is chosen."""
         def op(record: TournamentRecord) -> EventState:
             state = record.state
             self.list_refusal(state, player, by=by, organiser=organiser)
@@ -191,12 +203,47 @@ class TournamentService:
                                     after=settled_id(entry), at=self.now())
                 update["list_changes"] = (*state.list_changes, change)
             disposition = entry.army.disposition
-            if not state.event.pool and disposition is not None:
+            if not state.event.pool and entry.army.to_choose:
+                # several granted, none recorded: a choice made before stands where this list grants it too
+                kept = state.dispositions.get(player)
+                if kept in entry.army.dispositions:
+                    update["lists"] = {**state.lists, player: _choosing(entry, kept)}
+                elif started:
+                    raise InvalidValue("This list's detachments do not grant the Force Disposition the player's "
+                                       "games are paired with: correct the detachments.")
+                else:  # to choose among those its detachments grant (`choose_disposition`)
+                    update["dispositions"] = {p: d for p, d in state.dispositions.items() if p != player}
+            elif not state.event.pool and disposition is not None:
                 if started and state.dispositions.get(player) not in (None, disposition):
                     raise InvalidValue("This list's detachment gives another Force Disposition than the one the "
                                        "player's games are paired with: correct the detachment.")
                 update["dispositions"] = {**state.dispositions, player: disposition}
-            return state.model_copy(update=update)
+            return team_rounds.refuse_clashes(state.model_copy(update=update), player)
+        return await self._change(guild_id, op)
+
+    async def choose_disposition(self, tournament_id: int, list_id: int, disposition: str, *, by: str,
+                                 organiser: bool) -> TournamentRecord:
+        """CA 2026-27: the Force Disposition a list plays when its detachments grant several and it records none,
+        chosen among those only, by its player (or an organiser) as for the list itself; once the first round is
+        paired it stays the one the player's games are paired with."""
+        guild_id = (await self.get(tournament_id)).guild_id
+
+        def op(record: TournamentRecord) -> EventState:
+            state = record.state
+            player = next((p for p, e in state.lists.items() if e.army.list_id == list_id), None)
+            if record.id != tournament_id or player is None:
+                raise InvalidValue("That list is no longer in the event: submit it again.")
+            if by != player and not organiser:
+                raise NotAPlayer("Only an organiser can choose the Force Disposition of someone else's list.")
+            self.list_refusal(state, player, by=by, organiser=organiser)
+            entry = state.lists[player]
+            if disposition not in entry.army.granted:
+                raise InvalidValue("Pick one of the Force Dispositions the list's detachments grant.")
+            if state.event.rounds and state.dispositions.get(player) not in (None, disposition):
+                raise InvalidValue("The player's games are paired with another Force Disposition.")
+            return team_rounds.refuse_clashes(state.model_copy(update={
+                "lists": {**state.lists, player: _choosing(entry, disposition)},
+                "dispositions": {**state.dispositions, player: disposition}}), player)
         return await self._change(guild_id, op)
 
     def list_refusal(self, state: EventState, player: str, *, by: str, organiser: bool) -> None:
@@ -236,12 +283,15 @@ class TournamentService:
                 raise InvalidValue(f"All {record.rounds_planned} planned rounds have been paired: "
                                    "`/tournament finish` ends the event.")
             number = len(event.rounds) + 1
+            if record.state.teams is not None:  # team matches, whose captains pair the games
+                return await self._save(record, team_rounds.pair_state(record, number, 0))
             if not event.pool:  # CA 2026-27: every table's missions need both players' Force Dispositions
                 active = [p for p in event.players if p not in event.dropped]
                 missing = [record.state.names.get(p, p) for p in active if p not in record.state.dispositions]
                 if missing:
                     raise InvalidValue("No Force Disposition yet for " + ", ".join(missing) + ": their lists name "
-                                       "no detachment. Correct them with `/tournament list submit player:`.")
+                                       "no detachment, or their choice among their detachments' is still to make. "
+                                       "Correct them with `/tournament list submit player:`.")
             # Pairing a big field takes a moment: keep the event loop free meanwhile.
             paired = await asyncio.to_thread(
                 tournament.start_round, event, pairing_rng(record.seed, number, 0), mission, published=False)
@@ -250,11 +300,16 @@ class TournamentService:
 
     async def repair(self, tournament_id: int, number: int, draw: int) -> TournamentRecord:
         """Draw the draft round again (the next draw's stream); a button for an older draw is refused."""
+        if (await self.get(tournament_id)).state.teams is not None:
+            return await self.change_by_id(tournament_id, lambda record: team_rounds.pair_state(
+                record, number, team_rounds.draft_of(record, number, draw) + 1))
         return await self._change_draft(tournament_id, lambda record: asyncio.to_thread(
             tournament.repair_round, record.state.event, number, draw, pairing_rng(record.seed, number, draw + 1)))
 
     async def publish(self, tournament_id: int, number: int, draw: int) -> TournamentRecord:
         """Make the draft round the round being played: announced, and open to results."""
+        if (await self.get(tournament_id)).state.teams is not None:
+            return await self.change_by_id(tournament_id, lambda r: team_rounds.publish_state(r, number, draw))
         async def op(record: TournamentRecord) -> tournament.Tournament:
             return tournament.publish_round(record.state.event, number, draw)
         return await self._change_draft(tournament_id, op)
@@ -488,6 +543,20 @@ class TournamentService:
                                    f"table{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))}.")
             return await self._save(record, record.state, TournamentStatus.FINISHED)
 
+    async def change_by_id(self, tournament_id: int,
+                           op: Callable[[TournamentRecord], EventState]) -> TournamentRecord:
+        """One change of the event a button names, refused once it has finished (the team pairing's presses)."""
+        guild_id = (await self.get(tournament_id)).guild_id
+        async with self._lock(guild_id):
+            record = await self.get(tournament_id)
+            if record.status != TournamentStatus.ACTIVE:
+                raise GameError("This tournament has finished.")
+            return await self._save(record, op(record))
+
+    async def change(self, guild_id: int, op: Callable[[TournamentRecord], EventState]) -> TournamentRecord:
+        """One change of the server's running event (the team commands')."""
+        return await self._change(guild_id, op)
+
     async def _change(self, guild_id: int, op: Callable[[TournamentRecord], EventState]) -> TournamentRecord:
         async with self._lock(guild_id):
             record = await self.current(guild_id)
@@ -502,6 +571,11 @@ class TournamentService:
             raise GameError(CHANGED_MESSAGE) from None
         await self.changes.publish(Change("event", saved.id, saved.version, "event"))
         return saved
+
+
+def _choosing(entry: EntryList, disposition: str) -> EntryList:
+    """The list with the Force Disposition chosen among those its detachments grant."""
+    return entry.model_copy(update={"army": entry.army.model_copy(update={"disposition": disposition})})
 
 
 def not_checked_in(record: TournamentRecord) -> list[str]:

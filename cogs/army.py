@@ -18,7 +18,7 @@ from cogs.base import BotCog
 class ArmyCog(BotCog, name="army", description="Your army in this channel's game"):
     @app_commands.command(name="set", description="Set your army for this channel's game, before the battle")
     @app_commands.describe(faction="Your faction (leave everything empty to paste your list in a form)",
-                           detachment="Your detachment: in Chapter Approved 2026-27 it gives your Force Disposition",
+                           detachment="Your detachment, or several (commas or 'and'): in 2026-27 they give your Force Disposition",
                            file="Your list as a file: the Warhammer 40,000 app's export (.txt) or a NewRecruit "
                                 "roster (.rosz)")
     @app_commands.autocomplete(faction=factions_typed, detachment=detachments_typed)

@@ -64,7 +64,7 @@ class GameCog(BotCog, name="game", description="Play a mission pack's game here"
                            deployment="Chapter Approved 2026-27: agree on a Deployment card instead of drawing it",
                            layout="Chapter Approved 2026-27: play the pairing's layout instead of a Deployment card",
                            faction="Your army's faction (your opponent sets theirs on the board)",
-                           detachment="Your army's detachment: in 2026-27 it gives your Force Disposition")
+                           detachment="Your detachment, or several (commas or 'and'): in 2026-27 they give your Force Disposition")
     @app_commands.rename(clock_expiry="clock-expiry", my_strategy="my-strategy", their_strategy="their-strategy",
                          for_role="for")
     @app_commands.autocomplete(pack=packs_typed, faction=factions_typed, detachment=detachments_typed)

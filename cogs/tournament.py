@@ -21,6 +21,8 @@ from discord.ext import commands, tasks
 from bot.engine.errors import GameError
 from bot.engine.names import resolve
 from bot.engine.packs import ChapterApprovedRules
+from bot.engine.teams.event import TeamRules, margin_text
+from bot.engine.teams.scoring import MatchOutcome
 from bot.engine.tournament.event import MISSION_LETTERS, Reason, missing_tables
 from bot.store.tournament_repository import TournamentRecord
 from bot.tournament_service import (
@@ -39,9 +41,11 @@ from bot.store.share_models import ShareKind
 from bot.times import DEFAULT_ZONE, parse_when
 from bot.ui import event_lists
 from bot.ui import tournament as ui
+from bot.ui.teams.exports import team_players_csv, team_standings_csv
 from bot.ui.armies import detachments_typed, factions_typed, read_attachment
 from bot.ui.controls import view_of
 from bot.ui.game_options import pack_choices, packs_typed
+from bot.ui.judges.texts import calls_csv
 from bot.ui.sharing import event_links_text, web_of
 from bot.ui.limits import AUTOCOMPLETE_CHOICES
 from cogs.base import BotCog
@@ -101,8 +105,14 @@ class TournamentCog(BotCog, name="tournament", description="Run a Swiss tourname
                            lists="Army lists: none (default), closed (organisers see them), open (each player sees "
                                  "the opponent's)",
                            list_deadline="When lists are due, in your time zone: \"friday 18:00\" (then only "
-                                         "organisers enter them)")
-    @app_commands.rename(list_deadline="list-deadline")
+                                         "organisers enter them)",
+                           team_size="A team event: players per team, 3 to 8 (Teams Event Companion, 2026-27)",
+                           chapters="Team events: Space Marine chapters count as one faction keyword, or each its own",
+                           team_bye="Team events: what a bye scores (default: the smallest win)",
+                           pairing_minutes="Team events: each pairing step's deadline (default 15)",
+                           layouts="Team events: the Defenders declare layouts secretly (default) or in turn")
+    @app_commands.rename(list_deadline="list-deadline", team_size="team-size", team_bye="team-bye",
+                         pairing_minutes="pairing-minutes")
     @app_commands.autocomplete(pack=packs_typed)
     async def create(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, MAX_NAME],
                      rounds: app_commands.Range[int, 1, MAX_ROUNDS],
@@ -110,7 +120,12 @@ class TournamentCog(BotCog, name="tournament", description="Run a Swiss tourname
                      organiser_role: discord.Role | None = None,
                      bye_vp: app_commands.Range[int, 0, 100] = 0, pack: str | None = None,
                      lists: Literal["none", "closed", "open"] = "none",
-                     list_deadline: app_commands.Range[str, 1, 100] | None = None) -> None:
+                     list_deadline: app_commands.Range[str, 1, 100] | None = None,
+                     team_size: app_commands.Range[int, 3, 8] | None = None,
+                     chapters: Literal["each", "one"] = "each",
+                     team_bye: Literal["win", "draw", "loss"] = "win",
+                     pairing_minutes: app_commands.Range[int, 1, 1440] = 15,
+                     layouts: Literal["secret", "in-turn"] = "secret") -> None:
         if not interaction.permissions.manage_guild:
             raise GameError("Only someone with Manage Server can start a tournament.")
         deadline = await self._deadline(interaction, list_deadline) if list_deadline else None
@@ -121,11 +136,19 @@ class TournamentCog(BotCog, name="tournament", description="Run a Swiss tourname
         if not isinstance(rules, ChapterApprovedRules):
             raise GameError(f"Tournaments play a Chapter Approved season, not {rules.title}: name `pack:`.")
         pool = not rules.catalog.force_dispositions
+        team_rules = None
+        if team_size is not None:
+            if pool:
+                raise GameError("Team events play the 11th edition's Teams Event Companion: pick the Chapter "
+                                "Approved 2026-27 `pack:`.")
+            team_rules = TeamRules(size=team_size, chapters_one_faction=chapters == "one",
+                                   bye=MatchOutcome(team_bye), layouts_in_turn=layouts == "in-turn",
+                                   step_minutes=pairing_minutes)
         record = await self.service.create(
             _guild(interaction), name, rounds, bye_vp=bye_vp,
             announce_channel_id=announce_channel.id if announce_channel else None,
             organiser_role_id=organiser_role.id if organiser_role else None, pack=chosen, pool=pool,
-            list_policy=lists, list_deadline=deadline,
+            list_policy=lists, list_deadline=deadline, teams=team_rules,
         )
         where = f" Pairings will be posted in {announce_channel.mention}." if announce_channel else ""
         missions = ("missions from the Chapter Approved Tournament Mission Pool" if pool else
@@ -135,6 +158,11 @@ class TournamentCog(BotCog, name="tournament", description="Run a Swiss tourname
         if lists != "none":
             due = f", due <t:{int(deadline.timestamp())}:f>" if deadline else ""
             join += f", then `/tournament list submit` ({event_lists.POLICIES[lists]}{due})"
+        if team_rules is not None:
+            join = "`/team register` (captains, with their players)" + (
+                f", then each player's `/tournament list submit` ({event_lists.POLICIES[lists]})"
+                if lists != "none" else ", then each player's `/tournament register disposition:`")
+            missions += f"; teams of {team_size}, paired by their captains ({margin_text(team_size)})"
         await interaction.response.send_message(
             f"🏆 **{discord.utils.escape_markdown(record.name)}** is open for registration: "
             f"{record.rounds_planned} rounds of Swiss, {missions}.{where} Join with {join}.",
@@ -404,7 +432,8 @@ class TournamentCog(BotCog, name="tournament", description="Run a Swiss tourname
             return
         # Privately: the organiser puts them on a screen or hands them to the stream team.
         token = await web.share(ShareKind.EVENT, record.id, guild_id=record.guild_id, by=str(interaction.user.id))
-        await interaction.response.send_message(event_links_text(web.event_links(token), record.name),
+        await interaction.response.send_message(event_links_text(web.event_links(token), record.name,
+                                                                 teams=record.state.teams is not None),
                                                 ephemeral=True)
 
     @app_commands.command(name="export", description="The standings and every result as CSV files")
@@ -412,6 +441,12 @@ class TournamentCog(BotCog, name="tournament", description="Run a Swiss tourname
         record = await self.service.latest(_guild(interaction))
         files = [ui.csv_file(ui.standings_csv(record), f"tournament-{record.id}-standings.csv"),
                  ui.csv_file(ui.results_csv(record), f"tournament-{record.id}-results.csv")]
+        if record.state.teams is not None:
+            files += [ui.csv_file(team_standings_csv(record), f"tournament-{record.id}-teams.csv"),
+                      ui.csv_file(team_players_csv(record), f"tournament-{record.id}-team-games.csv")]
+        if ui.is_organiser(interaction, record):  # every judge call, with its notes and rulings: the organisers'
+            calls = await self.bot.judges.service.calls(record.id)  # type: ignore[attr-defined]
+            files.append(ui.csv_file(calls_csv(record, calls), f"tournament-{record.id}-calls.csv"))
         await interaction.response.send_message(f"**{record.name}**: standings and results.", files=files,
                                                 ephemeral=True)
 

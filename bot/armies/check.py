@@ -7,6 +7,7 @@ the flags and decide."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import replace
 
@@ -205,7 +206,7 @@ def _detachments(names: list[str], data: ArmyData, faction: Faction, typed: str 
     whose disposition line reads as one more detachment). A name of another faction's detachment, or of none, is
     flagged and left out."""
     if typed:
-        return [data.detachment(faction.id, typed)], None
+        return typed_detachments(data, faction.id, typed), None
     own: dict[str, Detachment] = {}
     for d in data.detachments_of(faction.id):  # the faction's own before its parent's
         own.setdefault(normalised(d.name), d)
@@ -292,21 +293,59 @@ def _cost(brackets: tuple[Bracket, ...], models: int, copy: int) -> int | None:
     return sized[0].cost if len(sized) == 1 else None
 
 
+def typed_detachments(data: ArmyData, faction: str, typed: str) -> list[Detachment]:
+    """The detachments a player typed: one name, or several parted by commas, "and" or "+" ("Pantheon of Woe and
+    Skyshroud Spearhead", as autocomplete writes them "pantheon-of-woe, skyshroud-spearhead"), each read forgivingly
+    and each once. A name that holds "and" itself (Legends of Saga and Song) is one detachment. Raises GameError
+    naming a part that names no detachment of the faction."""
+    parts = [_bare(part) for part in TYPED_SEPARATOR.split(typed)]
+    parts = [part for part in parts if part]
+    if len(parts) > 1 and not data.owners_of_detachment(typed):
+        names = _joined(tuple(parts[:MAX_DETACHMENTS]), data)
+    else:
+        names = [_bare(typed)] if _bare(typed) else []
+    found: list[Detachment] = []
+    for name in names:
+        detachment = data.detachment(faction, name)
+        if detachment not in found:
+            found.append(detachment)
+    return found
+
+
+TYPED_SEPARATOR = re.compile(r"\s*,\s*|\s+and\s+|\s*\+\s*", re.IGNORECASE)
+
+
+def _bare(name: str) -> str:
+    """A typed detachment without what autocomplete's label adds ("Saga of the Hunter · Disruption")."""
+    return name.split(" · ", 1)[0].strip()
+
+
 def army_from(data: ArmyData, faction: str, detachment: str | None, checked: CheckedList | None = None,
               list_id: int | None = None) -> Army:
-    """The army a player typed (names read forgivingly), or the one their checked list names."""
+    """The army a player typed (names read forgivingly, several detachments parted by commas or "and"), or the one
+    their checked list names. Its Force Disposition is the one its detachments grant, or among several the one the
+    list records; with several and none recorded it is left to choose (`Army.dispositions`)."""
     if checked is not None and not faction:
         faction = checked.faction
     found = data.faction(faction)
-    chosen = data.detachment(found.id, detachment) if detachment else None
-    disposition = chosen.disposition if chosen else None
-    if chosen is None and checked is not None and checked.faction == found.id:
-        # the list's first detachment names the army; its disposition is the one the list's detachments settle
-        chosen = data.detachment(found.id, checked.detachment) if checked.detachment else None
-        disposition = checked.disposition
-    return Army(faction=found.id, faction_name=found.name, detachment=chosen.id if chosen else None,
-                detachment_name=chosen.name if chosen else None, disposition=disposition,
-                points=checked.points if checked else None, list_id=list_id)
+    typed = typed_detachments(data, found.id, detachment) if detachment else []
+    recorded = checked.disposition if checked is not None and checked.faction == found.id else None
+    if typed:
+        ids, names = tuple(d.id for d in typed), tuple(d.name for d in typed)
+        granted = tuple(dict.fromkeys(d.disposition for d in typed if d.disposition))
+    elif checked is not None and checked.faction == found.id:
+        # the list's detachments name the army; its disposition is the one the list's detachments settle
+        ids = checked.detachments or ((checked.detachment,) if checked.detachment else ())
+        names = checked.detachment_names or ((checked.detachment_name,) if checked.detachment_name else ())
+        granted = checked.dispositions or ((checked.disposition,) if checked.disposition else ())
+    else:
+        ids, names, granted = (), (), ()
+    disposition = granted[0] if len(granted) == 1 else recorded if recorded in granted else None
+    return Army(faction=found.id, faction_name=found.name, detachment=ids[0] if ids else None,
+                detachment_name=names[0] if names else None, disposition=disposition,
+                points=checked.points if checked else None, list_id=list_id,
+                more_detachments=ids[1:], more_detachment_names=names[1:],
+                dispositions=granted if len(granted) > 1 else ())
 
 
 def read_list(text: str | None = None, *, file: tuple[str, bytes] | None = None, faction: str | None = None,

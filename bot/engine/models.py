@@ -90,21 +90,55 @@ class RollOff(Frozen):
 
 
 class Army(Frozen):
-    """A player's army as a game records it: faction and detachment as ids and names from the army data (which the
-    engine does not read), the detachment's Force Disposition, and where a list was given, its total and its row."""
+    """A player's army as a game records it: faction and detachments as ids and names from the army data (which the
+    engine does not read), the Force Disposition it plays, and where a list was given, its total and its row.
+
+    An 11th-edition army may field several detachments. The first is `detachment`, as in every army stored before
+    armies had several, and the others follow in `more_detachments`: an army of one detachment, stored before or
+    since, reads and writes the same. `detachments` and `detachment_names` give them all."""
 
     faction: str
     faction_name: str
-    detachment: str | None = None
+    detachment: str | None = Field(None, description="Its first detachment (the only one, in most armies)")
     detachment_name: str | None = None
-    disposition: str | None = Field(None, description="The detachment's Force Disposition (11th edition data)")
+    disposition: str | None = Field(None, description="The Force Disposition it plays (11th edition data): the one "
+                                                      "its detachments grant, or the one its list records among "
+                                                      "several; None: none known, or several still to choose from")
     points: int | None = Field(None, description="The list's total, recomputed from the army data")
     list_id: int | None = Field(None, description="The army_list row holding the list, if one was given")
+    more_detachments: tuple[str, ...] = Field((), description="Its detachments after the first, in the list's order")
+    more_detachment_names: tuple[str, ...] = ()
+    dispositions: tuple[str, ...] = Field((), description="Every Force Disposition its detachments grant, when they "
+                                                          "grant more than one (the player plays one of them)")
+
+    @property
+    def detachments(self) -> tuple[str, ...]:
+        return (self.detachment, *self.more_detachments) if self.detachment else ()
+
+    @property
+    def detachment_names(self) -> tuple[str, ...]:
+        return (self.detachment_name, *self.more_detachment_names) if self.detachment_name else ()
+
+    @property
+    def granted(self) -> tuple[str, ...]:
+        """The Force Dispositions its detachments grant (one, in an army of one detachment)."""
+        return self.dispositions or ((self.disposition,) if self.disposition else ())
+
+    @property
+    def to_choose(self) -> bool:
+        """Its detachments grant several Force Dispositions and none is chosen yet."""
+        return self.disposition is None and len(self.dispositions) > 1
+
+    @property
+    def detachments_text(self) -> str:
+        """'Saga of the Hunter', or 'Pantheon of Woe + Skyshroud Spearhead' (names may hold "and")."""
+        return " + ".join(self.detachment_names)
 
     @property
     def label(self) -> str:
-        """'Space Wolves — Saga of the Hunter', or the faction alone."""
-        return f"{self.faction_name} — {self.detachment_name}" if self.detachment_name else self.faction_name
+        """'Space Wolves — Saga of the Hunter', 'Necrons — Pantheon of Woe + Skyshroud Spearhead', or the faction
+        alone."""
+        return f"{self.faction_name} — {self.detachments_text}" if self.detachment_name else self.faction_name
 
 
 class Result(Frozen):

@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.engine.tournament import event as tournament
+from bot.present.teams import matches as team_matches
+from bot.present.teams import standings as team_standings
 from bot.store.tournament_repository import TournamentRecord
 from bot.ui.tournament.texts import army_of, name_of, record_text
 
@@ -59,6 +61,8 @@ def model(record: TournamentRecord, games: Mapping[int, Any], *, now_ms: int) ->
                   "opponents": f"{s.opponents_win_pct:.0f}%", "vp": s.vp, "army": army(s.player),
                   "dropped": s.dropped}
                  for s in tournament.standings(record.state.event)] if results else []
+    if record.state.teams is not None:  # the teams' places; each player's own record stays in /tournament
+        standings = team_standings(record) if results else []
     over = record.status == "finished"
     if over:
         status_text = "Final standings"
@@ -70,4 +74,5 @@ def model(record: TournamentRecord, games: Mapping[int, Any], *, now_ms: int) ->
     return {"kind": "event", "event": record.id, "version": record.version, "name": record.name,
             "status_text": status_text, "round": played, "rounds": record.rounds_planned,
             "round_ends_at_ms": None if over else ends, "pairings": pairings, "standings": standings,
+            "teams": team_matches(record, games),
             "updated_ms": now_ms}

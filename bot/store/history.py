@@ -4,12 +4,13 @@ never the games' logs. Games that ended before the table existed are summarised 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import case, func, insert, or_, union_all
+from sqlalchemy import case, func, insert, literal, or_, union_all
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, async_sessionmaker
@@ -35,6 +36,8 @@ class FactionRecord:
     games: int
     wins: int
     draws: int
+    # A detachment an army fielded after its first: its games count on that detachment's line, the faction's once.
+    further: bool = False
 
     @property
     def losses(self) -> int:
@@ -128,25 +131,34 @@ class HistoryRepository:
 
     async def factions(self, guild_id: int, *, tournament_id: int | None = None) -> list[FactionRecord]:
         """Each faction and detachment's record on a server (or in one event), summed in the database over both
-        seats of its finished games: abandoned games and mirror matches left out, and games before armies too."""
+        seats of its finished games: abandoned games and mirror matches left out, and games before armies too. The
+        summary holds each army's first detachment; an army's further detachments (`further`) are read from the
+        final snapshot of the few games whose armies had several."""
         g = SUMMARY.c
-        seats = []
-        for me, them in (("a", "b"), ("b", "a")):
+        seats, further = [], []
+        for place, (me, them) in enumerate((("a", "b"), ("b", "a"))):
             faction, other = g[f"faction_{me}"], g[f"faction_{them}"]
             where = [g.guild_id == guild_id, g.reason != "abandoned", faction.is_not(None),
                      or_(other.is_(None), other != faction)]
             if tournament_id is not None:
                 where.append(g.tournament_id == tournament_id)
-            seats.append(select(
-                faction.label("faction"), g[f"detachment_{me}"].label("detachment"),
-                case((g.winner == g[f"player_{me}"], 1), else_=0).label("won"),
-                case((g.winner.is_(None), 1), else_=0).label("drew")).where(*where))
+            won = case((g.winner == g[f"player_{me}"], 1), else_=0).label("won")
+            drew = case((g.winner.is_(None), 1), else_=0).label("drew")
+            seats.append(select(faction.label("faction"), g[f"detachment_{me}"].label("detachment"), won, drew)
+                         .where(*where))
+            further.append(select(Game.__table__.c.state_json, literal(place).label("place"), faction.label("faction"),
+                                  won, drew)
+                           .join_from(SUMMARY, Game.__table__, Game.__table__.c.id == g.game_id)
+                           .where(*where, g[f"detachment_{me}"].is_not(None),
+                                  Game.__table__.c.state_json.contains(SEVERAL_DETACHMENTS, autoescape=True)))
         both = union_all(*seats).subquery()
         query = (select(both.c.faction, both.c.detachment, func.count(), func.sum(both.c.won), func.sum(both.c.drew))
                  .group_by(both.c.faction, both.c.detachment))
         async with self._sessionmaker() as session, session.begin():
             rows = (await session.exec(query)).all()
-        return [FactionRecord(f, d, n, int(w), int(dr)) for f, d, n, w, dr in rows]
+            several = (await session.exec(union_all(*further))).all() if rows else []
+        found = [FactionRecord(f, d, n, int(w), int(dr)) for f, d, n, w, dr in rows]
+        return found + _further_detachments(several)
 
     async def server_counts(self, guild_id: int) -> dict[str, list[tuple[str, int, int]]]:
         """The server's tallies by kind: (key, games, wins) rows (`tallies`)."""
@@ -156,6 +168,23 @@ class HistoryRepository:
             for row in (await session.exec(query)).all():
                 found.setdefault(row.kind, []).append((row.key, row.games, row.wins))
         return found
+
+
+# How a game's snapshot holds an army of several detachments (bot/engine/models.py, Army): the games whose final
+# snapshot lacks it (all but a few) are never read.
+SEVERAL_DETACHMENTS = '"more_detachments":["'
+
+
+def _further_detachments(seats: list[Any]) -> list[FactionRecord]:
+    """(final snapshot, seat, faction, won, drew) -> the records of the detachments each army fielded after its
+    first, summed by faction and detachment."""
+    summed: dict[tuple[str, str], tuple[int, int, int]] = {}
+    for state_json, place, faction, won, drew in seats:
+        army = (json.loads(state_json).get("players") or [{}, {}])[place].get("army") or {}
+        for detachment in dict.fromkeys(army.get("more_detachments") or ()):
+            games, wins, draws = summed.get((faction, detachment), (0, 0, 0))
+            summed[faction, detachment] = (games + 1, wins + won, draws + drew)
+    return [FactionRecord(f, d, n, w, dr, further=True) for (f, d), (n, w, dr) in summed.items()]
 
 
 def tallies(summary: dict[str, Any]) -> list[tuple[str, str, int, int]]:

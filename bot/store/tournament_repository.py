@@ -7,6 +7,7 @@ know is refused with a clear error rather than half-read.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
@@ -18,6 +19,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.engine.chapter_approved.state import CA_PACK
 from bot.engine.models import Army, Frozen
+from bot.engine.teams.event import TeamEvent
 from bot.engine.tournament.event import Outcome, Reason, Result, Tournament, outcome_of
 
 from bot.store.codec import load_snapshot
@@ -26,6 +28,7 @@ from bot.store.versioned import bump_statement, bumped, insert_unique, save_bump
 from bot.store.tournament_models import TournamentRow, TournamentStatus
 
 STATE_SCHEMA = 4
+STATES_KEPT = 64  # parsed event states kept (one running event per server)
 
 
 class ActiveTournamentExists(Exception):
@@ -91,6 +94,19 @@ class TableGame(Frozen):
     thread_id: int
 
 
+class MatchBoard(Frozen):
+    """A team match's pairing board in Discord: its thread, its message, and the step it shows with that step's
+    deadline (stored, so the organiser's call at the deadline survives a restart)."""
+
+    round_number: int
+    match: int
+    thread_id: int
+    message_id: int
+    step: int = Field(description="The pairing's step the message was posted for (TeamMatch.steps)")
+    deadline: int | None = Field(None, description="Unix seconds; None: no deadline")
+    called: bool = Field(False, description="The organiser was called at the deadline")
+
+
 class EventState(Frozen):
     """What the bot keeps about an event: the pure Tournament plus names and unconfirmed reports."""
 
@@ -111,6 +127,9 @@ class EventState(Frozen):
     list_deadline: datetime | None = Field(None, description="After it, players' lists go through an organiser")
     lists: dict[str, EntryList] = Field(default_factory=dict, description="player id -> their list")
     list_changes: tuple[ListChange, ...] = ()
+    teams: TeamEvent | None = Field(None, description="A team event's teams and rounds of team matches (None: "
+                                                      "singles); its games are the event's tables")
+    match_boards: tuple[MatchBoard, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -136,6 +155,22 @@ class TournamentRepository:
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
         self._sessionmaker = sessionmaker
         self._engine: AsyncEngine = sessionmaker.kw["bind"]
+        # The state each event was last read or saved as, by id, with its text: a row holding the same text is not
+        # parsed again (a team event's state is large, and every press reads it). States are immutable.
+        self._states: OrderedDict[int, tuple[str, EventState]] = OrderedDict()
+
+    def _record(self, row: TournamentRow) -> TournamentRecord:
+        assert row.id is not None
+        text, state = self._states.pop(row.id, ("", None))
+        if state is None or text != row.state_json:
+            state = load_event(row.state_json)
+        self._remember(row.id, row.state_json, state)
+        return _record(row, state)
+
+    def _remember(self, tournament_id: int, text: str, state: EventState) -> None:
+        self._states[tournament_id] = (text, state)
+        while len(self._states) > STATES_KEPT:
+            self._states.popitem(last=False)
 
     async def create(
         self, *, guild_id: int, name: str, rounds_planned: int, announce_channel_id: int | None,
@@ -149,12 +184,12 @@ class TournamentRepository:
             created_at=now, updated_at=now,
         )
         taken = ActiveTournamentExists(f"Server {guild_id} already has a tournament running")
-        return _record(await insert_unique(self._sessionmaker, row, taken))
+        return self._record(await insert_unique(self._sessionmaker, row, taken))
 
     async def get(self, tournament_id: int) -> TournamentRecord | None:
         async with self._sessionmaker() as session, session.begin():
             row = await session.get(TournamentRow, tournament_id)
-        return _record(row) if row is not None else None
+        return self._record(row) if row is not None else None
 
     async def active(self, guild_id: int) -> TournamentRecord | None:
         query = select(TournamentRow).where(
@@ -162,14 +197,14 @@ class TournamentRepository:
         )
         async with self._sessionmaker() as session, session.begin():
             row = (await session.exec(query)).one_or_none()
-        return _record(row) if row is not None else None
+        return self._record(row) if row is not None else None
 
     async def all_active(self) -> list[TournamentRecord]:
         """Every running event (one per server at most)."""
         query = select(TournamentRow).where(TournamentRow.status == TournamentStatus.ACTIVE)
         async with self._sessionmaker() as session, session.begin():
             rows = (await session.exec(query)).all()
-        return [_record(row) for row in rows]
+        return [self._record(row) for row in rows]
 
     async def latest(self, guild_id: int) -> TournamentRecord | None:
         """The running event, else the one that finished last (a new event always has the highest id,
@@ -179,7 +214,7 @@ class TournamentRepository:
         ).limit(1)
         async with self._sessionmaker() as session, session.begin():
             row = (await session.exec(query)).one_or_none()
-        return _record(row) if row is not None else None
+        return self._record(row) if row is not None else None
 
     async def save_if_version(
         self, record: TournamentRecord, state: EventState, status: TournamentStatus | None = None
@@ -190,6 +225,7 @@ class TournamentRepository:
         async with self._engine.begin() as conn:
             await save_bump(conn, BUMP, record, saved, "Tournament", state_json=state_json,
                             status=saved.status.value)
+        self._remember(saved.id, state_json, state)
         return saved
 
 
@@ -239,11 +275,11 @@ def load_event(text: str) -> EventState:
     return load_snapshot(EventState, text, schema=STATE_SCHEMA, what="Tournament state", upgrades=_EVENT_UPGRADES)
 
 
-def _record(row: TournamentRow) -> TournamentRecord:
+def _record(row: TournamentRow, state: EventState) -> TournamentRecord:
     assert row.id is not None
     return TournamentRecord(
         id=row.id, guild_id=row.guild_id, name=row.name, status=TournamentStatus(row.status),
         version=row.version, rounds_planned=row.rounds_planned, announce_channel_id=row.announce_channel_id,
-        organiser_role_id=row.organiser_role_id, seed=row.seed, state=load_event(row.state_json),
+        organiser_role_id=row.organiser_role_id, seed=row.seed, state=state,
         created_at=row.created_at, updated_at=row.updated_at,
     )

@@ -31,7 +31,8 @@ from bot.store.tournament_repository import TournamentRepository
 
 BATCH = 500  # rows per INSERT round trip
 TABLES: Sequence[Table] = metadata().sorted_tables  # every table, parents before children
-SERIAL_TABLES = ("game", "tournament", "open_challenge", "reminder", "ladder")  # the database hands out their ids
+# the database hands out their ids
+SERIAL_TABLES = ("game", "tournament", "open_challenge", "reminder", "ladder", "judge_call")
 
 
 class TransferError(Exception):

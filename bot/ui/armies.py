@@ -10,11 +10,12 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.armies.check import CheckedList, army_from, read_list
-from bot.armies.data import army_data, choices
+from bot.armies.check import TYPED_SEPARATOR, CheckedList, army_from, read_list, typed_detachments
+from bot.armies.data import ArmyData, Detachment, army_data, choices
 from bot.armies.lists import MAX_FILE_BYTES, ListError
 from bot.engine.errors import GameError
 from bot.engine.moves import SetArmy
+from bot.engine.names import normalised
 from bot.ui.dynamic import CustomId, Persistent
 from bot.ui.errors import reply_privately
 from bot.ui.forms import Field, Form, FormSpec
@@ -43,7 +44,8 @@ async def read_attachment(attachment: discord.Attachment) -> tuple[str, bytes]:
 
 def list_embed(checked: CheckedList, owner: str) -> discord.Embed:
     """A list at a glance: army, size and points, the units on a few lines, then its flags."""
-    title = checked.faction_name + (f" — {checked.detachment_name}" if checked.detachment_name else "")
+    names = checked.detachment_names or ((checked.detachment_name,) if checked.detachment_name else ())
+    title = checked.faction_name + (f" — {' + '.join(names)}" if names else "")
     size = checked.battle_size.replace("-", " ").title() if checked.battle_size else "Battle size not stated"
     stated = f" (the list says {checked.points_stated})" if checked.points_stated not in (None, checked.points) else ""
     description = f"{escaped(owner)}'s list" + (f" **{escaped(checked.name)}**" if checked.name else "") + \
@@ -136,7 +138,8 @@ def army_fields(*, list_required: bool) -> tuple[Field, ...]:
     """The fields of a form that takes an army: faction and detachment (typos forgiven), and a pasted list."""
     return (
         Field("faction", "Faction", "e.g. Space Wolves (or leave it to your list)", required=False, max_length=60),
-        Field("detachment", "Detachment (gives your Force Disposition)", "e.g. Saga of the Hunter", required=False),
+        Field("detachment", "Detachments (give your Force Disposition)",
+              "e.g. Saga of the Hunter, or Pantheon of Woe and Skyshroud Spearhead", required=False),
         Field("list", "Your list" if list_required else "Your list (optional)",
               "Paste the Warhammer 40,000 app's export, or a compact (WTC) list", required=list_required,
               max_length=PARAGRAPH_INPUT, paragraph=True),
@@ -170,18 +173,42 @@ async def factions_typed(interaction: discord.Interaction, current: str) -> list
 
 
 async def detachments_typed(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """The typed faction's detachments, each with its Force Disposition (marked where the data is provisional)."""
+    """The typed faction's detachments, each with its Force Disposition (marked where the data is provisional). Several
+    may be typed, parted by commas or "and": the last one typed is completed, after those before it."""
     data = army_data()
     try:
         faction = data.faction(interaction.namespace.faction or "")
     except GameError:
         return []
     detachments = {d.id: d for d in data.detachments_of(faction.id)}
-    names = {d.id: d.name for d in detachments.values()}
+    before, last = typed_before(data, faction.id, current)
 
-    def label(d) -> str:
+    def choice(*chosen: Detachment) -> app_commands.Choice[str]:
+        d = chosen[-1]
         disposition = (d.disposition or "").replace("-", " ").title()
-        return clip(f"{d.name} · {disposition}" + (" (provisional)" if d.provisional else ""), 100)
+        name = " + ".join(c.name for c in chosen) + f" · {disposition}" + (" (provisional)" if d.provisional else "")
+        return app_commands.Choice(name=clip(name, 100), value=", ".join(c.id for c in chosen))
 
-    return [app_commands.Choice(name=label(detachments[did]), value=did)
-            for did, _ in choices(current, names, AUTOCOMPLETE_CHOICES)]
+    found = [choice(*before, detachments[did]) for did, _ in
+             choices(last, {d.id: d.name for d in detachments.values() if d not in before}, AUTOCOMPLETE_CHOICES)]
+    if before:  # what was typed may yet be one name holding "and" ("Legends of Saga and So")
+        key = normalised(current)
+        whole = [choice(d) for d in detachments.values() if key in normalised(d.name) and normalised(d.name) != key]
+        found = (whole + found)[:AUTOCOMPLETE_CHOICES]
+    return found
+
+
+def typed_before(data: ArmyData, faction: str, current: str) -> tuple[list[Detachment], str]:
+    """What is typed in a detachment option: the detachments named before the last part (those that name one),
+    and the last part, still being typed."""
+    parts = TYPED_SEPARATOR.split(current)
+    if len(parts) < 2 or parts[-1].strip() and data.owners_of_detachment(current):  # one name holding "and"
+        return [], current
+    before: list[Detachment] = []
+    for part in parts[:-1]:
+        try:
+            found = typed_detachments(data, faction, part)
+        except GameError:
+            continue
+        before += [d for d in found if d not in before]
+    return before, parts[-1]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict, deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -49,6 +49,8 @@ class BoardFeed:
         self.boards = LiveBoards(bot, service.repo, self._load, self.draw, coalesce_seconds=coalesce_seconds)
         self.calls = StoredCalls(bot, service.community)
         self._showing = InFlight()  # changes on their way to the board
+        # Buttons other features add to a game's board (an event table's Call a judge): None where they have none.
+        self.extras: list[Callable[[GameRecord], discord.ui.Item | None]] = []
 
     async def _load(self, game_id: int) -> GameRecord:
         return await self.service.get_state(game_id=game_id)
@@ -60,6 +62,12 @@ class BoardFeed:
                                                         self.recent.lines(record.id))
         if self.activity and record.status == GameStatus.ACTIVE and self._in_voice(record.channel_id):
             view.add_item(GameButton(record.id, 0, "table"))  # any version: it opens the table as it is then
+        for extra in self.extras:
+            if (item := extra(record)) is not None:
+                try:
+                    view.add_item(item)
+                except ValueError:  # the board has no room left: the feature's command still works
+                    pass
         call = call_line(self.views.mission_deck.catalog_of, record.state, self.waits(record.state))
         if record.status != GameStatus.ACTIVE:
             self.recent.forget(record.id)  # the final board is drawn: forget the game

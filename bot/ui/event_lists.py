@@ -11,6 +11,7 @@ from bot.engine.errors import GameError
 from bot.store.tournament_repository import EntryList, TournamentRecord
 from bot.armies.check import army_from, read_list
 from bot.ui.armies import army_fields, army_values, list_message
+from bot.ui.dynamic import CustomId, Persistent
 from bot.ui.forms import Form, FormSpec
 from bot.ui.tournament import is_organiser, line_embeds, name_of
 
@@ -41,8 +42,49 @@ async def submit(client: discord.Client, interaction: discord.Interaction, recor
     saved = await service.submit_list(record.guild_id, owner, EntryList(army=army, flags=len(checked.flags)), by=me,
                                       organiser=organiser)
     whose = "Your list" if owner == me else f"{name_of(saved, owner)}'s list"
-    await interaction.followup.send(f"{whose} for **{discord.utils.escape_markdown(saved.name)}** is in.",
-                                    **list_message(checked, name_of(saved, owner), list_id), ephemeral=True)
+    message = list_message(checked, name_of(saved, owner), list_id)
+    content = f"{whose} for **{discord.utils.escape_markdown(saved.name)}** is in."
+    entry = saved.state.lists.get(owner)
+    if not saved.state.event.pool and entry is not None and entry.army.to_choose:
+        # CA 2026-27: several Force Dispositions granted and none recorded: chosen here, among those only
+        names = dispositions_named(client, saved, entry.army.dispositions)
+        content += (f" Its detachments grant {' and '.join(f'**{n}**' for n in names.values())}: pick the Force "
+                    "Disposition it plays below (or record it on the list, `Force Disposition: …`): nobody else sees "
+                    "it before the pairings.")
+        message["view"].add_item(ListDisposition(saved.id, list_id, list(names.items())))
+    await interaction.followup.send(content, **message, ephemeral=True)
+
+
+def dispositions_named(client: discord.Client, record: TournamentRecord, ids: tuple[str, ...]) -> dict[str, str]:
+    """The Force Dispositions by id, named as the event's deck names them."""
+    catalog = client.service.packs.rules(record.state.pack).catalog  # type: ignore[attr-defined]
+    named = {d.id: d.name for d in catalog.dispositions}
+    return {d: named.get(d, d) for d in ids}
+
+
+class ListDisposition(Persistent, discord.ui.DynamicItem[discord.ui.Select],
+                      custom_id=CustomId("mdld:{tournament}:{list_id}")):
+    """CA 2026-27: the Force Disposition an event list plays, among those its detachments grant, when it records
+    none; under the list its player (or an organiser) just submitted, privately."""
+
+    what = "The Force Disposition of list {list_id} in tournament {tournament}"
+
+    def __init__(self, tournament: int, list_id: int, options: list[tuple[str, str]] | None = None) -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=self.custom_ids.format(tournament=tournament, list_id=list_id),
+            placeholder="The Force Disposition your list plays",
+            options=[discord.SelectOption(label=name, value=value) for value, name in options or ()]))
+        self.tournament, self.list_id = tournament, list_id
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        service = interaction.client.tournaments  # type: ignore[attr-defined]
+        record = await service.get(self.tournament)
+        chosen = self.item.values[0]
+        saved = await service.choose_disposition(self.tournament, self.list_id, chosen, by=str(interaction.user.id),
+                                                 organiser=is_organiser(interaction, record))
+        name = dispositions_named(interaction.client, saved, (chosen,))[chosen]
+        await interaction.response.send_message(f"The list plays **{name}**: the pairings will show it.",
+                                                ephemeral=True)
 
 
 async def show(client: discord.Client, interaction: discord.Interaction, record: TournamentRecord,
@@ -73,7 +115,8 @@ def review_embeds(record: TournamentRecord) -> list[discord.Embed]:
             entry = state.lists[p]
             mark = f"⚠️ {entry.flags} to check" if entry.flags else "✅"
             lines.append(f"{mark} {discord.utils.escape_markdown(name_of(record, p))}: {entry.army.label}"
-                         + (f" · {entry.army.points} pts" if entry.army.points is not None else ""))
+                         + (f" · {entry.army.points} pts" if entry.army.points is not None else "")
+                         + (" · ⏳ Force Disposition to choose" if entry.army.to_choose else ""))
     for change in state.list_changes:
         lines.append(f"✏️ <t:{int(change.at.timestamp())}:f> <@{change.by}> changed "
                      f"{discord.utils.escape_markdown(name_of(record, change.player))}'s list")

@@ -76,8 +76,8 @@ PLAYERS = HelpSection(
                       "/game new opponent:@bob size:strike-force when:tonight 20:00", options=("when",)),
             HelpEntry("/game new", "an open challenge for one role only, closing after 6 hours",
                       "/game new size:incursion for:@League expires:6", options=("for", "expires")),
-            HelpEntry("/game new", "with your army: the faction and detachment autocomplete (in 2026-27 the "
-                      "detachment gives your Force Disposition)",
+            HelpEntry("/game new", "with your army: the faction and detachments autocomplete, several parted by "
+                      "commas or 'and' (in 2026-27 they give your Force Disposition, or a choice of them)",
                       "/game new opponent:@bob faction:Space Wolves detachment:Saga of the Hunter",
                       options=("faction", "detachment")),
             HelpEntry("/army set", "set your army before the battle (the board's Set army button too): faction "
@@ -147,6 +147,19 @@ PLAYERS = HelpSection(
                       "/tournament report my-vp:72 opponent-vp:65"),
             HelpEntry("/tournament standings", "the standings, with your own place"),
             HelpEntry("/tournament drop", "leave the tournament (you keep your results)"),
+            HelpEntry("/judge call", "call a judge to your table, from its thread (the board's **Call a judge** "
+                      "too); the note is for the judges only", "/judge call note:line of sight to the ruin"),
+        )),
+        HelpGroup("Team events (captains)", (
+            HelpEntry("/team register", "register your team, you as its captain, with its players",
+                      "/team register name:Iron Lords player2:@bob player3:@carol"),
+            HelpEntry("/team add", "add a player to your team (until round 1 is paired)", "/team add player:@dan"),
+            HelpEntry("/team replace", "swap a player for another (until round 1)", "/team replace out:@dan into:@eve"),
+            HelpEntry("/team remove", "take a player off your team (until round 1)", "/team remove player:@eve"),
+            HelpEntry("/team captain", "name the captain and a stand-in who chooses when they cannot",
+                      "/team captain captain:@bob stand-in:@carol"),
+            HelpEntry("/team show", "a roster, privately, with what keeps it from playing"),
+            HelpEntry("/team standings", "the teams by Team Points, game wins and Battle Points"),
         )),
         HelpGroup("Help", (
             HelpEntry("/help", "this guide, only for you"),
@@ -194,6 +207,25 @@ ORGANISERS = HelpSection(
             HelpEntry("/tournament share", "the venue screen's link (round clock, pairings, live scores, standings) "
                       "and each table's overlays, for you"),
             HelpEntry("/tournament finish", "close the event once every result is in"),
+        )),
+        HelpGroup("Team events", (
+            HelpEntry("/tournament create", "a team event: teams of 3 to 8 paired by their captains, scored in "
+                      "Battle Points (Chapter Approved 2026-27)",
+                      "/tournament create name:Team GT rounds:3 pack:ca-2026-27 team-size:5 pairing-minutes:15",
+                      options=("team-size", "chapters", "team-bye", "pairing-minutes", "layouts")),
+            HelpEntry("/team register", "register a team for its captain", "/team register name:Iron Lords "
+                      "captain:@bob player2:@carol", options=("captain",)),
+            HelpEntry("/tournament pair", "draft the round's team matches; Publish opens a thread per match where "
+                      "the captains pair their games in secret, step by step"),
+        )),
+        HelpGroup("Judges", (
+            HelpEntry("/judge setup", "the judges' channel (default: the announcement channel) and a judge role "
+                      "besides organisers", "/judge setup channel:#judges role:@Judges"),
+            HelpEntry("/judge duty on", "go on duty: each table's call mentions you; **Claim** tells the table "
+                      "you are coming, **Resolved** keeps your ruling"),
+            HelpEntry("/judge duty off", "go off duty"),
+            HelpEntry("/judge calls", "the open calls, oldest first, and who is on duty, at the bottom of the "
+                      "judges' channel; a call's **+5 minutes** gives its table time (organisers)"),
         )),
     ),
 )

@@ -34,7 +34,8 @@ def game_links_text(links: dict[str, str], names: tuple[str, str]) -> str:
     ])
 
 
-def event_links_text(links: dict[str, str], name: str) -> str:
+def event_links_text(links: dict[str, str], name: str, *, teams: bool = False) -> str:
+    """`teams`: a team event's, with the overlay of a team match too."""
     return "\n".join([
         f"📺 **Live pages of {name}** (anyone with a link can watch: share them with care; `/tournament share "
         "stop:True` revokes them).",
@@ -42,6 +43,8 @@ def event_links_text(links: dict[str, str], name: str) -> str:
         f"A table's board: <{links['table']}> (change the 1 for another table number); its OBS overlay: "
         f"<{links['overlay']}> (also …/overlay/clock, cards?side=0, mission). They follow the table from round to "
         "round.",
+        *([f"A team match's OBS overlay: <{links['match']}> (change the 1 for another match): both teams' Battle "
+           "Points against the margin, and the pairing step."] if teams else []),
     ])
 
 

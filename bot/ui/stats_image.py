@@ -250,14 +250,22 @@ class FactionStats:
 
 
 def faction_stats(records: list[FactionRecord], where: str, faction_name, detachment_name) -> FactionStats:
-    """Factions by games played, each with its detachments that have enough games to say something."""
+    """Factions by games played, each with its detachments that have enough games to say something. A faction's
+    game counts once; each detachment its army fielded counts it on that detachment's line."""
     by_faction: dict[str, FactionLine] = {}
+    by_detachment: dict[tuple[str, str], Record] = {}
     for r in records:
         line = by_faction.setdefault(r.faction, FactionLine(faction_name(r.faction), Record(), []))
-        record = Record(r.wins, r.losses, r.draws)
-        line.record = Record(line.record.wins + r.wins, line.record.losses + r.losses, line.record.draws + r.draws)
-        if r.detachment is not None and record.games >= MIN_DETACHMENT_GAMES:
-            line.detachments.append((detachment_name(r.faction, r.detachment), record))
+        if not r.further:
+            line.record = Record(line.record.wins + r.wins, line.record.losses + r.losses,
+                                 line.record.draws + r.draws)
+        if r.detachment is not None:
+            had = by_detachment.get((r.faction, r.detachment), Record())
+            by_detachment[r.faction, r.detachment] = Record(had.wins + r.wins, had.losses + r.losses,
+                                                            had.draws + r.draws)
+    for (faction, detachment), record in by_detachment.items():
+        if record.games >= MIN_DETACHMENT_GAMES:
+            by_faction[faction].detachments.append((detachment_name(faction, detachment), record))
     lines = sorted(by_faction.values(), key=lambda line: (-line.record.games, line.name))
     for line in lines:
         line.detachments.sort(key=lambda pair: -pair[1].games)

@@ -17,8 +17,10 @@ from typing import Any
 
 from bot.changes import Change
 from bot.engine.errors import GameError
+from bot.judges import JudgeService
 from bot.present import Links, game_model
 from bot.present import event as event_view
+from bot.present.judges import with_judges
 from bot.service import GameService
 from bot.store.shares import ShareRepository
 from bot.tournament_service import TournamentService
@@ -57,6 +59,7 @@ class LiveFeeds:
         self._event_games: dict[int, set[int]] = {}  # each watched event's games of the round shown
         self._dirty: dict[tuple[str, int], int | None] = {}  # targets changed since their last model (a version)
         self._pushing: dict[tuple[str, int], asyncio.Task] = {}  # the task sending a target's models
+        self.judges: JudgeService | None = None  # when set, an event's screen shows its judges' calls and duty
 
     # ---- viewers ---------------------------------------------------------------------------------
 
@@ -110,7 +113,8 @@ class LiveFeeds:
                 states[game_id] = (await self.service.get_state(game_id=game_id)).state
             except GameError:  # deleted since: the table shows as waiting
                 continue
-        return event_view.model(record, states, now_ms=time.time_ns() // 1_000_000)
+        model = event_view.model(record, states, now_ms=time.time_ns() // 1_000_000)
+        return model if self.judges is None else with_judges(model, await self.judges.venue(tournament_id))
 
     # ---- the subscriber ------------------------------------------------------------------------------
 

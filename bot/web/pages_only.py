@@ -9,6 +9,7 @@ import logging
 
 from bot.changes import ChangeStream
 from bot.engine.chapter_approved.catalog import Catalog
+from bot.judges import JudgeService
 from bot.service import GameService
 from bot.settings import Settings
 from bot.store.db import is_postgres, make_engine, make_sessionmaker, upgrade_database
@@ -36,6 +37,7 @@ async def serve_pages(settings: Settings, catalog: Catalog, *, ready: asyncio.Ev
     web = WebSurface(service, TournamentService(sessions, changes=changes), ShareRepository(sessions),
                      PackViews(service.packs), public_url=settings.web_url, limits=RateLimits.of(settings),
                      discord=DiscordApi.of(settings, None))
+    web.feeds.judges = JudgeService(sessions, changes=changes)  # the venue screen shows the judges' calls
     await web.start(settings.web_host, settings.web_port)
     if ready is not None:
         ready.set()

@@ -120,7 +120,8 @@ class WebSurface:
 
     def event_links(self, token: str) -> dict[str, str]:
         base = f"{self.public_url}/e/{token}"
-        return {"screen": base, "table": f"{base}/table/1", "overlay": f"{base}/table/1/overlay/scoreboard"}
+        return {"screen": base, "table": f"{base}/table/1", "overlay": f"{base}/table/1/overlay/scoreboard",
+                "match": f"{base}/overlay/match?match=1"}
 
     # ---- the server --------------------------------------------------------------------------------
 
@@ -133,6 +134,7 @@ class WebSurface:
             app.router.add_get(prefix + "/map.png", self._map)
             app.router.add_get(prefix + "/sheet.png", self._sheet)
         app.router.add_get("/e/{token}", self._page("event"))
+        app.router.add_get("/e/{token}/overlay/match", self._page("overlay"))  # a team event's match
         app.router.add_get("/e/{token}/stream", self._stream)
         app.router.add_static("/static", STATIC, append_version=False)
         if self.activity is not None:

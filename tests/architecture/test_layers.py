@@ -16,6 +16,8 @@ LAYERS: tuple[tuple[str, int], ...] = (
     ("bot.store", 1),
     ("bot.service", 2), ("bot.tournament_service", 2), ("bot.ladders", 2), ("bot.summaries", 2),
     ("bot.game_log", 2), ("bot.table_log", 2), ("bot.verify", 2), ("bot.changes", 2), ("bot.change_relay", 2),
+    ("bot.judges", 2),
+    ("bot.team_rounds", 2), ("bot.team_service", 2),
     ("bot.ui", 3), ("bot.present", 3), ("bot.web", 3),
     ("bot.client", 4), ("bot.__main__", 4), ("cogs", 4),
 )

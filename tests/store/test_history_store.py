@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from sqlalchemy import delete
 
+from bot.armies.check import army_from
+from bot.armies.data import army_data
 from bot.engine import moves
 from bot.engine.chapter_approved.state import GameSetup
 from bot.engine.models import Army
 from bot.service import GameService
 from bot.store.community_models import GameSummary, ServerTally
 from bot.store.history import tallies
+from bot.ui.stats_image import faction_stats
 from tests.store.conftest import ALICE, BOB, scripted_game
 
 GUILD = 77
@@ -84,3 +87,34 @@ async def test_factions_are_counted_over_both_seats_without_mirrors(catalog, ses
     assert records == {("space-wolves", "saga-of-the-hunter"): (2, 1, 0, 1),  # the mirror (13) left out
                        ("necrons", None): (3, 1 + bob_won, drew, 2 - bob_won - drew)}
     assert await service.history.factions(GUILD, tournament_id=5) == []
+
+
+async def test_each_detachment_an_army_fielded_counts_on_its_line_and_the_faction_once(catalog, sessionmaker) -> None:
+    """The summary holds an army's first detachment; the others are read from the few final snapshots that hold an
+    army of several. Alice's Necrons field Pantheon of Woe and Skyshroud Spearhead in two games, Pantheon of Woe alone
+    in a third; her Necrons' games count three times, Pantheon of Woe's three, Skyshroud Spearhead's two."""
+    data = army_data()
+    two, one = army_from(data, "Necrons", "Pantheon of Woe and Skyshroud Spearhead"), army_from(
+        data, "Necrons", "Pantheon of Woe")
+    orks = army_from(data, "Orks", "War Horde")
+    service = GameService(catalog, sessionmaker)
+    for channel, army in ((21, two), (22, two), (23, one)):
+        setup = GameSetup(size="strike-force", players=(ALICE, BOB), names=("Alice", "Bob"), seed=f"d{channel}",
+                          armies=(army, orks))
+        await service.start_game(GUILD, channel, setup)
+        actions = scripted_game(catalog, setup)
+        actions = actions[:next(i for i, x in enumerate(actions) if x.kind == "end_command_phase")]
+        for action in [*actions, moves.Concede(actor=BOB)]:
+            await service.act(action, channel_id=channel)
+    records = {(r.faction, r.detachment, r.further): (r.games, r.wins) for r in await service.history.factions(GUILD)}
+    assert records == {("necrons", "pantheon-of-woe", False): (3, 3), ("necrons", "skyshroud-spearhead", True): (2, 2),
+                       ("orks", "war-horde", False): (3, 0)}
+    stats = faction_stats(list(await service.history.factions(GUILD)), "here", data.faction_name,
+                          data.detachment_name)
+    necrons = next(line for line in stats.lines if line.name == "Necrons")
+    assert necrons.record.games == 3 and necrons.detachments == []  # under five games each: no line yet
+    stats = faction_stats([r for r in await service.history.factions(GUILD) for _ in range(3)], "here",
+                          data.faction_name, data.detachment_name)  # each game three times: nine and six
+    necrons = next(line for line in stats.lines if line.name == "Necrons")
+    assert necrons.record.games == 9
+    assert [(n, r.games) for n, r in necrons.detachments] == [("Pantheon of Woe", 9), ("Skyshroud Spearhead", 6)]

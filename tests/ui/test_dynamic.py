@@ -15,13 +15,16 @@ from bot.decks import fourth_edition, grand_tournament
 from bot.engine.fourth_edition.generator import roll_mission
 from bot.ui import dynamic
 from bot.ui.armies import FullList
+from bot.ui.event_lists import ListDisposition
 from bot.ui.controls import BUTTONS, GameButton, GameSelect, view_of
 from bot.ui.errors import APOLOGY
 from bot.ui.help import HelpMenu
+from bot.ui.judges.buttons import CallJudgeButton, JudgeCallButton
 from bot.ui.history_view import HistoryPage
 from bot.ui.ladder_view import StandingsPage
 from bot.ui.open_challenge import ChallengeButton
 from bot.ui.sharing import ShareAgree
+from bot.ui.teams.board import ChooseButton, LateButton, PickSelect
 from bot.ui.table.fourth_edition import ArmiesDeployed, PickMission
 from bot.ui.table.gt2020 import PickSecondaries, SelectSecondaries
 from bot.ui.tournament.buttons import CheckInButton, CloseCheckInButton, ConfirmResult, DraftButton, NudgeButton
@@ -61,6 +64,14 @@ def samples(big: bool = False) -> list[tuple[discord.ui.DynamicItem, dict[str, A
         (SelectSecondaries("s33" if big else "i12", (a, b)), {"code": "s33" if big else "i12", "a": a, "b": b}),
         (PickSecondaries(n, "s21", (a, b), grand_tournament()), {"message_id": n, "code": "s21", "a": a, "b": b}),
         (ShareAgree(n, 1), {"game": n, "asker": 1}),
+        (ListDisposition(n, n, [("disruption", "Disruption"), ("reconnaissance", "Reconnaissance")]),
+         {"tournament": n, "list_id": n}),
+        (CallJudgeButton(n), {"game": n}),
+        (JudgeCallButton(n, "resolve"), {"call": n, "action": "resolve"}),
+        (ChooseButton(n, n, n, n), {"tournament": n, "round_number": n, "match": n, "step": n}),
+        (PickSelect(n, n, n, n, [("Alice · Necrons", a)]), {"tournament": n, "round_number": n, "match": n,
+                                                           "step": n}),
+        (LateButton(n, 2, n, 7), {"tournament": n, "round_number": 2, "match": n, "step": 7}),
     ]
 
 
@@ -117,6 +128,12 @@ POSTED = [
     (f"mgs:i12:{ALICE}:{BOB}", SelectSecondaries, {"code": "i12", "a": ALICE, "b": BOB}),
     (f"mgp:1234:s21:{ALICE}:{BOB}", PickSecondaries, {"message_id": 1234, "code": "s21", "a": ALICE, "b": BOB}),
     ("mdsh:12:0", ShareAgree, {"game": 12, "asker": 0}),
+    ("mdld:7:5", ListDisposition, {"tournament": 7, "list_id": 5}),
+    ("mdjc:12", CallJudgeButton, {"game": 12}),
+    ("mdj:3:claim", JudgeCallButton, {"call": 3, "action": "claim"}),
+    ("mdtc:7:2:1:4", ChooseButton, {"tournament": 7, "round_number": 2, "match": 1, "step": 4}),
+    ("mdtp:7:2:1:4", PickSelect, {"tournament": 7, "round_number": 2, "match": 1, "step": 4}),
+    ("mdtl:7:2:1:4", LateButton, {"tournament": 7, "round_number": 2, "match": 1, "step": 4}),
 ]
 
 

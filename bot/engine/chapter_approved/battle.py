@@ -108,7 +108,9 @@ class Battle(VictoryPoints):
         if action.actor != self.state.sides_rolloff.winner:
             raise NotYourTurn(f"{self.name(self.state.sides_rolloff.winner)} won the roll-off and chooses.")
         other = self.state.opponent(action.actor).id
-        attacker = action.actor if action.side == "attacker" else other
+        self.settle_sides(action.actor if action.side == "attacker" else other)
+
+    def settle_sides(self, attacker: str) -> None:
         self.update(attacker=attacker, status=Status.SECONDARIES)
         sides = f"{self.name(attacker)} is the Attacker, {self.name(settled(self.state.defender))} the Defender."
         if not self.state.setup.legacy:

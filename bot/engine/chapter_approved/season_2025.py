@@ -143,6 +143,8 @@ class Season2025(Battle):
 
 
 def _choose_mission(catalog: Catalog, setup: GameSetup) -> Mission:
+    if setup.defender is not None:
+        raise InvalidValue("A team pairing's Defender belongs to Chapter Approved 2026-27 team events.")
     if setup.mission is not None:
         if setup.size != "strike-force":
             raise InvalidValue("Tournament Mission Pool missions are Strike Force games.")

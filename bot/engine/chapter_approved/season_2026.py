@@ -32,6 +32,8 @@ class Season2026(Battle):
                                "from both Force Dispositions.")
         if setup.challenger_cards:
             raise InvalidValue(f"{catalog.title} has no Challenger cards.")
+        if setup.defender is not None and setup.defender not in setup.players:
+            raise InvalidValue("The Defender a team pairing fixed must be one of the game's players.")
         if setup.plays_layout and setup.deployment is not None:
             raise InvalidValue("A game plays a Deployment card or the pairing's layout, not both: pick one.")
         if setup.plays_layout:
@@ -81,17 +83,47 @@ class Season2026(Battle):
             raise InvalidValue(f"There is no Force Disposition {disposition_id!r}: pick one of {names}.") from None
 
     def set_army(self, player: str, army: Army, *, pick: bool = True) -> None:
-        """Before the reveal the army stays hidden, as the Force Disposition its detachment gives: that disposition
-        is picked for the player unless they picked one already (a pick-up player may pick another until both have
-        picked)."""
+        """Before the reveal the army stays hidden, as the Force Disposition it plays: the one its detachments grant
+        (or its list records among several) is picked for the player unless they picked one already (a pick-up
+        player may pick another until both have picked); among several unrecorded, the player is asked to choose.
+        After the reveal an army may change only within what keeps the disposition revealed."""
         if self.state.status != Status.DISPOSITIONS:
+            self.keeps_disposition(player, army)
             super().set_army(player, army)
             return
         self.update_player(player, army=army)
         self.say(f"Your army: {army.label}. Hidden until both Force Dispositions are revealed.", private_to=player)
         self.say(f"{self.name(player)} has set their army.")
-        if pick and army.disposition is not None and self.p(player).disposition_choice is None:
-            self.pick_disposition(player, army.disposition, detachment=True)
+        if not pick or self.p(player).disposition_choice is not None:
+            return
+        if army.disposition is not None:
+            self.pick_disposition(player, army.disposition, whose=_whose(army))
+        elif army.to_choose:
+            names = " and ".join(self._disposition_name(d) for d in army.dispositions)
+            self.say(f"Your detachments grant {names}: pick the Force Disposition you play with Pick Force "
+                     "Disposition. Hidden until both players have picked.", private_to=player)
+
+    def keeps_disposition(self, player: str, army: Army) -> None:
+        """Once the Force Dispositions are revealed, an army may change only within what keeps its disposition: the
+        same faction and detachments (a list given, its points), or detachments that grant the disposition revealed.
+        Anything else is refused, in one line."""
+        revealed = self.p(player).disposition
+        before = self.p(player).army
+        if self.state.setup.version < 5 or revealed is None or revealed in army.granted:  # version 4 took any
+            return
+        if before is not None and (before.faction, before.detachments) == (army.faction, army.detachments):
+            return
+        name = self.catalog.disposition(revealed).name
+        grants = (f"{army.detachments_text} grants "
+                  + " and ".join(self._disposition_name(d) for d in army.granted) if army.granted
+                  else "name a detachment that grants it")
+        raise InvalidValue(f"The Force Dispositions are revealed, so your army keeps {name}: {grants}.")
+
+    def _disposition_name(self, disposition: str) -> str:
+        try:
+            return self.catalog.disposition(disposition).name
+        except KeyError:
+            return disposition
 
     def _do_agree_mirror(self, action: a.AgreeMirrorMission) -> None:
         """Mirrored World: instead of the D6, the players may agree on one of its missions before the reveal; a
@@ -123,13 +155,14 @@ class Season2026(Battle):
             raise WrongPhase("The Force Dispositions are already revealed.")
         self.pick_disposition(action.actor, action.disposition)
 
-    def pick_disposition(self, player: str, disposition: str, *, detachment: bool = False) -> None:
-        """A secret pick, which the player may change until both have picked: then both are revealed."""
+    def pick_disposition(self, player: str, disposition: str, *, whose: str = "") -> None:
+        """A secret pick, which the player may change until both have picked: then both are revealed. `whose`: where
+        a pick made for the player comes from ("your detachment's")."""
         chosen = self.known_disposition(disposition)
         changed = self.p(player).disposition_choice is not None
         self.update_player(player, disposition_choice=chosen)
         how = "changed your pick to" if changed else "picked"
-        whose = " (your detachment's)" if detachment else ""
+        whose = f" ({whose})" if whose else ""
         self.say(f"You {how} {self.catalog.disposition(chosen).name}{whose}. Hidden until both players have "
                  "picked.", private_to=player)
         if not changed:
@@ -154,6 +187,11 @@ class Season2026(Battle):
             f"{p.name} {self.catalog.primary(self.state.primary_of(p.id)).name}" for p in self.state.players) + ".")
         if self.state.setup.version < 4 or self.state.setup.plays_layout:  # version 3 drew both
             self._choose_layout()
+        defender = self.state.setup.defender
+        if defender is not None:  # a team pairing's Defender: their game, their role
+            self.say(f"{self.name(defender)} is the Defender, as the team pairing put them forward.")
+            self.settle_sides(self.state.opponent(defender).id)
+            return
         sides = self.state.sides_rolloff
         self.update(status=Status.SIDES)
         self.say(f"Attacker and Defender roll-off: {sides.text}. {self.name(sides.winner)} chooses who is the "
@@ -224,3 +262,10 @@ class Season2026(Battle):
             return NotYourTurn(f"In {self.catalog.title} you discard Secondary Missions only at the end of your own "
                                "turn.")
         return super()._no_discard_now(player_id)
+
+
+def _whose(army: Army) -> str:
+    """Where the disposition picked for an army comes from, as its player reads it."""
+    if army.dispositions:
+        return "your list's choice"
+    return "your detachments'" if len(army.detachments) > 1 else "your detachment's"

@@ -13,7 +13,7 @@ from bot.engine.models import Army, Clock, Expiry, Frozen, Result, RollOff, Seat
 
 SCHEMA_VERSION = 4  # of the snapshot (4: a chess clock); bot/store/codec.py upgrades older ones
 CA_PACK = "ca-2025-26"  # the pack these models belong to (bot/engine/packs.py)
-SETUP_VERSION = 4  # of the setup: how its random streams are made and which rules it is played by
+SETUP_VERSION = 5  # of the setup: how its random streams are made and which rules it is played by
 
 
 class Status(StrEnum):
@@ -66,12 +66,16 @@ class GameSetup(Frozen):
     battlefield: Literal["deployment", "layout"] = Field(
         "deployment", description="CA 2026-27 from version 4: a Deployment card, or the pairing's layout (its card "
                                   "shows the deployment; chosen `layout` implies it)")
+    defender: str | None = Field(
+        None, description="CA 2026-27: the Defender a team pairing fixed (its Defender's game): no roll-off for the "
+                          "roles. None: the roll-off winner chooses")
     version: int = Field(SETUP_VERSION, description=(
         "1: games stored before version 2 (Mersenne Twister streams, roll-offs and Supply Drop drawn at "
         "creation, one Done scoring closes the end of a turn); 2: SHA-256 streams (docs/verify.md) "
         "and the battle sequence's timing; 3: VP entered by hand are checked against the card's own options "
         "(games of version 2 replay without that check); 4: a CA 2026-27 game plays a Deployment card or a "
-        "layout, not both (version 3 drew both)"))
+        "layout, not both (version 3 drew both); 5: once CA 2026-27's Force Dispositions are revealed, an army "
+        "changes only within what keeps its disposition (version 4 took any army until the battle)"))
 
     @property
     def plays_layout(self) -> bool:

@@ -66,8 +66,8 @@ def status_line(catalog: Catalog, state: GameState) -> str:
                     f"{state.player(p).name} would play {title_case(catalog.primary(m).name)}"
                     for p, m in state.mission.mirror_picks.items()) + " (the same pick by both is played)."
             if any(p.army for p in state.players):
-                pick += (" An army's detachment gives its disposition; in a pick-up game its player may pick another "
-                         "until both have picked.")
+                pick += (" An army's detachments give its disposition, or a choice among theirs; in a pick-up game "
+                         "its player may pick another until both have picked.")
             return pick
         case Status.SIDES:
             return f"Setting up: **{state.player(state.sides_rolloff.winner).name}** won the roll-off and " \

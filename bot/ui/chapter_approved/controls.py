@@ -74,10 +74,8 @@ def menu(cat: Catalog, state: GameState, me: str, game: int, version: int,
     if verb == "disposition":
         if state.status != Status.DISPOSITIONS:
             raise GameError("The Force Dispositions are already revealed.")
-        content = ("Your Force Disposition: nobody sees it until both players have picked. Each player's Primary "
-                   "Mission then follows from both.")
-        items = [GameSelect(game, version, "disposition", placeholder="Force Disposition",
-                            options=[(d.name, d.id) for d in cat.dispositions])]
+        content, options = _disposition_menu(cat, state, me)
+        items = [GameSelect(game, version, "disposition", placeholder="Force Disposition", options=options)]
     elif verb == "mirror":
         twist = cat.twist(state.mission.twist) if state.mission.twist else None
         if twist is None or twist.primary_roll is None or state.status != Status.DISPOSITIONS:
@@ -136,6 +134,21 @@ def menu(cat: Catalog, state: GameState, me: str, game: int, version: int,
     else:
         raise GameError("That button is not available here.")
     return content, items
+
+
+def _disposition_menu(cat: Catalog, state: GameState, me: str) -> tuple[str, list[tuple[str, str]]]:
+    """The Force Dispositions `me` may pick: their army's first (those its detachments grant, marked so), then, as
+    a pick-up game allows, the others."""
+    army = state.player(me).army
+    granted = [d for d in cat.dispositions if army is not None and d.id in army.granted]
+    secret = "nobody sees it until both players have picked. Each player's Primary Mission then follows from both."
+    options = [(f"{d.name} (your army's)", d.id) for d in granted]
+    options += [(d.name, d.id) for d in cat.dispositions if d not in granted]
+    if len(granted) > 1:
+        names = " and ".join(f"**{d.name}**" for d in granted)
+        return (f"Your army's detachments grant {names}: pick the one you play (in a pick-up game you may pick "
+                f"another). Your Force Disposition: {secret}", options)
+    return f"Your Force Disposition: {secret}", options
 
 
 def _adapt_menu(cat: Catalog, state: GameState, me: str, game: int, version: int):
@@ -259,8 +272,11 @@ def waits(state: GameState) -> set[tuple[str, ...]]:
         waiting.add((state.clock.paused_by, "resume", str(state.clock.resume_asked_by)))
     if state.status == Status.SECONDARIES and any(p.choice for p in state.players):
         waiting |= {(p.id, "choose") for p in state.players if p.choice is None}
-    if state.status == Status.DISPOSITIONS and any(p.disposition_choice for p in state.players):
-        waiting |= {(p.id, "disposition") for p in state.players if p.disposition_choice is None}
+    if state.status == Status.DISPOSITIONS:
+        # once one has picked, the other; and a player whose army's detachments leave them a choice to make
+        anyone = any(p.disposition_choice for p in state.players)
+        waiting |= {(p.id, "disposition") for p in state.players
+                    if p.disposition_choice is None and (anyone or (p.army is not None and p.army.to_choose))}
     for confirmed, verb in ((state.deployed if state.status == Status.DEPLOYMENT else (), "deployed"),
                             (state.scoring_done, "done")):
         for p in state.players:

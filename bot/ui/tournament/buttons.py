@@ -9,6 +9,8 @@ import discord
 
 from bot.engine.errors import GameError
 from bot.store.tournament_repository import TournamentRecord
+from bot.ui.teams.board import publish_team_round, send_team_draft
+from bot.ui.tournament.organisers import is_organiser
 from bot.ui.dynamic import DIGEST, CustomId, Persistent, one_of
 from bot.ui.tournament.posting import (
     announce, announcement_channel, archive_table_threads, event_catalog, open_table_threads, post,
@@ -28,15 +30,6 @@ NUDGE_ID = CustomId("mdtn:{tournament}:{round_number}")
 CONFIRM_ID = CustomId("mdt:{tournament}:{round_number}:{table}:{digest}", digest=DIGEST)
 
 
-def is_organiser(interaction: discord.Interaction, record: TournamentRecord | None) -> bool:
-    """Manage Server, or the event's organiser role."""
-    if interaction.permissions.manage_guild:
-        return True
-    role = record.organiser_role_id if record is not None else None
-    user = interaction.user
-    return role is not None and isinstance(user, discord.Member) and user.get_role(role) is not None
-
-
 def _service(interaction: discord.Interaction) -> TournamentService:
     return interaction.client.tournaments  # type: ignore[attr-defined]
 
@@ -51,6 +44,9 @@ def draft_view(record: TournamentRecord) -> discord.ui.View:
 
 async def send_draft(interaction: discord.Interaction, record: TournamentRecord) -> None:
     """The draft round, privately to the organiser (after a deferred response), buttons on its last message."""
+    if record.state.teams is not None:
+        await send_team_draft(interaction, record, draft_view(record))
+        return
     catalog = event_catalog(interaction.client, record)
     current = record.state.event.rounds[-1]
     redrawn = f" (draw {current.draw + 1})" if current.draw else ""
@@ -118,6 +114,9 @@ class DraftButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], custom_
             await send_draft(interaction, await service.repair(self.tournament, self.round_number, self.draw))
             return
         record = await service.publish(self.tournament, self.round_number, self.draw)
+        if record.state.teams is not None:
+            await publish_team_round(interaction, record)
+            return
         threads = isinstance(await announcement_channel(interaction.client, record, interaction.channel),
                              discord.TextChannel)  # type: ignore[arg-type]
         where, count = await announce(interaction.client, record, interaction.channel,  # type: ignore[arg-type]

@@ -25,7 +25,7 @@ def standings_csv(record: TournamentRecord) -> str:
                          s.wins, s.draws, s.losses,
                          f"{s.opponents_win_pct:.2f}", s.vp, s.path, s.had_bye, s.dropped,
                          "; ".join(notes.get(s.player, ())), army.faction_name if army else "",
-                         (army.detachment_name or "") if army else "",
+                         army.detachments_text if army else "",  # several: "A + B"
                          army.points if army and army.points is not None else "", entry.flags if entry else ""])
     return out.getvalue()
 

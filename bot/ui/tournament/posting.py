@@ -11,6 +11,7 @@ import discord
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.state import GameSetup, GameState
 from bot.engine.errors import GameError
+from bot.engine.tournament import event as tournament
 from bot.engine.rng import new_seed
 from bot.store.tournament_repository import TableGame, TournamentRecord
 from bot.ui.armies import list_message
@@ -76,48 +77,65 @@ async def open_table_threads(client: discord.Client, record: TournamentRecord,
     """One thread per table of the current round (the bye gets none) in the announcement channel (else
     `fallback`), with both players in it and their Strike Force game on the round's mission waiting for
     the second player to accept: where, and how many threads."""
-    channel = await announcement_channel(client, record, fallback)
-    where = f"<#{channel.id}>"  # type: ignore[attr-defined]
-    if not isinstance(channel, discord.TextChannel):
-        raise GameError(f"Tables get threads only from a text channel; {where} is not one, so play "
-                        "the games with `/game new` and report them.")
+    channel = await table_channel(client, record, fallback)
     current = record.state.event.rounds[-1]
-    catalog = event_catalog(client, record)
     links: list[TableGame] = []
     try:
         for pairing in current.pairings.tables:
-            players = [discord.Object(int(pairing.a)), discord.Object(int(pairing.b))]
-            place = await open_thread(channel, table_thread_name(record, current.number, pairing), players,
-                                      f"{record.name}: round {current.number}")
-            names = (name_of(record, pairing.a), name_of(record, pairing.b))
-            armies = (army_of(record, pairing.a), army_of(record, pairing.b))
-            if current.mission is not None:
-                setup = GameSetup(size="strike-force", players=(pairing.a, pairing.b), names=names,
-                                  mission=current.mission, seed=new_seed(), armies=armies)
-                missions = mission_title(catalog, current.mission)
-            else:  # CA 2026-27: the Force Dispositions they registered, the layout drawn for the table
-                table = TableMissions.of(catalog, record, current.number, pairing)
-                setup = GameSetup(size="strike-force", players=(pairing.a, pairing.b), names=names,
-                                  pack=record.state.pack, challenger_cards=False, dispositions=table.dispositions,
-                                  layout=table.layout, seed=new_seed(), armies=armies)
-                missions = table.text()
-            content = (f"{mention(pairing.a)} vs {mention(pairing.b)}: round {current.number}, table "
-                       f"{pairing.table} of **{discord.utils.escape_markdown(record.name)}**, "
-                       f"{missions}. Your game is ready: "
-                       f"{discord.utils.escape_markdown(name_of(record, pairing.b))} accepts it to begin. "
-                       "When it ends, its result goes to the standings by itself.")
-            game, message = await offer_game(client, channel.guild.id, place, setup, content, players, thread=True)
-            links.append(TableGame(round_number=current.number, table=pairing.table, game_id=game.game_id,
-                                   thread_id=place.id))
-            await place.send(**message)
-            if record.state.list_policy == "open":  # each player sees their opponent's list at pairing
-                await post_lists(client, place, record, (pairing.a, pairing.b))
-    except discord.Forbidden:
-        raise GameError(f"I cannot open threads in {where}: check my permissions there.") from None
+            links.append(await open_table(client, record, channel, current.number, pairing))
     finally:
         if links:  # the games already set up report back even when a later thread could not be opened
             await client.tournaments.link_games(record.id, links)  # type: ignore[attr-defined]
-    return where, len(current.pairings.tables)
+    return f"<#{channel.id}>", len(current.pairings.tables)
+
+
+async def table_channel(client: discord.Client, record: TournamentRecord,
+                        fallback: discord.abc.Messageable | None) -> discord.TextChannel:
+    """The text channel the event's threads open from: its announcement channel, else `fallback`."""
+    channel = await announcement_channel(client, record, fallback)
+    if not isinstance(channel, discord.TextChannel):
+        raise GameError(f"Tables get threads only from a text channel; <#{channel.id}> is not one, so play "  # type: ignore[attr-defined]
+                        "the games with `/game new` and report them.")
+    return channel
+
+
+async def open_table(client: discord.Client, record: TournamentRecord, channel: discord.TextChannel,
+                     round_number: int, pairing: tournament.Pairing, *, layout: str | None = None,
+                     defender: str | None = None) -> TableGame:
+    """A table's thread with both players in it and their game waiting for the second player to accept. A team
+    pairing gives the `layout` its Defender declared and the game's `defender` (None: the roll-off decides)."""
+    catalog = event_catalog(client, record)
+    players = [discord.Object(int(pairing.a)), discord.Object(int(pairing.b))]
+    current = record.state.event.rounds[round_number - 1]
+    try:
+        place = await open_thread(channel, table_thread_name(record, round_number, pairing), players,
+                                  f"{record.name}: round {round_number}")
+    except discord.Forbidden:
+        raise GameError(f"I cannot open threads in <#{channel.id}>: check my permissions there.") from None
+    names = (name_of(record, pairing.a), name_of(record, pairing.b))
+    armies = (army_of(record, pairing.a), army_of(record, pairing.b))
+    if current.mission is not None:
+        setup = GameSetup(size="strike-force", players=(pairing.a, pairing.b), names=names,
+                          mission=current.mission, seed=new_seed(), armies=armies)
+        missions = mission_title(catalog, current.mission)
+    else:  # CA 2026-27: the Force Dispositions they registered, the layout drawn for the table (or declared)
+        table = TableMissions.of(catalog, record, round_number, pairing, layout=layout)
+        setup = GameSetup(size="strike-force", players=(pairing.a, pairing.b), names=names,
+                          pack=record.state.pack, challenger_cards=False, dispositions=table.dispositions,
+                          layout=table.layout, seed=new_seed(), armies=armies, defender=defender)
+        missions = table.text()
+        if defender is not None:
+            missions += f", {discord.utils.escape_markdown(name_of(record, defender))} defending"
+    content = (f"{mention(pairing.a)} vs {mention(pairing.b)}: round {round_number}, table "
+               f"{pairing.table} of **{discord.utils.escape_markdown(record.name)}**, "
+               f"{missions}. Your game is ready: "
+               f"{discord.utils.escape_markdown(name_of(record, pairing.b))} accepts it to begin. "
+               "When it ends, its result goes to the standings by itself.")
+    game, message = await offer_game(client, channel.guild.id, place, setup, content, players, thread=True)
+    await place.send(**message)
+    if record.state.list_policy == "open":  # each player sees their opponent's list at pairing
+        await post_lists(client, place, record, (pairing.a, pairing.b))
+    return TableGame(round_number=round_number, table=pairing.table, game_id=game.game_id, thread_id=place.id)
 
 
 async def post_lists(client: discord.Client, place: discord.abc.Messageable, record: TournamentRecord,

@@ -91,10 +91,11 @@ class TableMissions:
 
     @classmethod
     def of(cls, catalog: Catalog, record: TournamentRecord, round_number: int,
-           pairing: tournament.Pairing) -> TableMissions:
+           pairing: tournament.Pairing, *, layout: str | None = None) -> TableMissions:
+        """`layout`: the one a team pairing's Defender declared (or the round's), else drawn for the table."""
         a, b = record.state.dispositions[pairing.a], record.state.dispositions[pairing.b]
         layouts = catalog.event_pairing(a, b).layouts
-        letter = derive_rng(record.seed, f"layout:{round_number}:{pairing.table}").choice(layouts)
+        letter = layout or derive_rng(record.seed, f"layout:{round_number}:{pairing.table}").choice(layouts)
         return cls((a, b), (catalog.primary_for(a, b).name, catalog.primary_for(b, a).name), letter)
 
     def text(self) -> str:

@@ -193,7 +193,7 @@ function renderGame(m) {
 
 /* ---- overlays: the URL picks the kind, side, position, style, scale and background ---- */
 
-const OVERLAY_POS = { scoreboard: 'top', clock: 'top', cards: 'left', mission: 'right' };
+const OVERLAY_POS = { scoreboard: 'top', clock: 'top', cards: 'left', mission: 'right', match: 'top' };
 const pick = (value, allowed, fallback) => (allowed.includes(value) ? value : fallback);
 
 function setupOverlay() {
@@ -252,8 +252,81 @@ function fillPairing(li, p) {
   // Who is ahead on VP shows at a glance from across the hall.
   flag(a, 'lead', !bye && vps[0] > vps[1]);
   flag(b, 'lead', !bye && vps[1] > vps[0]);
+  // Minutes an organiser gave the table from a judge call: its round ends that much later than the clock's.
+  const extra = p.extra_minutes ? `+${p.extra_minutes}′` : '';
+  if ((tbl.dataset.extra || '') !== extra) {
+    if (extra) tbl.dataset.extra = extra;
+    else delete tbl.dataset.extra;
+  }
   setText(state, STATE_TEXT[p.state] || p.state || '');
   state.className = `state s-${p.state || 'none'}`;
+}
+// Judge calls waiting: the table, how long it has waited (counted here between models) and who is on the way.
+function buildCall() {
+  const li = make('li', 'e-call');
+  make('b', '', li); make('span', 'wait', li); make('span', 'who', li);
+  return li;
+}
+function fillCall(li, c) {
+  const [tbl, wait, who] = li.children;
+  setText(tbl, `Table ${c.table}` + (model && c.round !== model.round ? ` (R${c.round})` : ''));
+  wait.dataset.since = String(c.raised_ms);
+  setText(wait, hms(Date.now() - c.raised_ms, true));
+  setText(who, c.claimed_by ? `${c.claimed_by} on the way` : 'waiting for a judge');
+  flag(li, 'claimed', !!c.claimed_by);
+}
+function renderJudges(m) {
+  const judges = m.judges || { calls: [], on_duty: [] };
+  show($('judges'), judges.calls.length > 0 || judges.on_duty.length > 0);
+  syncList($('calls'), judges.calls, buildCall, fillCall);
+  field($('duty'), judges.on_duty.length ? `On duty: ${judges.on_duty.join(', ')}` : null);
+}
+function tickJudges() {
+  for (const wait of document.querySelectorAll('#calls .wait')) {
+    setText(wait, hms(Date.now() - Number(wait.dataset.since), true));
+  }
+}
+// A team match: its teams and score against the margin, the pairing step, what has been revealed, its games.
+function buildMatch() {
+  const li = make('li', 'e-match');
+  const head = make('div', 'm-head', li);
+  make('b', 'm-a', head); make('span', 'm-score', head); make('b', 'm-b', head);
+  make('p', 'm-step', li);
+  make('ul', 'm-revealed', li);
+  make('ul', 'm-games', li);
+  return li;
+}
+function fillMatch(li, x) {
+  const [head, step, revealed, games] = li.children;
+  const [a, score, b] = head.children;
+  setText(a, x.teams[0]);
+  setText(b, x.bye ? 'Bye' : x.teams[1]);
+  const played = (x.games || []).some((g) => g.bp && g.bp[0] != null);
+  setText(score, x.bye ? '' : played ? `${x.bp[0]} – ${x.bp[1]} BP` : 'vs');
+  flag(a, 'lead', !!x.outcome && x.outcome === 'win');
+  flag(b, 'lead', !!x.outcome && x.outcome === 'loss');
+  const locked = x.locked || [];
+  const who = x.bye ? '' : locked.some(Boolean) && !x.step.startsWith('Pairing')
+    ? ` · ${x.teams.filter((_, i) => locked[i]).join(' and ')} locked in` : '';
+  const margin = x.bye ? 'No match this round' : `${x.step}${who} · a win needs a lead of ${x.margin} of ${x.total}`;
+  setText(step, margin);
+  syncList(revealed, (x.revealed || []).slice(-4), () => make('li', ''), (row, r) => {
+    setText(row, `${r.what}${r.forced ? ' (forced)' : ''}: ${r.picks.filter(Boolean).join(' · ')}`);
+  });
+  syncList(games, x.games || [], () => make('li', ''), (row, g) => {
+    const vp = g.vp[0] == null ? '' : ` ${g.vp[0]}–${g.vp[1]}`;
+    const bp = g.bp && g.bp[0] != null ? ` (${g.bp[0]}–${g.bp[1]} BP)` : '';
+    setText(row, `T${g.table} ${g.names[0]} vs ${g.names[1]}${g.layout ? ` · ${g.layout}` : ''}${vp}${bp}`);
+  });
+}
+function renderTeams(m) {
+  const teams = m.teams || [];
+  show($('teams'), teams.length > 0);
+  syncList($('matches'), teams, buildMatch, fillMatch);
+  if (m.teams) { // a team event's standings: teams, their record, Team Points and Battle Points
+    const head = document.querySelector('.e-standings .e-cols');
+    ['#', 'Team', 'W-L-D', 'TP', 'BP'].forEach((text, i) => setText(head.children[i], text));
+  }
 }
 function buildStanding() {
   const li = make('li', 'row standing');
@@ -319,6 +392,8 @@ function renderEvent(m) {
   field($('status'), m.status_text);
   field($('round'), m.round ? `Round ${m.round} of ${m.rounds ?? '?'}` : null);
   renderCountdown(m); // before paging: the header's height decides how many rows fit
+  renderJudges(m); // so does the judges' strip
+  renderTeams(m); // and the team matches'
   syncList($('pairings'), m.pairings, buildPairing, fillPairing);
   syncList($('standings'), m.standings, buildStanding, fillStanding);
   pagers.forEach((p) => p.layout());
@@ -352,9 +427,26 @@ function showGone(message) {
 
 const listeners = []; // the Activity's script, told of each model once it is drawn
 
+// The team match overlay: one match of the event's round (?match=N), its score in Battle Points and its step.
+function renderMatchOverlay(m) {
+  const number = Number(params.get('match')) || 1;
+  const x = (m.teams || []).find((t) => t.number === number);
+  const box = $('ov').firstElementChild;
+  if (!box || !x) return;
+  setText(f(box, 'team-a'), x.teams[0]);
+  setText(f(box, 'team-b'), x.teams[1]);
+  setText(f(box, 'bp-a'), x.bp[0]);
+  setText(f(box, 'bp-b'), x.bp[1]);
+  setText(f(box, 'match'), `Round ${m.round} · match ${x.number}`);
+  const verdict = x.outcome === 'win' ? `${x.teams[0]} wins` : x.outcome === 'loss' ? `${x.teams[1]} wins`
+    : x.outcome === 'draw' ? 'A draw' : `${x.step} · a win needs +${x.margin}`;
+  setText(f(box, 'step'), verdict);
+}
+
 function render(m) {
   try {
     if (PAGE === 'event') renderEvent(m);
+    else if (m.kind === 'event') renderMatchOverlay(m);
     else renderGame(m);
     listeners.forEach((listen) => listen(m));
   } finally {
@@ -392,7 +484,7 @@ function connect() {
 // Runs 4x a second: local clock countdowns and the reconnect mark.
 function tick() {
   if (model) {
-    if (PAGE === 'event') renderCountdown(model);
+    if (PAGE === 'event') { renderCountdown(model); tickJudges(); }
     else renderClock(model);
   }
   const up = gone || (source && source.readyState === EventSource.OPEN);

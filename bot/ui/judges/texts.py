@@ -1,0 +1,161 @@
+"""What the judges' side of an event says, with no call to Discord: a call's message in the judges' channel, the
+one message listing the open calls and who is on duty, the lines its table's thread is told, and the calls file of
+the event's export."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+from datetime import datetime
+
+import discord
+
+from bot.judges import RERAISE_AFTER
+from bot.store.judge_models import JudgeCall, JudgeDuty
+from bot.store.tournament_repository import TournamentRecord
+from bot.ui.limits import EMBED_DESCRIPTION, EMBED_TITLE, MESSAGE_CHARS
+from bot.ui.text import clip
+from bot.ui.tournament import name_of
+
+COLOUR = discord.Colour.orange()
+RERAISED = (f"🔔 **Raised again**: nobody has claimed this call for {int(RERAISE_AFTER.total_seconds() // 60)} "
+            "minutes.")
+
+
+def mention(user: str) -> str:
+    return f"<@{user}>"
+
+
+def when(moment: datetime) -> str:
+    return f"<t:{int(moment.timestamp())}:R>"
+
+
+def typed(text: str) -> str:
+    """Text a member typed, shown as typed: no markdown, and no mention that could notify anyone."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
+def event_name(record: TournamentRecord) -> str:
+    return discord.utils.escape_markdown(record.name)
+
+
+def round_ends(record: TournamentRecord, round_number: int, extra_minutes: int) -> int | None:
+    """When the table's round ends (unix seconds) with the minutes it was given, if the round has a clock."""
+    clock = record.state.clock
+    if clock is None or clock.round_number != round_number:
+        return None
+    return clock.ends_at + 60 * extra_minutes
+
+
+def time_line(record: TournamentRecord, call: JudgeCall, extra_minutes: int, now: datetime) -> str:
+    ends = round_ends(record, call.round_number, extra_minutes)
+    given = f", with {extra_minutes} extra minutes for this table" if extra_minutes else ""
+    if ends is None:
+        return f"**Round time:** no round clock{given}."
+    left = ends - int(now.timestamp())
+    if left <= 0:
+        return f"**Round time:** up <t:{ends}:R>{given}."
+    return f"**Round time:** {left // 60} min left, ends <t:{ends}:t> (<t:{ends}:R>){given}."
+
+
+def duty_line(duty: Iterable[JudgeDuty]) -> str:
+    names = ", ".join(mention(d.judge_id) for d in duty)
+    return f"**On duty:** {names}." if names else "**On duty:** nobody: judges, `/judge duty on`."
+
+
+def status_line(call: JudgeCall) -> str:
+    if call.resolved_at is not None:
+        ruling = f": {typed(call.ruling)}" if call.ruling else " (no ruling noted)"
+        return f"✅ **Resolved** by {mention(call.resolved_by or '')} {when(call.resolved_at)}{ruling}"
+    if call.claimed_at is not None:
+        return f"🧑‍⚖️ **Claimed** by {mention(call.claimed_by or '')} {when(call.claimed_at)}: on the way."
+    return "⏳ **Waiting** for a judge: **Claim** it, and the table is told who is coming."
+
+
+def call_text(record: TournamentRecord, call: JudgeCall, duty: list[JudgeDuty], extra_minutes: int, now: datetime,
+              *, headline: str | None = None) -> str:
+    """A call's message in the judges' channel, as it stands; it names the judges on duty (who are notified when it
+    is posted) and both players (who are not)."""
+    a, b = (call.player_ids + ("", ""))[:2]
+    lines = [f"🛎️ **Table {call.table_number}** calls a judge: round {call.round_number} of "
+             f"**{event_name(record)}**."]
+    if headline:
+        lines.append(headline)
+    lines += [f"**Players:** {mention(a)} vs {mention(b)}; called by {mention(call.caller)} {when(call.raised_at)}."]
+    if call.note:
+        lines.append(f"**Note:** {typed(call.note)}")
+    if call.resolved_at is None:
+        lines.append(time_line(record, call, extra_minutes, now))
+    elif extra_minutes:
+        lines.append(f"**Extra time:** {extra_minutes} minutes for this table this round.")
+    lines += [f"**Thread:** <#{call.thread_id}>", duty_line(duty), status_line(call)]
+    return clip("\n".join(lines), MESSAGE_CHARS)
+
+
+def call_link(call: JudgeCall) -> str:
+    if call.channel_id is None or call.message_id is None:
+        return ""
+    return f" · [the call](https://discord.com/channels/{call.guild_id}/{call.channel_id}/{call.message_id})"
+
+
+def calls_embed(record: TournamentRecord, calls: list[JudgeCall], duty: list[JudgeDuty]) -> discord.Embed:
+    """The one message of the judges' channel listing the open calls, oldest first, and who is on duty."""
+    lines = [duty_line(duty), ""]
+    if not calls:
+        lines.append("No call is waiting.")
+    for call in calls:
+        who = f"claimed by {mention(call.claimed_by)}" if call.claimed_by else "⏳ **nobody yet**"
+        lines.append(f"• **Table {call.table_number}** (round {call.round_number}): raised {when(call.raised_at)}, "
+                     f"{who}{call_link(call)}")
+    waiting = f"{len(calls)} waiting" if calls else "none waiting"
+    return discord.Embed(title=clip(f"Judge calls · {record.name} · {waiting}", EMBED_TITLE),
+                         description=clip("\n".join(lines), EMBED_DESCRIPTION), colour=COLOUR)
+
+
+def called_text(call: JudgeCall) -> str:
+    """The table's thread, when a player calls: the judges have it (the note stays theirs)."""
+    return (f"🛎️ {mention(call.caller)} called a judge to table {call.table_number}: the judges have been told. "
+            "This thread hears who is coming.")
+
+
+def claimed_text(call: JudgeCall) -> str:
+    a, b = (call.player_ids + ("", ""))[:2]
+    return (f"🧑‍⚖️ {mention(a)} {mention(b)}: judge {mention(call.claimed_by or '')} is on the way to table "
+            f"{call.table_number}.")
+
+
+def resolved_text(call: JudgeCall) -> str:
+    ruling = f" Ruling: {typed(call.ruling)}" if call.ruling else ""
+    return clip(f"✅ Judge {mention(call.resolved_by or '')} closed table {call.table_number}'s call.{ruling}",
+                MESSAGE_CHARS)
+
+
+def extended_text(record: TournamentRecord, call: JudgeCall, organiser: str, minutes: int, total: int) -> str:
+    a, b = (call.player_ids + ("", ""))[:2]
+    ends = round_ends(record, call.round_number, total)
+    until = f" Your round now ends <t:{ends}:t> (<t:{ends}:R>)." if ends is not None else ""
+    return (f"⏱️ {mention(a)} {mention(b)}: organiser {mention(organiser)} gave table {call.table_number} "
+            f"{minutes} more minutes ({total} in all this round).{until}")
+
+
+def calls_csv(record: TournamentRecord, calls: list[JudgeCall]) -> str:
+    """Every call of the event: its table and round, who called and why, when it was raised, claimed and resolved,
+    by whom, the ruling and the minutes it gave the table. Times are UTC, ISO 8601."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["call", "round", "table", "player_a_id", "player_a", "player_b_id", "player_b", "called_by_id",
+                     "called_by", "note", "raised_at", "raised_again_at", "claimed_by_id", "claimed_by",
+                     "claimed_at", "resolved_by_id", "resolved_by", "resolved_at", "ruling", "extra_minutes"])
+
+    def stamp(moment: datetime | None) -> str:
+        return moment.isoformat() if moment is not None else ""
+
+    for call in calls:
+        a, b = (call.player_ids + ("", ""))[:2]
+        writer.writerow([call.id, call.round_number, call.table_number, a, name_of(record, a), b, name_of(record, b),
+                         call.caller, name_of(record, call.caller), call.note or "", stamp(call.raised_at),
+                         stamp(call.reraised_at), call.claimed_by or "", call.claimed_name or "",
+                         stamp(call.claimed_at), call.resolved_by or "", call.resolved_name or "",
+                         stamp(call.resolved_at), call.ruling or "", call.extra_minutes])
+    return out.getvalue()

@@ -1,0 +1,281 @@
+"""A team match's captains' pairing in Discord: a thread per match with one board, the captains' private controls,
+and the games each step fixes opened in table threads as singles tables are.
+
+The board is one message: when a new step begins it is posted anew at the bottom, mentioning exactly the captains
+(and stand-ins) it waits on, and the one before it is deleted; while a step waits on the other captain it is edited
+in place. **Choose** opens the presser's private menu of what their side may choose now (both pools with each
+player's army and Force Disposition); the choice is sealed until both are in. Past a step's deadline, an organiser
+may let the bot choose at random for the side that is late.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import discord
+
+from bot.engine.errors import GameError
+from bot.engine.teams import event as teams
+from bot.engine.teams.match import WANTED, Step, options
+from bot.locks import KeyedLocks
+from bot.store.tournament_repository import MatchBoard, TournamentRecord
+from bot.team_rounds import Fixed, team_event
+from bot.team_service import TeamService
+from bot.ui.dynamic import INT, CustomId, Persistent
+from bot.ui.errors import reply_privately
+from bot.ui.teams.texts import (
+    board_content, board_embed, captain_view_text, draft_lines, leaders_to_call, member, team_name,
+)
+from bot.ui.text import clip
+from bot.ui.tournament.organisers import is_organiser
+from bot.ui.tournament.posting import open_table, table_channel
+from bot.ui.tournament.texts import line_embeds
+
+_log = logging.getLogger(__name__)
+_boards = KeyedLocks()  # one per match: its board's posts and edits in order
+
+MATCH = "{tournament}:{round_number}:{match}:{step}"
+FIELDS = dict(tournament=INT, round_number=INT, match=INT, step=INT)
+
+
+def _teams(interaction: discord.Interaction) -> TeamService:
+    return interaction.client.teams  # type: ignore[attr-defined]
+
+
+def board_view(record: TournamentRecord, round_number: int, pair: teams.TeamPair, late: bool) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    if pair.match.done:
+        return view
+    view.add_item(ChooseButton(record.id, round_number, pair.number, pair.match.steps))
+    if late:
+        view.add_item(LateButton(record.id, round_number, pair.number, pair.match.steps))
+    return view
+
+
+async def send_team_draft(interaction: discord.Interaction, record: TournamentRecord,
+                          view: discord.ui.View) -> None:
+    """The draft round of a team event, privately to the organiser, with its Publish and Re-pair buttons."""
+    current = team_event(record).rounds[-1]
+    redrawn = f" (draw {current.draw + 1})" if current.draw else ""
+    intro = (f"Round {current.number} of **{discord.utils.escape_markdown(record.name)}** is paired{redrawn}: "
+             f"{len(current.matches)} team matches. Only you see this draft: **Publish** opens each match's "
+             "thread, where the captains pair their games; **Re-pair** draws again among equal teams.")
+    embeds = line_embeds(draft_lines(record), f"Draft: round {current.number} of {record.rounds_planned}")
+    await interaction.followup.send(intro, embeds=embeds[:10], view=view, ephemeral=True,
+                                    allowed_mentions=discord.AllowedMentions.none())
+
+
+async def publish_team_round(interaction: discord.Interaction, record: TournamentRecord) -> None:
+    """A published team round: each match's thread with its board, and the round in the announcement channel."""
+    count = await open_match_threads(interaction.client, record, interaction.channel)  # type: ignore[arg-type]
+    current = team_event(record).rounds[-1]
+    lines = draft_lines(record)
+    channel = await table_channel(interaction.client, record, interaction.channel)  # type: ignore[arg-type]
+    await channel.send(f"🏆 **{discord.utils.escape_markdown(record.name)}** round {current.number}: the captains "
+                       "pair their games in each match's thread.", embeds=line_embeds(lines, "Team matches")[:10],
+                       allowed_mentions=discord.AllowedMentions.none())
+    await interaction.followup.send(f"Round {current.number} is published: {count} match thread"
+                                    f"{'s' if count != 1 else ''} opened in <#{channel.id}>, each with its pairing "
+                                    "board.", ephemeral=True)
+
+
+async def open_match_threads(client: discord.Client, record: TournamentRecord,
+                             fallback: discord.abc.Messageable | None) -> int:
+    """A thread per team match of the round just published, with both teams in it and its board: how many."""
+    channel = await table_channel(client, record, fallback)
+    current = team_event(record).rounds[-1]
+    for pair in current.matches:
+        names = [team_name(record, t) for t in pair.teams]
+        try:
+            thread = await channel.create_thread(name=clip(f"R{current.number} {names[0]} vs {names[1]}", 100),
+                                                 type=discord.ChannelType.public_thread,
+                                                 reason=f"{record.name}: team pairing")
+        except discord.Forbidden:
+            raise GameError(f"I cannot open threads in <#{channel.id}>: check my permissions there.") from None
+        for team_id in pair.teams:
+            for player in team_event(record).team(team_id).members:
+                await thread.add_user(discord.Object(int(player)))
+        record = await post_board(client, record, current.number, pair, thread.id, None)
+    return len(current.matches)
+
+
+async def post_board(client: discord.Client, record: TournamentRecord, round_number: int, pair: teams.TeamPair,
+                     thread_id: int, earlier: int | None) -> TournamentRecord:
+    """The board posted at the bottom of its thread, calling the captains it waits on; the one before deleted."""
+    rules = team_event(record).rules
+    deadline = int(time.time()) + rules.step_minutes * 60 if rules.step_minutes and not pair.match.done else None
+    thread = client.get_partial_messageable(thread_id)
+    called = [discord.Object(int(p)) for p in leaders_to_call(record, pair)]
+    message = await thread.send(board_content(record, pair) or None,
+                                embed=board_embed(record, round_number, pair, deadline=deadline),
+                                view=board_view(record, round_number, pair, late=False),
+                                allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=called))
+    if earlier is not None:
+        try:
+            await thread.get_partial_message(earlier).delete()
+        except discord.HTTPException:
+            _log.info("The pairing board %s was gone already", earlier)
+    board = MatchBoard(round_number=round_number, match=pair.number, thread_id=thread_id, message_id=message.id,
+                       step=pair.match.steps, deadline=deadline)
+    return await client.teams.set_board(record.id, board)  # type: ignore[attr-defined]
+
+
+def board_of(record: TournamentRecord, round_number: int, match: int) -> MatchBoard | None:
+    return next((b for b in record.state.match_boards if (b.round_number, b.match) == (round_number, match)), None)
+
+
+async def show(client: discord.Client, record: TournamentRecord, round_number: int, match: int,
+               fixed: list[Fixed]) -> None:
+    """After a choice: the board moves on a new step (calling the captains), else it is edited in place; the games
+    now ready open in their table threads."""
+    async with _boards((record.id, round_number, match)):
+        record = await client.tournaments.get(record.id)  # type: ignore[attr-defined]
+        pair = teams.match_of(team_event(record), round_number, match)
+        board = board_of(record, round_number, match)
+        if board is not None and board.step != pair.match.steps:
+            record = await post_board(client, record, round_number, pair, board.thread_id, board.message_id)
+        elif board is not None:
+            late = board.called
+            message = client.get_partial_messageable(board.thread_id).get_partial_message(board.message_id)
+            # Named without a notification: only who is still to choose (they were called when the step began).
+            await message.edit(content=board_content(record, pair) or None,
+                               embed=board_embed(record, round_number, pair, deadline=board.deadline),
+                               view=board_view(record, round_number, pair, late=late),
+                               allowed_mentions=discord.AllowedMentions.none())
+    if fixed:
+        await open_fixed(client, record, fixed)
+
+
+async def open_fixed(client: discord.Client, record: TournamentRecord, fixed: list[Fixed]) -> None:
+    """The games a pairing made ready, each in its table thread with its game waiting to be accepted."""
+    channel = await table_channel(client, record, None)
+    event = record.state.event
+    links = []
+    try:
+        for game in fixed:
+            pairing = next(p for p in event.rounds[game.round_number - 1].pairings.tables if p.table == game.table)
+            links.append(await open_table(client, record, channel, game.round_number, pairing,
+                                          layout=game.game.layout, defender=game.game.defender))
+    finally:
+        if links:
+            await client.tournaments.link_games(record.id, links)  # type: ignore[attr-defined]
+
+
+async def call_organisers(client: discord.Client, record: TournamentRecord, board: MatchBoard) -> None:
+    """A step's deadline passed with a side still to choose: the organisers are called in the match's thread, and
+    the board offers them to choose at random for the late side."""
+    pair = teams.match_of(team_event(record), board.round_number, board.match)
+    late = " and ".join(team_name(record, pair.teams[s]) for s in pair.match.waiting_on())
+    role = record.organiser_role_id
+    thread = client.get_partial_messageable(board.thread_id)
+    who = f"<@&{role}>" if role else "Organisers"
+    await thread.send(f"⏰ {who}: the deadline of this step has passed and {late} has not chosen. An organiser may "
+                      "let the bot choose at random for them with the button on the board.",
+                      allowed_mentions=discord.AllowedMentions(everyone=False, users=False,
+                                                               roles=[discord.Object(role)] if role else False))
+    record = await client.teams.set_board(record.id, board.model_copy(update={"called": True}))  # type: ignore[attr-defined]
+    await show(client, record, board.round_number, board.match, [])
+
+
+class ChooseButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], custom_id=CustomId(
+        "mdtc:" + MATCH, **FIELDS)):
+    """A captain's private control for the step the board shows: their menu, drawn from what they may choose."""
+
+    what = "Choosing in match {match} of tournament {tournament}"
+
+    def __init__(self, tournament: int, round_number: int, match: int, step: int) -> None:
+        super().__init__(discord.ui.Button(label="Choose", style=discord.ButtonStyle.primary,
+                                           custom_id=self.custom_ids.format(tournament=tournament,
+                                                                            round_number=round_number, match=match,
+                                                                            step=step)))
+        self.tournament, self.round_number, self.match, self.step = tournament, round_number, match, step
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        # Acknowledged at once, privately: reading the event may wait behind the other matches' writes.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        record = await interaction.client.tournaments.get(self.tournament)  # type: ignore[attr-defined]
+        pair = teams.match_of(team_event(record), self.round_number, self.match)
+        me = str(interaction.user.id)
+        side = next((i for i, t in enumerate(pair.teams) if team_event(record).team(t).leads(me)), None)
+        if side is None:
+            raise GameError("Only the two teams' captains (or their stand-ins) choose in this pairing.")
+        if pair.match.steps != self.step or pair.match.done:
+            raise GameError("This board is out of date: the pairing has moved on. Use the newest board.")
+        if side not in pair.match.waiting_on():
+            raise GameError("Your choice at this step is locked in: it is revealed once the other captain has "
+                            "chosen." if pair.match.sealed[side] is not None
+                            else "The other team's Defender declares their layout first.")
+        offered = options(pair.match, side)
+        labels = [(o if pair.match.step == Step.LAYOUT else clip(member(record, o), 100), o) for o in offered]
+        wanted = WANTED[pair.match.step]
+        select = PickSelect(self.tournament, self.round_number, self.match, self.step, labels, wanted)
+        view = discord.ui.View(timeout=None)
+        view.add_item(select)
+        await reply_privately(interaction, captain_view_text(record, pair, side), view=view,
+                              allowed_mentions=discord.AllowedMentions.none())
+
+
+class PickSelect(Persistent, discord.ui.DynamicItem[discord.ui.Select], custom_id=CustomId(
+        "mdtp:" + MATCH, **FIELDS)):
+    """A captain's choice at one step of one match, sealed once made."""
+
+    what = "A choice in match {match} of tournament {tournament}"
+
+    def __init__(self, tournament: int, round_number: int, match: int, step: int,
+                 labels: list[tuple[str, str]] | None = None, wanted: int = 1) -> None:
+        labels = labels or [("—", "-")]
+        super().__init__(discord.ui.Select(
+            custom_id=self.custom_ids.format(tournament=tournament, round_number=round_number, match=match,
+                                             step=step),
+            placeholder=f"Choose {wanted}", min_values=wanted, max_values=min(wanted, len(labels)),
+            options=[discord.SelectOption(label=label, value=value) for label, value in labels]))
+        self.tournament, self.round_number, self.match, self.step = tournament, round_number, match, step
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()  # the private menu stays until the choice is sealed
+        record = await interaction.client.tournaments.get(self.tournament)  # type: ignore[attr-defined]
+        if teams.match_of(team_event(record), self.round_number, self.match).match.steps != self.step:
+            raise GameError("This menu is out of date: the pairing has moved on. Press Choose on the newest board.")
+        saved, fixed = await _teams(interaction).choose(self.tournament, self.round_number, self.match,
+                                                        str(interaction.user.id), tuple(self.item.values))
+        chosen = ", ".join(v if v in ("A", "B", "C") else member(saved, v) for v in self.item.values)
+        await interaction.edit_original_response(
+            content=clip(f"🔒 Locked in: {chosen}. Revealed once both captains have chosen.", 2000), view=None,
+            allowed_mentions=discord.AllowedMentions.none())
+        await show(interaction.client, saved, self.round_number, self.match, fixed)
+
+
+class LateButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], custom_id=CustomId(
+        "mdtl:" + MATCH, **FIELDS)):
+    """Past the step's deadline, an organiser lets the bot choose at random for the side that is late."""
+
+    what = "Choosing for a late side in match {match} of tournament {tournament}"
+
+    def __init__(self, tournament: int, round_number: int, match: int, step: int) -> None:
+        super().__init__(discord.ui.Button(label="Choose at random for the late side",
+                                           style=discord.ButtonStyle.danger,
+                                           custom_id=self.custom_ids.format(tournament=tournament,
+                                                                            round_number=round_number, match=match,
+                                                                            step=step)))
+        self.tournament, self.round_number, self.match, self.step = tournament, round_number, match, step
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        record = await interaction.client.tournaments.get(self.tournament)  # type: ignore[attr-defined]
+        if not is_organiser(interaction, record):
+            raise GameError("Only an organiser can choose for a late side.")
+        board = board_of(record, self.round_number, self.match)
+        if board is None or board.step != self.step or board.deadline is None or time.time() <= board.deadline:
+            raise GameError("This step's deadline has not passed: the captains still have time.")
+        await interaction.response.defer()
+        pair = teams.match_of(team_event(record), self.round_number, self.match)
+        late = [team_name(record, pair.teams[s]) for s in pair.match.waiting_on()]
+        saved, fixed = await _teams(interaction).choose_for_late(self.tournament, self.round_number, self.match,
+                                                                 self.step)
+        thread = interaction.client.get_partial_messageable(board.thread_id)
+        await thread.send(f"⏱️ {interaction.user.mention} let the bot choose at random for "
+                          f"{' and '.join(late)}, past the deadline.", allowed_mentions=discord.AllowedMentions.none())
+        await show(interaction.client, saved, self.round_number, self.match, fixed)
+
+
+DYNAMIC_ITEMS = (ChooseButton, PickSelect, LateButton)

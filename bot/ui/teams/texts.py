@@ -1,0 +1,167 @@
+"""Team events' texts and embeds, from the record alone: a team match's pairing board (only what is revealed), what
+a captain sees privately at each step, the draft, the rosters and the team standings."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.engine.teams import event as teams
+from bot.engine.teams.match import MODULE_NAMES, STEP_NAMES, GameKind, Step, TeamMatch, options
+from bot.engine.teams.scoring import MARGINS
+from bot.store.tournament_repository import TournamentRecord
+from bot.team_rounds import disposition_name, results_by_round, team_event
+from bot.ui.text import clip
+from bot.ui.tournament.texts import name_of
+
+COLOUR = discord.Colour.dark_gold()
+STEP_ASKS = {Step.DEFENDER: "Choose your Defender", Step.ATTACKERS: "Choose your two Attackers",
+             Step.CHOICE: "Choose the Attacker your Defender plays", Step.LAYOUT: "Declare your Defender's layout"}
+KINDS = {GameKind.DEFENDER: "", GameKind.REFUSED: " (refused pair: roll-off for the roles)",
+         GameKind.CHAMPION: " (Champions: roll-off for the roles)"}
+
+
+def plain(text: str) -> str:
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
+def team_name(record: TournamentRecord, team_id: str) -> str:
+    return team_event(record).team(team_id).name
+
+
+def member(record: TournamentRecord, player: str, *, with_list: bool = False) -> str:
+    """A player as a captain needs them: name, faction and detachments, Force Disposition (and the list's points
+    at an open-list event)."""
+    entry = record.state.lists.get(player)
+    parts = [name_of(record, player)]
+    if entry is not None:
+        parts.append(entry.army.label)
+    disposition = record.state.dispositions.get(player)
+    if disposition is not None:
+        parts.append(disposition_name(disposition) or disposition)
+    if with_list and entry is not None and entry.army.points is not None:
+        parts.append(f"{entry.army.points} pts")
+    return " · ".join(parts)
+
+
+def step_title(match: TeamMatch) -> str:
+    """'Initial Skirmish 2: Attackers', 'Main Engagement: Layouts'."""
+    if match.done:
+        return "Pairing complete"
+    module = match.current
+    assert module is not None
+    number = f" {match.modules[:match.module + 1].count(module)}" if match.modules.count(module) > 1 else ""
+    return f"{MODULE_NAMES[module]}{number}: {STEP_NAMES[match.step]}"
+
+
+def board_embed(record: TournamentRecord, round_number: int, pair: teams.TeamPair, *,
+                deadline: int | None = None) -> discord.Embed:
+    """The match's board: what has been revealed, the games fixed, who is still to choose. Never a sealed pick."""
+    ev, match = team_event(record), pair.match
+    names = [team_name(record, t) for t in pair.teams]
+    embed = discord.Embed(title=clip(f"Round {round_number}, match {pair.number}: {names[0]} vs {names[1]}", 256),
+                          colour=COLOUR)
+    lines = []
+    for reveal in match.reveals:
+        shown = [" and ".join(_pick_name(record, p) for p in picks) for picks in reveal.picks]
+        how = " (forced: the only ones left)" if reveal.forced else ""
+        both = " · ".join(f"{names[i]}: {plain(s)}" for i, s in enumerate(shown) if s)
+        lines.append(f"**{STEP_NAMES[reveal.step]}**{how}: {both}")
+    if lines:
+        embed.add_field(name="Revealed", value=clip("\n".join(lines[-12:]), 1024), inline=False)
+    if match.games:
+        scores = results_by_round(record).get(round_number, {})
+        games = []
+        for table, game in zip(pair.tables, match.games):
+            layout = f"layout {game.layout}" if game.layout else "layout to declare"
+            result = scores.get(table)
+            score = f" — {result.vp_a}–{result.vp_b}" if result is not None else ""
+            games.append(f"Table {table}: {plain(name_of(record, game.players[0]))} vs "
+                         f"{plain(name_of(record, game.players[1]))}, {layout}{KINDS[game.kind]}{score}")
+        embed.add_field(name=f"Games ({len(match.games)} of {ev.rules.size})", value=clip("\n".join(games), 1024),
+                        inline=False)
+    score = teams.match_score(ev, pair, results_by_round(record).get(round_number, {}))
+    if score.played:
+        verdict = {None: "so far", "win": f"{names[0]} wins", "loss": f"{names[1]} wins", "draw": "a draw"}[
+            score.outcome.value if score.outcome else None]
+        embed.add_field(name="Battle Points", value=f"{names[0]} {score.bp[0]} – {score.bp[1]} {names[1]}: {verdict} "
+                        f"(a win needs a lead of {MARGINS[ev.rules.size]})", inline=False)
+    if not match.done:
+        state = [f"{names[i]}: {'⏳ to choose' if i in match.waiting_on() else '🔒 locked in'}" for i in (0, 1)]
+        due = f"\nDeadline <t:{deadline}:R>." if deadline else ""
+        embed.description = f"**{step_title(match)}**\n" + " · ".join(state) + due
+    else:
+        embed.description = "Every game is fixed: each plays in its table thread."
+    embed.set_footer(text="Each step is secret: both captains choose, then both choices are shown together.")
+    return embed
+
+
+def _pick_name(record: TournamentRecord, pick: str) -> str:
+    return pick if pick in ("A", "B", "C") else name_of(record, pick)
+
+
+def leaders_to_call(record: TournamentRecord, pair: teams.TeamPair) -> list[str]:
+    """The captains (and stand-ins) of the sides still to choose."""
+    ev = team_event(record)
+    called = []
+    for side in pair.match.waiting_on():
+        team = ev.team(pair.teams[side])
+        called += [p for p in (team.captain, team.stand_in) if p]
+    return called
+
+
+def board_content(record: TournamentRecord, pair: teams.TeamPair) -> str:
+    called = leaders_to_call(record, pair)
+    if not called:
+        return ""
+    return " ".join(f"<@{p}>" for p in called) + f": {STEP_ASKS[pair.match.step].lower()} with **Choose**."
+
+
+def captain_view_text(record: TournamentRecord, pair: teams.TeamPair, side: int) -> str:
+    """What a captain sees privately at this step: both pools with each player's army and disposition."""
+    match = pair.match
+    open_lists = record.state.list_policy == "open"
+    lines = [f"**{STEP_ASKS[match.step]}** ({step_title(match)}). Nobody sees it until the other captain has "
+             "chosen too."]
+    for i in (side, 1 - side):
+        who = "Your pool" if i == side else f"{team_name(record, pair.teams[i])}'s pool"
+        pool = match.pools[i]
+        if pool:
+            lines.append(f"{who}: " + "; ".join(plain(member(record, p, with_list=open_lists)) for p in pool))
+    if match.step == Step.CHOICE:
+        offered = options(match, side)
+        lines.append("Offered against your Defender: " + "; ".join(plain(member(record, p)) for p in offered))
+    return clip("\n".join(lines), 2000)
+
+
+def draft_lines(record: TournamentRecord) -> list[str]:
+    ev = team_event(record)
+    current = ev.rounds[-1]
+    records = teams.team_records(ev.model_copy(update={"rounds": ev.rounds[:-1]}), results_by_round(record))
+
+    def who(team_id: str) -> str:
+        r = records[team_id]
+        return f"{plain(team_name(record, team_id))} ({r.team_points} TP, {r.game_wins} wins)"
+
+    lines = [f"**Bye**: {who(current.bye)}"] if current.bye else []
+    lines += [f"**Match {m.number}**: {who(m.teams[0])} vs {who(m.teams[1])}" for m in current.matches]
+    return lines
+
+
+def roster_lines(record: TournamentRecord, team: teams.Team, problems: list[str], *, armies: bool) -> list[str]:
+    """A roster, each player with their army and disposition where `armies` (closed lists stay with the team and
+    the organisers), then what keeps it from playing."""
+    lines = [f"**{plain(team.name)}** — captain <@{team.captain}>"
+             + (f", stand-in <@{team.stand_in}>" if team.stand_in else "")]
+    lines += [f"• <@{p}>" + (f" {plain(member(record, p))}" if armies else "") for p in team.members]
+    lines += [f"⚠️ {p}" for p in problems]
+    return lines
+
+
+def standings_lines(record: TournamentRecord) -> list[str]:
+    ev = team_event(record)
+    lines = []
+    for rank, r in teams.standings(ev, results_by_round(record)):
+        played = f"{r.wins}-{r.losses}" + (f"-{r.draws}" if r.draws else "")
+        lines.append(f"**{rank}.** {plain(team_name(record, r.team))}: {r.team_points} TP ({played}), "
+                     f"{r.game_wins} game wins, {r.bp} BP" + (" · bye" if r.had_bye else ""))
+    return lines
