@@ -78,8 +78,8 @@ class FullList(Persistent, discord.ui.DynamicItem[discord.ui.Button], custom_id=
 
     what = "Full list {list_id}"
 
-    def __init__(self, list_id: int) -> None:
-        super().__init__(discord.ui.Button(label="Full list", style=discord.ButtonStyle.secondary,
+    def __init__(self, list_id: int, label: str = "Full list") -> None:
+        super().__init__(discord.ui.Button(label=label[:80], style=discord.ButtonStyle.secondary,
                                            custom_id=self.custom_ids.format(list_id=list_id)))
         self.list_id = list_id
 

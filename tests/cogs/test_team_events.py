@@ -18,7 +18,7 @@ from bot.store.tournament_repository import TournamentRecord
 from tests.cogs.game_table import Table, verbs
 from tests.cogs.harness import Harness, Reply
 from tests.cogs.test_tournament_commands import MANAGE_SERVER, current, refused
-from tests.discord_model import FakeUser
+from tests.discord_model import FakeUser, walk_components
 
 DISPOSITIONS = ("purge-the-foe", "take-and-hold", "reconnaissance", "priority-assets", "disruption")
 
@@ -272,3 +272,32 @@ async def test_a_disposition_used_too_often_in_a_team_is_refused_before_it_is_st
     outsider = harness.user("outsider")
     refused(await harness.slash("tournament register", user=outsider, disposition="disruption", strict=False),
             "your captain registers you")
+
+
+async def test_at_an_open_list_event_a_captain_reads_the_other_team_s_lists_while_choosing(
+    harness: Harness, organiser: FakeUser
+) -> None:
+    from tests.cogs.test_event_lists import ARMIES, app_list
+    from tests.discord_model import FakeFile
+    await harness.slash("tournament create", user=organiser, name="Team GT", rounds=1, pack="ca-2026-27",
+                        lists="open", **{"team-size": 3, "announce-channel": harness.channel("pairings")})
+    teams_of = [[harness.user(f"a{i}") for i in range(3)], [harness.user(f"b{i}") for i in range(3)]]
+    for t, people in enumerate(teams_of):
+        await harness.slash("team register", user=people[0], name=f"Team {t}", player2=people[1], player3=people[2])
+        for player, army in zip(people, (ARMIES[0], ARMIES[1 + t], ARMIES[3])):  # three dispositions a team
+            reply = await harness.slash("tournament list submit", user=player,
+                                        file=FakeFile("list.txt", app_list(*army).encode()))
+            assert "is in" in reply.content, reply.content
+    await publish_round(harness, organiser)
+    board = Board(harness, 1, 1)
+    pair = await board.pair()
+    record = await current(harness)
+    captain = next(p[0] for p in teams_of if str(p[0].id) == record.state.teams.team(pair.teams[0]).captain)
+    others = next(p for p in teams_of if p[0] is not captain)
+    message = await board.message()
+    [choose] = [c for c in verbs_of(message) if c.startswith("mdtc:")]
+    menu = await harness.press(choose, user=captain, message_id=int(message["id"]))
+    buttons = [c for c in walk_components(menu.main.message["components"]) if c.get("custom_id", "").startswith("mdl:")]
+    assert sorted(b["label"] for b in buttons) == sorted(f"{record.state.names[str(p.id)]}'s list" for p in others)
+    shown = await harness.press(buttons[0]["custom_id"], user=captain, message_id=int(menu.main.message["id"]))
+    assert shown.main.ephemeral and "```" in shown.main.content

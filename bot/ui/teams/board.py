@@ -22,6 +22,7 @@ from bot.locks import KeyedLocks
 from bot.store.tournament_repository import MatchBoard, TournamentRecord
 from bot.team_rounds import Fixed, team_event
 from bot.team_service import TeamService
+from bot.ui.armies import FullList
 from bot.ui.dynamic import INT, CustomId, Persistent
 from bot.ui.errors import reply_privately
 from bot.ui.teams.texts import (
@@ -30,7 +31,7 @@ from bot.ui.teams.texts import (
 from bot.ui.text import clip
 from bot.ui.tournament.organisers import is_organiser
 from bot.ui.tournament.posting import open_table, table_channel
-from bot.ui.tournament.texts import line_embeds
+from bot.ui.tournament.texts import line_embeds, name_of
 
 _log = logging.getLogger(__name__)
 _boards = KeyedLocks()  # one per match: its board's posts and edits in order
@@ -212,6 +213,11 @@ class ChooseButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], custom
         select = PickSelect(self.tournament, self.round_number, self.match, self.step, labels, wanted)
         view = discord.ui.View(timeout=None)
         view.add_item(select)
+        if record.state.list_policy == "open":  # the other team's lists, a press away
+            for player in pair.match.pools[1 - side] or options(pair.match, side):
+                entry = record.state.lists.get(player)
+                if entry is not None and entry.army.list_id is not None:
+                    view.add_item(FullList(entry.army.list_id, f"{name_of(record, player)}'s list"))
         await reply_privately(interaction, captain_view_text(record, pair, side), view=view,
                               allowed_mentions=discord.AllowedMentions.none())
 
