@@ -515,7 +515,8 @@ function showForm(verb, at, spec) {
   const inputs = [];
   for (const field of spec.fields || []) {
     const row = make('label', 'field', sheet);
-    make('span', 'field-label', row, field.label + (field.required ? '' : ' (optional)'));
+    const optional = field.required || /optional/i.test(field.label) ? '' : ' (optional)';
+    make('span', 'field-label', row, field.label + optional);
     const input = make(field.paragraph ? 'textarea' : 'input', '', row);
     if (!field.paragraph) input.type = 'text';
     else input.rows = 6;
