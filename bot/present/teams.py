@@ -11,6 +11,7 @@ from bot.engine.teams import event as teams
 from bot.engine.teams.match import MODULE_NAMES, STEP_NAMES, Step
 from bot.engine.teams.scoring import GAME_BP, MARGINS, battle_points, result_bp
 from bot.store.tournament_repository import TournamentRecord
+from bot.team_rounds import results_by_round
 from bot.ui.tournament.texts import name_of
 
 STEPS = {Step.DEFENDER: "Defenders", Step.ATTACKERS: "Attackers", Step.CHOICE: "Choosing Attackers",
@@ -66,7 +67,7 @@ def standings(record: TournamentRecord) -> list[dict] | None:
     ev = record.state.teams
     if ev is None:
         return None
-    results = {r.number: {res.table: res for res in r.results} for r in record.state.event.rounds}
+    results = results_by_round(record)
     # In the venue screen's columns: the record, then Team Points where singles show opponents, then BP for VP.
     return [{"rank": rank, "name": ev.team(r.team).name, "army": None, "dropped": False,
              "record": f"{r.wins}-{r.losses}" + (f"-{r.draws}" if r.draws else ""), "opponents": f"{r.team_points} TP",

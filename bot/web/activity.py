@@ -46,6 +46,7 @@ from bot.web.activity_sessions import LEFT_CALL, Session, Sessions, error
 from bot.web.discord_api import DiscordApi
 
 OTHER_GAME = "This Activity plays the game of its own voice channel."
+ACCEPTED_KEPT = 10_000  # games known to have their board posted
 NO_GAME = "There is no game in this voice channel's chat yet: start one here."
 SIZES = (("strike-force", "Strike Force"), ("incursion", "Incursion"), ("asymmetric-war", "Asymmetric War"))
 ANSWERS = frozenset({"accept", "accept-first", "decline"})  # a challenge's buttons
@@ -145,6 +146,8 @@ class Activity:
     async def _answered(self, record: GameRecord) -> bool:
         """Whether the game's challenge was accepted (its board is posted): until then the players answer it."""
         if record.id not in self._accepted and await self.service.repo.board_messages(record.id):
+            if len(self._accepted) >= ACCEPTED_KEPT:  # forgotten ones are read again: one query each
+                self._accepted.clear()
             self._accepted.add(record.id)
         return record.id in self._accepted
 
