@@ -21,12 +21,16 @@ from bot.decks import installed_packs
 from bot.engine.moves import SpendCp
 from bot.engine.table.state import Step, TableSetup
 from bot.service import GameService
+from bot.armies.check import read_list
 from bot.store.db import make_engine, make_sessionmaker
+from bot.store.share_models import ShareKind
+from bot.store.shares import ShareRepository
 from bot.store.transfer import TransferError, migrate_to
 from bot.tournament_service import TournamentService
 from tests.store.conftest import scratch_postgres, scripted_table_game, stored_v1_database
 
 OLD_GAMES = 8
+ARMY_LIST = "Necrons\nStrike Force (2000 points)\nAwakened Dynasty\n\nNecron Warriors (90 points)\n  • 10x Necron Warrior\n"
 PACKS = installed_packs()
 
 
@@ -48,6 +52,11 @@ async def source(tmp_path: Path, catalog, setup, play) -> str:
     await service.act(SpendCp(actor=spender.id, amount=1, reason="Grenade"), channel_id=901)
     await service.undo(901, spender.id)
     await service.repo.add_board_message(started.game_id, 901, 1_400_000_000_000_000_001)
+    # A share link and a kept list, whose ids the database hands out too.
+    await ShareRepository(make_sessionmaker(engine)).create(ShareKind.GAME, started.game_id, guild_id=7,
+                                                            created_by=spender.id)
+    kept, checked = read_list(ARMY_LIST, file=None, faction=None, detachment=None)
+    await service.lists.add(owner=spender.id, guild_id=7, text=kept, checked=checked)
     # A Grand Tournament 2020 game in progress: its pack's rules replay it after the move.
     gt = TableSetup(pack="gt-2020", players=setup.players, names=setup.names, size="incursion", seed="move-gt")
     await service.start_game(7, 904, gt)
@@ -93,13 +102,18 @@ async def test_every_game_and_tournament_is_copied_and_replays(source: str, targ
         assert gt.pack == "gt-2020" and gt.state.status == Step.BATTLE
         tournament = await TournamentService(make_sessionmaker(engine)).current(1)
         assert len(tournament.state.pending) == 1
+        # A share link and a list made after the move take ids after the copied ones.
+        assert await ShareRepository(make_sessionmaker(engine)).create(ShareKind.GAME, fresh.game_id, guild_id=7,
+                                                                       created_by="1")
+        kept, checked = read_list(ARMY_LIST, file=None, faction=None, detachment=None)
+        assert await service.lists.add(owner="1", guild_id=7, text=kept, checked=checked) == 2
     finally:
         await engine.dispose()
 
 
 async def test_a_target_holding_games_is_refused_unless_replaced(source: str, target: str, catalog):
     assert (await migrate_to(source, target, PACKS)).ok
-    with pytest.raises(TransferError, match=r"already holds 11 game row\(s\).*--replace"):
+    with pytest.raises(TransferError, match=r"already holds .*11 game row\(s\).*--replace"):
         await migrate_to(source, target, PACKS)
     again = await migrate_to(source, target, PACKS, replace=True)
     assert again.ok and again.rows["game"] == OLD_GAMES + 3
