@@ -115,9 +115,9 @@ def pair_state(record: TournamentRecord, number: int, draw: int) -> EventState:
         raise InvalidValue(f"Round {ev.rounds[-1].number} is still a draft: publish it or re-pair it first.")
     current = state.event.rounds[-1] if state.event.rounds else None
     if current is not None and current.number == number - 1:
-        unfinished = [m.number for m in ev.rounds[-1].matches if not m.match.done]
-        if unfinished or tournament.missing_tables(current):
-            raise InvalidValue(f"Round {current.number} is not over: its pairings or results are still missing.")
+        refuse_unfinished(record)
+        if tournament.missing_tables(current):
+            raise InvalidValue(f"Round {current.number} is not over: its results are still missing.")
     records = teams.team_records(ev, results_by_round(record))
     drawn = teams.pair_teams(ev, records, number, team_rng(record.seed, number, draw)).model_copy(
         update={"draw": draw})
@@ -131,6 +131,20 @@ def pair_state(record: TournamentRecord, number: int, draw: int) -> EventState:
         rounds = (*state.event.rounds, singles)
     return state.model_copy(update={"teams": ev, "event": state.event.model_copy(update={"rounds": rounds}),
                                     "pending": (), "clock": None})
+
+
+def unfinished_matches(record: TournamentRecord) -> list[teams.TeamPair]:
+    """The matches of the round being played whose captains' pairing is not complete (none in a singles event)."""
+    ev = record.state.teams
+    if ev is None or not ev.rounds or not ev.rounds[-1].published:
+        return []
+    return [m for m in ev.rounds[-1].matches if not m.match.done]
+
+
+def refuse_unfinished(record: TournamentRecord) -> None:
+    if pending := unfinished_matches(record):
+        raise InvalidValue(f"Round {record.state.teams.rounds[-1].number} is still pairing match"  # type: ignore[union-attr]
+                           f"{'es' if len(pending) > 1 else ''} {', '.join(str(m.number) for m in pending)}.")
 
 
 def draft_of(record: TournamentRecord, number: int, draw: int) -> int:

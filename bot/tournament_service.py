@@ -541,6 +541,7 @@ class TournamentService:
             if rounds and (missing := tournament.missing_tables(rounds[-1])):
                 raise InvalidValue(f"Round {rounds[-1].number} is still missing results for "
                                    f"table{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))}.")
+            team_rounds.refuse_unfinished(record)
             return await self._save(record, record.state, TournamentStatus.FINISHED)
 
     async def change_by_id(self, tournament_id: int,

@@ -301,3 +301,12 @@ async def test_at_an_open_list_event_a_captain_reads_the_other_team_s_lists_whil
     assert sorted(b["label"] for b in buttons) == sorted(f"{record.state.names[str(p.id)]}'s list" for p in others)
     shown = await harness.press(buttons[0]["custom_id"], user=captain, message_id=int(menu.main.message["id"]))
     assert shown.main.ephemeral and "```" in shown.main.content
+
+
+async def test_a_round_whose_captains_are_still_pairing_is_not_over(harness: Harness, organiser: FakeUser) -> None:
+    await team_event(harness, organiser, 3, 2)
+    await publish_round(harness, organiser)
+    status = await harness.slash("tournament status", user=organiser)
+    assert "Match 1**: ⏳ the captains are pairing (0 of 3 games fixed)" in str(status.embeds) + status.content
+    refused(await harness.slash("tournament finish", user=organiser, strict=False), "still pairing match 1")
+    refused(await harness.slash("tournament pair", user=organiser, strict=False), "still pairing match 1")

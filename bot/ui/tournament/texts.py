@@ -17,6 +17,7 @@ from bot.engine.models import Army
 from bot.engine.rng import derive_rng
 from bot.engine.tournament import event as tournament
 from bot.store.tournament_repository import PendingReport, TournamentRecord
+from bot.team_rounds import unfinished_matches
 from bot.ui.limits import (
     EMBED_CHARS, EMBED_DESCRIPTION, EMBED_FIELDS, MENTIONED_USERS, MESSAGE_CHARS, MESSAGE_EMBED_CHARS, MESSAGE_EMBEDS,
 )
@@ -169,6 +170,9 @@ def status_lines(record: TournamentRecord) -> list[str]:
         else:
             state = "❌ nothing yet"
         lines.append(f"**Table {p.table}** ({name(p.a)} vs {name(p.b)}): {state}")
+    for pair in unfinished_matches(record):  # a team event: games still to be fixed by their captains
+        lines.append(f"**Match {pair.number}**: ⏳ the captains are pairing ({len(pair.match.games)} of "
+                     f"{pair.match.size} games fixed)")
     return lines
 
 
