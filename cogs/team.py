@@ -4,13 +4,9 @@ round 1 is paired; an organiser can do all of it for any team. The pairing itsel
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import time
-
 import discord
 from discord import app_commands
-from discord.ext import commands, tasks
+from discord.ext import commands
 
 from bot.engine.errors import GameError
 from bot.engine.teams import event as teams
@@ -18,20 +14,15 @@ from bot.store.tournament_repository import TournamentRecord
 from bot.team_rounds import roster_problems, team_event
 from bot.team_service import TeamService
 from bot.ui import tournament as ui
-from bot.ui.teams.board import call_organisers
-from bot.ui.teams.texts import plain, roster_lines, standings_lines
+from bot.ui.teams.board import watch_deadline
+from bot.ui.armies import escaped
+from bot.ui.teams.texts import roster_lines, standings_lines
 from cogs.base import BotCog
 
-_log = logging.getLogger(__name__)
 NO_PINGS = discord.AllowedMentions.none()
-DEADLINE_TICK = 15  # seconds between looks at the pairing steps' stored deadlines
 
 
 class TeamCog(BotCog, name="team", description="A team event's teams: register, roster, standings"):
-    def __init__(self, bot: commands.Bot) -> None:
-        self._ticking = asyncio.Lock()
-        super().__init__(bot)
-
     @property
     def teams(self) -> TeamService:
         return self.bot.teams  # type: ignore[attr-defined]
@@ -79,7 +70,7 @@ class TeamCog(BotCog, name="team", description="A team event's teams: register, 
         size = team_event(saved).rules.size
         more = "" if len(team.members) == size else " Add the others with `/team add`."
         await interaction.response.send_message(
-            f"**{plain(team.name)}** is registered for **{plain(saved.name)}**, captained by {leader.mention}: "
+            f"**{escaped(team.name)}** is registered for **{escaped(saved.name)}**, captained by {leader.mention}: "
             f"{len(team.members)} of {size} players ({' '.join(f'<@{p}>' for p in team.members)}).{more}",
             allowed_mentions=NO_PINGS)
 
@@ -91,7 +82,7 @@ class TeamCog(BotCog, name="team", description="A team event's teams: register, 
         if player.bot:
             raise GameError("Bots cannot play: add a person.")
         saved = await self.teams.add_member(record.guild_id, found.id, str(player.id), player.display_name)
-        await self._roster_reply(interaction, saved, found.id, f"{player.mention} joins **{plain(found.name)}**.")
+        await self._roster_reply(interaction, saved, found.id, f"{player.mention} joins **{escaped(found.name)}**.")
 
     @app_commands.command(name="replace", description="Swap a player of your team for another (until round 1)")
     @app_commands.describe(out="The player who leaves", into="The player who takes their place",
@@ -105,7 +96,7 @@ class TeamCog(BotCog, name="team", description="A team event's teams: register, 
         saved = await self.teams.replace_member(record.guild_id, found.id, str(out.id), str(into.id),
                                                 into.display_name)
         await self._roster_reply(interaction, saved, found.id,
-                                 f"{into.mention} takes {out.mention}'s place in **{plain(found.name)}**.")
+                                 f"{into.mention} takes {out.mention}'s place in **{escaped(found.name)}**.")
 
     @app_commands.command(name="remove", description="Take a player off your team (until round 1)")
     @app_commands.describe(player="The player who leaves", team="The team's name (organisers: any team)")
@@ -113,7 +104,7 @@ class TeamCog(BotCog, name="team", description="A team event's teams: register, 
         record = await self._event(interaction)
         found = self._team_to_change(interaction, record, team)
         saved = await self.teams.remove_member(record.guild_id, found.id, str(player.id))
-        await self._roster_reply(interaction, saved, found.id, f"{player.mention} leaves **{plain(found.name)}**.")
+        await self._roster_reply(interaction, saved, found.id, f"{player.mention} leaves **{escaped(found.name)}**.")
 
     @app_commands.command(name="captain", description="Name your team's captain and a stand-in for the pairing")
     @app_commands.describe(captain="Who captains the team", stand_in="Who chooses for it when the captain cannot",
@@ -125,7 +116,7 @@ class TeamCog(BotCog, name="team", description="A team event's teams: register, 
         found = self._team_to_change(interaction, record, team)
         saved = await self.teams.set_leaders(record.guild_id, found.id, str(captain.id),
                                              str(stand_in.id) if stand_in else None)
-        await self._roster_reply(interaction, saved, found.id, f"{captain.mention} captains **{plain(found.name)}**"
+        await self._roster_reply(interaction, saved, found.id, f"{captain.mention} captains **{escaped(found.name)}**"
                                  + (f", {stand_in.mention} stands in." if stand_in else "."))
 
     @app_commands.command(name="show", description="A team's roster, and what keeps it from playing")
@@ -166,39 +157,13 @@ class TeamCog(BotCog, name="team", description="A team event's teams: register, 
         await interaction.response.send_message(said, embed=_roster_embed(interaction, record, team),
                                                 allowed_mentions=NO_PINGS)
 
-    # ---- the pairing steps' deadlines ----------------------------------------------------------
-
-    async def cog_load(self) -> None:
-        self.deadlines.start()  # deadlines stored before a restart are called from here on
-
-    async def cog_unload(self) -> None:
-        async with self._ticking:  # a tick in flight finishes its database work before the bot closes
-            self.deadlines.cancel()
-
-    @tasks.loop(seconds=DEADLINE_TICK)
-    async def deadlines(self) -> None:
-        async with self._ticking:
-            try:
-                await self.call_late(int(time.time()))
-            except Exception:  # one bad tick must not stop the loop
-                _log.exception("Calling organisers at pairing deadlines failed")
-
-    async def call_late(self, now: int) -> int:
-        """Call the organisers of every pairing step whose deadline passed with a side still to choose."""
-        called = 0
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Connected (again): the alarm of every stored pairing step's deadline in this process's servers."""
         for record in await self.bot.tournaments.repo.all_active():  # type: ignore[attr-defined]
-            if record.state.teams is None:
-                continue
-            for board in record.state.match_boards:
-                if board.called or board.deadline is None or board.deadline > now:
-                    continue
-                pair = teams.match_of(record.state.teams, board.round_number, board.match)
-                if pair.match.done or pair.match.steps != board.step:
-                    continue
-                await call_organisers(self.bot, record, board)
-                record = await self.bot.tournaments.get(record.id)  # type: ignore[attr-defined]
-                called += 1
-        return called
+            if record.state.teams is not None and self.bot.get_guild(record.guild_id) is not None:
+                for board in record.state.match_boards:
+                    watch_deadline(self.bot, record.id, board)
 
 
 def _roster_embed(interaction: discord.Interaction, record: TournamentRecord, team: teams.Team) -> discord.Embed:

@@ -238,12 +238,20 @@ async def test_at_the_deadline_the_organisers_are_called_and_may_choose_for_the_
     message = await board.message()
     late = [c for c in verbs_of(message) if c.startswith("mdtl:")]
     assert late == []  # no call before the deadline
-    cog = harness.bot.get_cog("team")
     deadline = next(b for b in record.state.match_boards).deadline
-    assert await cog.call_late(deadline - 1) == 0
-    assert await cog.call_late(deadline + 1) == 1
+    alarms, key = harness.bot.desk.alarms, ("team-step", record.id, 1, 1)
+    assert alarms.moment(key) == deadline  # the organisers are called at the deadline, not before
+    alarms.drop(key)
+    await harness.bot.get_cog("team").on_ready()  # a restart arms it again from the stored board
+    assert alarms.moment(key) == deadline
+    step = (await board.pair()).match.steps
+    before = len(harness.model.channel_messages(int(message["channel_id"])))
+    await board_module.deadline_passed(harness.bot, record.id, 1, 1, step)  # what the alarm does at the deadline
+    await board_module.deadline_passed(harness.bot, record.id, 1, 1, step)  # a second alarm (a restart) does nothing
     await harness.bot.desk.idle()
-    assert await cog.call_late(deadline + 60) == 0  # called once
+    called = [m for m in harness.model.channel_messages(int(message["channel_id"]))[before:]
+              if "deadline of this step has passed" in m["content"]]
+    assert len(called) == 1  # called once
     message = await board.message()
     [late] = [c for c in verbs_of(message) if c.startswith("mdtl:")]
     refused(await harness.press(late, user=captains[0], message_id=int(message["id"]), strict=False),

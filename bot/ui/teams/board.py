@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
+from functools import partial
 
 import discord
 
@@ -119,7 +120,30 @@ async def post_board(client: discord.Client, record: TournamentRecord, round_num
             _log.info("The pairing board %s was gone already", earlier)
     board = MatchBoard(round_number=round_number, match=pair.number, thread_id=thread_id, message_id=message.id,
                        step=pair.match.steps, deadline=deadline)
-    return await client.teams.set_board(record.id, board)  # type: ignore[attr-defined]
+    saved = await client.teams.set_board(record.id, board)  # type: ignore[attr-defined]
+    watch_deadline(client, saved.id, board)
+    return saved
+
+
+def watch_deadline(client: discord.Client, tournament_id: int, board: MatchBoard) -> None:
+    """Arm (or drop) the alarm of a board's step deadline: it calls the organisers once, if a side is still to
+    choose then. Armed when the board is posted, and at start-up for every stored board (cogs/team.py)."""
+    at = board.deadline if board.deadline is not None and not board.called else None
+    client.desk.alarms.arm(("team-step", tournament_id, board.round_number, board.match), at,  # type: ignore[attr-defined]
+                           partial(deadline_passed, client, tournament_id, board.round_number, board.match, board.step))
+
+
+async def deadline_passed(client: discord.Client, tournament_id: int, round_number: int, match: int,
+                          step: int) -> None:
+    """The alarm of a step's deadline: the organisers are called, unless the stored board says the step is over or
+    they were called already (a restart, or another process, never calls twice)."""
+    record = await client.tournaments.get(tournament_id)  # type: ignore[attr-defined]
+    board = board_of(record, round_number, match)
+    if board is None or board.step != step or board.called or record.state.teams is None:
+        return
+    pair = teams.match_of(record.state.teams, round_number, match)
+    if not pair.match.done and pair.match.steps == step:
+        await call_organisers(client, record, board)
 
 
 def board_of(record: TournamentRecord, round_number: int, match: int) -> MatchBoard | None:

@@ -9,6 +9,7 @@ from bot.engine.teams import event as teams
 from bot.engine.teams.match import MODULE_NAMES, STEP_NAMES, GameKind, Step, TeamMatch, options
 from bot.engine.teams.scoring import MARGINS
 from bot.store.tournament_repository import TournamentRecord
+from bot.ui.armies import escaped
 from bot.team_rounds import disposition_name, results_by_round, team_event
 from bot.ui.text import clip
 from bot.ui.tournament.texts import name_of
@@ -18,10 +19,6 @@ STEP_ASKS = {Step.DEFENDER: "Choose your Defender", Step.ATTACKERS: "Choose your
              Step.CHOICE: "Choose the Attacker your Defender plays", Step.LAYOUT: "Declare your Defender's layout"}
 KINDS = {GameKind.DEFENDER: "", GameKind.REFUSED: " (refused pair: roll-off for the roles)",
          GameKind.CHAMPION: " (Champions: roll-off for the roles)"}
-
-
-def plain(text: str) -> str:
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
 
 
 def team_name(record: TournamentRecord, team_id: str) -> str:
@@ -64,7 +61,7 @@ def board_embed(record: TournamentRecord, round_number: int, pair: teams.TeamPai
     for reveal in match.reveals:
         shown = [" and ".join(_pick_name(record, p) for p in picks) for picks in reveal.picks]
         how = " (forced: the only ones left)" if reveal.forced else ""
-        both = " · ".join(f"{names[i]}: {plain(s)}" for i, s in enumerate(shown) if s)
+        both = " · ".join(f"{names[i]}: {escaped(s)}" for i, s in enumerate(shown) if s)
         lines.append(f"**{STEP_NAMES[reveal.step]}**{how}: {both}")
     if lines:
         embed.add_field(name="Revealed", value=clip("\n".join(lines[-12:]), 1024), inline=False)
@@ -75,8 +72,8 @@ def board_embed(record: TournamentRecord, round_number: int, pair: teams.TeamPai
             layout = f"layout {game.layout}" if game.layout else "layout to declare"
             result = scores.get(table)
             score = f" — {result.vp_a}–{result.vp_b}" if result is not None else ""
-            games.append(f"Table {table}: {plain(name_of(record, game.players[0]))} vs "
-                         f"{plain(name_of(record, game.players[1]))}, {layout}{KINDS[game.kind]}{score}")
+            games.append(f"Table {table}: {escaped(name_of(record, game.players[0]))} vs "
+                         f"{escaped(name_of(record, game.players[1]))}, {layout}{KINDS[game.kind]}{score}")
         embed.add_field(name=f"Games ({len(match.games)} of {ev.rules.size})", value=clip("\n".join(games), 1024),
                         inline=False)
     score = teams.match_score(ev, pair, results_by_round(record).get(round_number, {}))
@@ -126,10 +123,10 @@ def captain_view_text(record: TournamentRecord, pair: teams.TeamPair, side: int)
         who = "Your pool" if i == side else f"{team_name(record, pair.teams[i])}'s pool"
         pool = match.pools[i]
         if pool:
-            lines.append(f"{who}: " + "; ".join(plain(member(record, p, with_list=open_lists)) for p in pool))
+            lines.append(f"{who}: " + "; ".join(escaped(member(record, p, with_list=open_lists)) for p in pool))
     if match.step == Step.CHOICE:
         offered = options(match, side)
-        lines.append("Offered against your Defender: " + "; ".join(plain(member(record, p)) for p in offered))
+        lines.append("Offered against your Defender: " + "; ".join(escaped(member(record, p)) for p in offered))
     return clip("\n".join(lines), 2000)
 
 
@@ -140,7 +137,7 @@ def draft_lines(record: TournamentRecord) -> list[str]:
 
     def who(team_id: str) -> str:
         r = records[team_id]
-        return f"{plain(team_name(record, team_id))} ({r.team_points} TP, {r.game_wins} wins)"
+        return f"{escaped(team_name(record, team_id))} ({r.team_points} TP, {r.game_wins} wins)"
 
     lines = [f"**Bye**: {who(current.bye)}"] if current.bye else []
     lines += [f"**Match {m.number}**: {who(m.teams[0])} vs {who(m.teams[1])}" for m in current.matches]
@@ -150,9 +147,9 @@ def draft_lines(record: TournamentRecord) -> list[str]:
 def roster_lines(record: TournamentRecord, team: teams.Team, problems: list[str], *, armies: bool) -> list[str]:
     """A roster, each player with their army and disposition where `armies` (closed lists stay with the team and
     the organisers), then what keeps it from playing."""
-    lines = [f"**{plain(team.name)}** — captain <@{team.captain}>"
+    lines = [f"**{escaped(team.name)}** — captain <@{team.captain}>"
              + (f", stand-in <@{team.stand_in}>" if team.stand_in else "")]
-    lines += [f"• <@{p}>" + (f" {plain(member(record, p))}" if armies else "") for p in team.members]
+    lines += [f"• <@{p}>" + (f" {escaped(member(record, p))}" if armies else "") for p in team.members]
     lines += [f"⚠️ {p}" for p in problems]
     return lines
 
@@ -162,6 +159,6 @@ def standings_lines(record: TournamentRecord) -> list[str]:
     lines = []
     for rank, r in teams.standings(ev, results_by_round(record)):
         played = f"{r.wins}-{r.losses}" + (f"-{r.draws}" if r.draws else "")
-        lines.append(f"**{rank}.** {plain(team_name(record, r.team))}: {r.team_points} TP ({played}), "
+        lines.append(f"**{rank}.** {escaped(team_name(record, r.team))}: {r.team_points} TP ({played}), "
                      f"{r.game_wins} game wins, {r.bp} BP" + (" · bye" if r.had_bye else ""))
     return lines
