@@ -103,26 +103,42 @@ async def open_match_threads(client: discord.Client, record: TournamentRecord,
 
 
 async def post_board(client: discord.Client, record: TournamentRecord, round_number: int, pair: teams.TeamPair,
-                     thread_id: int, earlier: int | None) -> TournamentRecord:
-    """The board posted at the bottom of its thread, calling the captains it waits on; the one before deleted."""
+                     thread_id: int, earlier: int | None, *, overdue: MatchBoard | None = None) -> TournamentRecord:
+    """The board posted at the bottom of its thread, calling the captains it waits on, and the one before deleted.
+    `overdue`: the board of this step, whose deadline passed: posted again calling the organisers too, as the call
+    is part of the board and goes with it once the step moves on."""
     rules = team_event(record).rules
-    deadline = int(time.time()) + rules.step_minutes * 60 if rules.step_minutes and not pair.match.done else None
+    deadline = overdue.deadline if overdue is not None else \
+        int(time.time()) + rules.step_minutes * 60 if rules.step_minutes and not pair.match.done else None
+    role = record.organiser_role_id if overdue is not None else None
     thread = client.get_partial_messageable(thread_id)
     called = [discord.Object(int(p)) for p in leaders_to_call(record, pair)]
-    message = await thread.send(board_content(record, pair) or None,
+    message = await thread.send(_content(record, pair, overdue is not None) or None,
                                 embed=board_embed(record, round_number, pair, deadline=deadline),
-                                view=board_view(record, round_number, pair, late=False),
-                                allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=called))
+                                view=board_view(record, round_number, pair, late=overdue is not None),
+                                allowed_mentions=discord.AllowedMentions(
+                                    everyone=False, users=called, roles=[discord.Object(role)] if role else False))
     if earlier is not None:
         try:
             await thread.get_partial_message(earlier).delete()
         except discord.HTTPException:
             _log.info("The pairing board %s was gone already", earlier)
     board = MatchBoard(round_number=round_number, match=pair.number, thread_id=thread_id, message_id=message.id,
-                       step=pair.match.steps, deadline=deadline)
+                       step=pair.match.steps, deadline=deadline, called=overdue is not None)
     saved = await client.teams.set_board(record.id, board)  # type: ignore[attr-defined]
     watch_deadline(client, saved.id, board)
     return saved
+
+
+def _content(record: TournamentRecord, pair: teams.TeamPair, overdue: bool) -> str:
+    """The board's call: the captains it waits on, and past the deadline the organisers (their role, if any)."""
+    content = board_content(record, pair)
+    if not overdue:
+        return content
+    late = " and ".join(team_name(record, pair.teams[s]) for s in pair.match.waiting_on())
+    role = record.organiser_role_id
+    return (f"⏰ {f'<@&{role}>' if role else 'Organisers'}: the deadline of this step has passed and {late} has not "
+            "chosen. An organiser may let the bot choose at random for them with the button below.\n" + content)
 
 
 def watch_deadline(client: discord.Client, tournament_id: int, board: MatchBoard) -> None:
@@ -135,15 +151,17 @@ def watch_deadline(client: discord.Client, tournament_id: int, board: MatchBoard
 
 async def deadline_passed(client: discord.Client, tournament_id: int, round_number: int, match: int,
                           step: int) -> None:
-    """The alarm of a step's deadline: the organisers are called, unless the stored board says the step is over or
-    they were called already (a restart, or another process, never calls twice)."""
-    record = await client.tournaments.get(tournament_id)  # type: ignore[attr-defined]
-    board = board_of(record, round_number, match)
-    if board is None or board.step != step or board.called or record.state.teams is None:
-        return
-    pair = teams.match_of(record.state.teams, round_number, match)
-    if not pair.match.done and pair.match.steps == step:
-        await call_organisers(client, record, board)
+    """The alarm of a step's deadline: if a side is still to choose, the board moves to the bottom calling the
+    organisers and offering them to choose at random for it. The stored board decides: a step over, or organisers
+    called already (a restart, another process), calls nobody."""
+    async with _boards((tournament_id, round_number, match)):
+        record = await client.tournaments.get(tournament_id)  # type: ignore[attr-defined]
+        board = board_of(record, round_number, match)
+        if board is None or board.step != step or board.called or record.state.teams is None:
+            return
+        pair = teams.match_of(record.state.teams, round_number, match)
+        if not pair.match.done and pair.match.steps == step:
+            await post_board(client, record, round_number, pair, board.thread_id, board.message_id, overdue=board)
 
 
 def board_of(record: TournamentRecord, round_number: int, match: int) -> MatchBoard | None:
@@ -161,12 +179,11 @@ async def show(client: discord.Client, record: TournamentRecord, round_number: i
         if board is not None and board.step != pair.match.steps:
             record = await post_board(client, record, round_number, pair, board.thread_id, board.message_id)
         elif board is not None:
-            late = board.called
             message = client.get_partial_messageable(board.thread_id).get_partial_message(board.message_id)
             # Named without a notification: only who is still to choose (they were called when the step began).
-            await message.edit(content=board_content(record, pair) or None,
+            await message.edit(content=_content(record, pair, board.called) or None,
                                embed=board_embed(record, round_number, pair, deadline=board.deadline),
-                               view=board_view(record, round_number, pair, late=late),
+                               view=board_view(record, round_number, pair, late=board.called),
                                allowed_mentions=discord.AllowedMentions.none())
     if fixed:
         await open_fixed(client, record, fixed)
@@ -185,22 +202,6 @@ async def open_fixed(client: discord.Client, record: TournamentRecord, fixed: li
     finally:
         if links:
             await client.tournaments.link_games(record.id, links)  # type: ignore[attr-defined]
-
-
-async def call_organisers(client: discord.Client, record: TournamentRecord, board: MatchBoard) -> None:
-    """A step's deadline passed with a side still to choose: the organisers are called in the match's thread, and
-    the board offers them to choose at random for the late side."""
-    pair = teams.match_of(team_event(record), board.round_number, board.match)
-    late = " and ".join(team_name(record, pair.teams[s]) for s in pair.match.waiting_on())
-    role = record.organiser_role_id
-    thread = client.get_partial_messageable(board.thread_id)
-    who = f"<@&{role}>" if role else "Organisers"
-    await thread.send(f"⏰ {who}: the deadline of this step has passed and {late} has not chosen. An organiser may "
-                      "let the bot choose at random for them with the button on the board.",
-                      allowed_mentions=discord.AllowedMentions(everyone=False, users=False,
-                                                               roles=[discord.Object(role)] if role else False))
-    record = await client.teams.set_board(record.id, board.model_copy(update={"called": True}))  # type: ignore[attr-defined]
-    await show(client, record, board.round_number, board.match, [])
 
 
 class ChooseButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], custom_id=CustomId(
