@@ -1,11 +1,13 @@
 """Many games at once, as when a tournament round starts (GitHub issue "Forty tables at once").
 
 Run from the repository root:  .venv/bin/python -m bench.bench_tables [--games 1 10 40 100] [--postgres URL]
-[--processes 2] [--postgres-only]
+[--processes 2] [--postgres-only] [--think 2 0]
 For each number of games, on SQLite and (with --postgres or TEST_POSTGRES_URL, a user who may create databases)
 on PostgreSQL (with --postgres-only, there alone), the bot runs as separate processes against the fake Discord and
-every game starts at the same moment; the players press whatever the game lets them, as soon as it does (forms
-submitted at once), until battle round 2 (tests/e2e/crowd.py). PostgreSQL runs of 100 games or more use
+every game starts at the same moment; the players press whatever the game lets them (forms submitted at once),
+until battle round 2 (tests/e2e/crowd.py), at each pace of --think: a player reads the board for that many seconds
+before each move (2: tables at play; 0: every table pressing again the moment its board shows the last press, which
+measures how many presses the bot serves more than how soon one shows). PostgreSQL runs of 100 games or more use
 --processes bot processes, one shard each.
 Each run prints one block:
   - games started and failed to start (/game new or Accept refused, or unanswered within 3 s), presses (forms
@@ -115,30 +117,36 @@ def report(crowd: Crowd, title: str) -> None:
         print(f"  routes the fake Discord lacks: {sorted(set(crowd.fake.unhandled))}")
 
 
-async def on_postgres(admin_url: str, count: int, processes: int, catalog: Catalog, tmp: Path) -> Crowd:
+async def on_postgres(admin_url: str, count: int, processes: int, catalog: Catalog, tmp: Path, think: float) -> Crowd:
     """A crowd on a scratch PostgreSQL database, dropped afterwards (the bot processes migrate it)."""
     name = f"bench_{uuid.uuid4().hex[:12]}"
     await run_admin(admin_url, f'CREATE DATABASE "{name}"')
     try:
-        return await play_crowd(count, database_named(admin_url, name), tmp, catalog, processes=processes)
+        return await play_crowd(count, database_named(admin_url, name), tmp, catalog, processes=processes,
+                                think=think)
     finally:
         await drop_database(admin_url, name)
 
 
-async def bench(counts: list[int], postgres: str | None, processes: int, sqlite: bool) -> None:
+def pace_name(think: float) -> str:
+    return f"a move every {think:g} s per table" if think else "every table pressing as fast as its board shows"
+
+
+async def bench(counts: list[int], postgres: str | None, processes: int, sqlite: bool, paces: list[float]) -> None:
     logging.basicConfig(level=logging.ERROR)
     catalog = default_catalog()
-    for count in counts:
+    for count, think in ((c, t) for c in counts for t in paces):
+        games = f"{count} game{'s' if count > 1 else ''} at once · {pace_name(think)}"
         if sqlite:
             with tempfile.TemporaryDirectory() as tmp:
-                crowd = await play_crowd(count, f"sqlite+aiosqlite:///{tmp}/bench.db", Path(tmp), catalog)
-                report(crowd, f"{count} game{'s' if count > 1 else ''} at once · SQLite · 1 bot process")
+                crowd = await play_crowd(count, f"sqlite+aiosqlite:///{tmp}/bench.db", Path(tmp), catalog,
+                                         think=think)
+                report(crowd, f"{games} · SQLite · 1 bot process")
         if postgres:
             shards = processes if count >= SHARDED_FROM else 1
             with tempfile.TemporaryDirectory() as tmp:
-                crowd = await on_postgres(postgres, count, shards, catalog, Path(tmp))
-                report(crowd, f"{count} game{'s' if count > 1 else ''} at once · PostgreSQL · "
-                              f"{shards} bot process{'es' if shards > 1 else ''}")
+                crowd = await on_postgres(postgres, count, shards, catalog, Path(tmp), think)
+                report(crowd, f"{games} · PostgreSQL · {shards} bot process{'es' if shards > 1 else ''}")
 
 
 def main() -> None:
@@ -150,10 +158,12 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2,
                         help=f"bot processes for the PostgreSQL runs of {SHARDED_FROM} games or more (default 2)")
     parser.add_argument("--postgres-only", action="store_true", help="skip the SQLite runs")
+    parser.add_argument("--think", type=float, nargs="+", default=[2.0, 0.0],
+                        help="seconds each player reads the board before each move, a run each (default 2 0)")
     args = parser.parse_args()
     if args.postgres_only and not args.postgres:
         parser.error(f"--postgres-only needs --postgres or ${POSTGRES_ENV}")
-    asyncio.run(bench(args.games, args.postgres, args.processes, sqlite=not args.postgres_only))
+    asyncio.run(bench(args.games, args.postgres, args.processes, sqlite=not args.postgres_only, paces=args.think))
 
 
 if __name__ == "__main__":

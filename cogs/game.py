@@ -24,7 +24,7 @@ from bot.store.models import utcnow
 from bot.times import DEFAULT_ZONE, parse_when, stamp
 from bot.ui import history_view
 from bot.ui.armies import detachments_typed, factions_typed
-from bot.ui.calls import Wait
+from bot.present.asks import Wait
 from bot.ui.challenge import offer_game, open_thread
 from bot.ui.chapter_approved.result_card import score_sheet_text
 from bot.store.share_models import ShareKind

@@ -39,6 +39,7 @@ from bot.armies.lists import ListError
 from bot.store.models import utcnow
 from bot.store.share_models import ShareKind
 from bot.times import DEFAULT_ZONE, parse_when
+from bot.present.entrants import name_of
 from bot.ui import event_lists
 from bot.ui import tournament as ui
 from bot.ui.teams.exports import team_players_csv, team_standings_csv
@@ -277,7 +278,7 @@ class TournamentCog(BotCog, name="tournament", description="Run a Swiss tourname
             saved = await self.service.close_checkin(record.id, absent_digest(absent))
             await interaction.response.send_message(ui.checkin_closed_text(saved), ephemeral=True)
             return
-        names = ", ".join(discord.utils.escape_markdown(ui.name_of(record, p)) for p in absent)
+        names = ", ".join(discord.utils.escape_markdown(name_of(record, p)) for p in absent)
         text = f"{len(absent)} player{'s have' if len(absent) != 1 else ' has'} not checked in: {names}."
         await interaction.response.send_message(
             text[:1900] + ("…" if len(text) > 1900 else "") + " Drop them and close check-in?", ephemeral=True,

@@ -93,3 +93,8 @@ def likeness(typed: str, name: str, **_: object) -> float:
 
 def _either(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def size_name(size: str) -> str:
+    """'strike-force' -> 'Strike Force', as the pack prints a game size."""
+    return size.replace("-", " ").title()

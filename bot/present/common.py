@@ -1,13 +1,13 @@
-"""What every presenter writes the same way: the clock, the result, the links to pictures."""
+"""What every presenter writes the same way: the clock, the result, a replay's mark, the links to pictures."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.events import result_text
 from bot.game_log import OVER
+from bot.present.words import Code, Moment, Strong, Text, words
 
 
 
@@ -17,11 +17,6 @@ class Links:
 
     map: str | None = None
     sheet: str | None = None
-
-
-def plain(text: str) -> str:
-    """Discord's markdown and mentions out of a line written for the board."""
-    return re.sub(r"\*\*|~~|<@\d+>|<t:\d+:\w>", "", text).strip()
 
 
 def seat(state: Any, player: str | None) -> int | None:
@@ -50,3 +45,41 @@ def status(state: Any, battle: tuple[str, ...] = ("battle",)) -> str:
     if state.status in OVER:
         return str(state.status)
     return "battle" if state.status in battle else "setup"
+
+
+def clock_lines(state: Any) -> tuple[Text, ...]:
+    """Both players' time. The running one says when it runs out, a moment each surface counts down by itself,
+    so a board is redrawn only when play passes, not every second."""
+    clock = state.clock
+    lines = []
+    for player in state.players:
+        left = clock.left_ms(player.id)
+        if player.id in clock.out:
+            text = words(f"⌛ out of time ({_minutes(-left)} over when last counted)")
+        elif clock.ticking(player.id) and state.status == "battle":
+            text = words(f"⏱️ {_minutes(left)} left at the last move · runs out ", Moment(clock.deadline_ms // 1000))
+        else:
+            text = words(f"{_minutes(left)} left")
+        lines.append(words(Strong(player.name), ": ", text))
+    if clock.paused_by is not None:
+        asked = f"; {state.player(clock.resume_asked_by).name} asks to resume" if clock.resume_asked_by else ""
+        lines.append(words(f"⏸️ Paused by {state.player(clock.paused_by).name}{asked}."))
+    if clock.out:
+        lines.append(words("When time runs out: " + ("the opponent may claim the game." if clock.expiry == "claim"
+                                                     else "play on.")))
+    return tuple(lines)
+
+
+def _minutes(ms: int) -> str:
+    seconds = max(0, ms) // 1000
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}" if seconds >= 3600 \
+        else f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def replay_line(state: Any) -> Text:
+    """A line marking a game whose seed a player fixed: its shuffles were never secret (empty otherwise)."""
+    fixer = state.setup.seed_fixed_by
+    if fixer is None:
+        return ()
+    return words("🔁 ", Strong("Replay"), " of seed ", Code(state.setup.seed),
+                 f" fixed by {state.player(fixer).name}: no secret shuffles.")

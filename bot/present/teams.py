@@ -12,7 +12,7 @@ from bot.engine.teams.match import MODULE_NAMES, STEP_NAMES, Step
 from bot.engine.teams.scoring import GAME_BP, MARGINS, battle_points, result_bp
 from bot.store.tournament_repository import TournamentRecord
 from bot.team_rounds import results_by_round
-from bot.ui.tournament.texts import name_of
+from bot.present.entrants import name_of
 
 STEPS = {Step.DEFENDER: "Defenders", Step.ATTACKERS: "Attackers", Step.CHOICE: "Choosing Attackers",
          Step.LAYOUT: "Declaring layouts"}

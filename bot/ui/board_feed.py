@@ -25,7 +25,10 @@ from bot.engine.events import Event
 from bot.service import ActResult, GameService
 from bot.store.models import GameStatus
 from bot.store.repository import GameRecord
-from bot.ui.calls import StoredCalls, Wait, call_line
+from bot.present import game_model
+from bot.present.asks import Wait
+from bot.ui.board_embed import board_embed
+from bot.ui.calls import StoredCalls, call_line
 from bot.ui.controls import GameButton, view_of
 from bot.ui.limits import MESSAGE_CHARS
 from bot.ui.live_board import Drawing, LiveBoards
@@ -58,8 +61,10 @@ class BoardFeed:
     def draw(self, record: GameRecord, headline: str | None) -> Drawing:
         """The board as it stands: news first, then the call naming who the game waits on, the embed, the
         buttons."""
-        embed, view = self.views.of(record.state).board(record.id, record.state, record.version,
-                                                        self.recent.lines(record.id))
+        model = game_model(self.service.packs, record.state, game_id=record.id, version=record.version,
+                           recent=self.recent.lines(record.id))
+        embed, view = board_embed(model), view_of(*self.views.of(record.state).buttons(record.id, record.state,
+                                                                                          record.version))
         if self.activity and record.status == GameStatus.ACTIVE and self._in_voice(record.channel_id):
             view.add_item(GameButton(record.id, 0, "table"))  # any version: it opens the table as it is then
         for extra in self.extras:

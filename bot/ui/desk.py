@@ -36,7 +36,7 @@ from bot.store.repository import GameRecord
 from bot.ui.alarms import Alarms
 from bot.ui.armies import ArmyForm
 from bot.ui.board_feed import BoardFeed
-from bot.ui.calls import Wait
+from bot.present.asks import Wait
 from bot.ui.challenge import ACCEPT_QUESTION, offer_game
 from bot.ui.clock_watch import ClockWatch
 from bot.ui.errors import answer_failure, send_error

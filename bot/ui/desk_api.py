@@ -15,7 +15,7 @@ from bot.engine.events import Event
 from bot.service import ActResult, GameService
 from bot.store.repository import GameRecord
 from bot.ui.alarms import Alarms
-from bot.ui.calls import Wait
+from bot.present.asks import Wait
 
 
 class Presses(Protocol):

@@ -13,7 +13,8 @@ from bot.armies.check import army_from, read_list
 from bot.ui.armies import army_fields, army_values, list_message
 from bot.ui.dynamic import CustomId, Persistent
 from bot.ui.forms import Form, FormSpec
-from bot.ui.tournament import is_organiser, line_embeds, name_of
+from bot.ui.tournament import is_organiser, line_embeds
+from bot.present.entrants import name_of
 
 POLICIES = {"none": "no lists", "closed": "closed lists (organisers only)",
             "open": "open lists (each player sees their opponent's at pairing)"}

@@ -10,7 +10,8 @@ from bot.store.community_models import GameSummary
 from bot.store.history import Page
 from bot.armies.data import army_data
 from bot.ui.dynamic import DIGITS, CustomId, Field, Persistent
-from bot.ui.text import clip, size_name
+from bot.engine.names import size_name
+from bot.ui.text import clip
 
 PAGE = 10
 PAGE_ID = CustomId("mdh:{player}:{pack}:{offset}", player=DIGITS, pack=Field(r"[a-z0-9-]*"))  # no pack: all games

@@ -29,12 +29,9 @@ class PackView(Protocol):
     def briefing(self, state: Any, events: tuple[Event, ...]) -> dict:
         """The challenge's embeds (and pictures), read before the game starts."""
 
-    def board(self, game_id: int, state: Any, version: int,
-              recent: list[str]) -> tuple[discord.Embed, discord.ui.View]:
-        """The board and the buttons of the moves the game allows now."""
-
     def buttons(self, game_id: int, state: Any, version: int) -> list[discord.ui.Item]:
-        """The board's buttons alone (the Activity offers them as its controls)."""
+        """The buttons of the moves the game allows now: the board's (its embed is the game's public model,
+        bot/ui/board_embed.py), and the Activity's controls."""
 
     def waits(self, state: Any) -> set[tuple[str, ...]]:
         """(player, verb, ...) for each turn and decision the game waits on: the calls (bot/ui/calls.py)."""

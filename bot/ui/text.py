@@ -13,8 +13,3 @@ def clip(text: str, limit: int) -> str:
 
 def field_value(text: str) -> str:
     return clip(text, EMBED_FIELD_VALUE) or "\u200b"
-
-
-def size_name(size: str) -> str:
-    """'strike-force' -> 'Strike Force', as the pack prints a game size."""
-    return size.replace("-", " ").title()

@@ -101,7 +101,7 @@ class LiveFeeds:
     async def game(self, game_id: int, version: int | None = None) -> dict[str, Any]:
         record = await self.service.get_state(game_id=game_id, version=version)
         return game_model(self.service.packs, record.state, game_id=game_id, version=record.version,
-                          recent=self.recent.lines(game_id), links=Links(map="map.png", sheet="sheet.png"))
+                          recent=self.recent.lines(game_id), links=Links(map="map.png", sheet="sheet.png")).to_json()
 
     async def event(self, tournament_id: int) -> dict[str, Any]:
         record = await self.tournaments.get(tournament_id)

@@ -20,7 +20,7 @@ from bot.client import MissionBot
 from bot.engine.chapter_approved.state import Status
 from bot.engine.table.state import Step
 from bot.store.models import GameStatus
-from bot.ui.calls import Wait
+from bot.present.asks import Wait
 from tests.cogs.conftest import harness_settings
 from tests.cogs.game_table import Table, tactical_turn, verbs
 from tests.cogs.harness import Harness

@@ -17,7 +17,7 @@ from bot.engine.tournament.event import missing_tables
 from bot.engine.tournament.event import standings as event_standings
 from bot.store.tournament_repository import TournamentRecord
 from bot.ui.text import title_case
-from bot.ui.tournament import name_of
+from bot.present.entrants import name_of
 from tests.cogs.conftest import harness_settings
 from tests.cogs.harness import Harness, Reply
 from tests.discord_model import GUILD_ID, HarnessError, MEMBER_PERMISSIONS, FakeUser, message_problems

@@ -113,5 +113,6 @@ async def test_the_venue_screen_shows_the_waiting_call_and_who_is_on_duty_in_a_b
     await room.press(number, "time", organiser)
     await page.wait_for_selector('#pairings .tbl[data-extra="+5′"]', timeout=WAIT_MS)
     await room.resolve(number, room.judge, "")
-    await page.wait_for_function("!document.querySelector('#calls .e-call')", timeout=WAIT_MS)
+    # No wait_for_function: its evaluation is refused by the page's Content Security Policy when it must poll.
+    await page.wait_for_selector("#calls .e-call", state="detached", timeout=WAIT_MS)
     assert errors == []

@@ -58,9 +58,9 @@ async def test_the_venue_screen_reveals_a_team_match_step_by_step(
             for name in hidden:
                 assert name not in str(seen) and name not in text
         else:  # revealed: both picks on the screen at once
-            await page.wait_for_function(
-                "n => document.querySelectorAll('#teams .m-revealed li').length >= Math.min(n, 4)",
-                arg=len(after.reveals), timeout=WAIT_MS)
+            # the n-th revealed line attached (wait_for_function's polling is refused by the page's CSP)
+            shown = page.locator("#teams .m-revealed li").nth(min(len(after.reveals), 4) - 1)
+            await shown.wait_for(state="attached", timeout=WAIT_MS)
             steps += 1
     await page.wait_for_selector("#teams .m-games li", timeout=WAIT_MS)
     shown = await page.inner_text("#teams")

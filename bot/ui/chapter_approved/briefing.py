@@ -11,7 +11,7 @@ from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.game import Event
 from bot.engine.chapter_approved.objectives import table_objectives
 from bot.engine.chapter_approved.state import GameState
-from bot.ui.chapter_approved.board import mission_name, mission_title, primary_line, supply_drop_text
+from bot.present.mission_deck_words import mission_name, mission_title, primary_line, supply_drop_text
 from bot.ui.chapter_approved.map_image import marker_numbers, render_deployment
 from bot.ui.text import clip, field_value, title_case
 

@@ -14,6 +14,7 @@ import discord
 
 from bot.engine.chapter_approved import catalog as c
 from bot.engine.chapter_approved.faq_search import FaqMatch
+from bot.present.mission_deck_words import WINDOWS
 from bot.ui.embeds import Section, build_embed
 from bot.ui.text import title_case
 
@@ -32,18 +33,6 @@ COLOURS = {
     c.PoolMission: discord.Colour.teal(),
     c.ForceDisposition: discord.Colour.orange(),
     c.DeploymentCard: discord.Colour.green(),
-}
-
-WINDOWS = {
-    c.Window.END_OF_COMMAND_PHASE: "end of the Command phase",
-    c.Window.END_OF_YOUR_TURN: "end of your turn",
-    c.Window.END_OF_OPPONENT_TURN: "end of your opponent's turn",
-    c.Window.END_OF_EITHER_TURN: "end of either player's turn",
-    c.Window.END_OF_BATTLE_ROUND: "end of the battle round",
-    c.Window.WHILE_ACTIVE: "each time it happens while the card is active",
-    c.Window.ANY_TIME: "any time",
-    c.Window.START_OF_BATTLE: "start of the battle",
-    c.Window.END_OF_BATTLE: "end of the battle",
 }
 
 SCORERS = {

@@ -257,34 +257,6 @@ def select_action(me: str, verb: str, values: list[str]) -> a.Action:
     return action
 
 
-def waits(state: GameState) -> set[tuple[str, ...]]:
-    """(player, verb, ...) for each turn and decision the game waits on: the roll-off winner's side, the player
-    whose turn it is, prompts to answer, the next discard, and once one player has chosen, deployed or finished
-    scoring, the other."""
-    waiting = {(q.player, "answer", q.kind.value, q.card) for q in state.prompts}
-    if state.status == Status.SIDES:
-        waiting.add((state.sides_rolloff.winner, "sides"))
-    if state.status == Status.BATTLE and state.active is not None:
-        waiting.add((state.active, "turn", str(state.round), str(state.turn)))
-    if state.phase == Phase.DISCARDS and state.discard_queue:
-        waiting.add((state.discard_queue[0], "discard", str(state.round), str(state.turn)))
-    if state.clock is not None and state.clock.resume_asked_by is not None:
-        waiting.add((state.clock.paused_by, "resume", str(state.clock.resume_asked_by)))
-    if state.status == Status.SECONDARIES and any(p.choice for p in state.players):
-        waiting |= {(p.id, "choose") for p in state.players if p.choice is None}
-    if state.status == Status.DISPOSITIONS:
-        # once one has picked, the other; and a player whose army's detachments leave them a choice to make
-        anyone = any(p.disposition_choice for p in state.players)
-        waiting |= {(p.id, "disposition") for p in state.players
-                    if p.disposition_choice is None and (anyone or (p.army is not None and p.army.to_choose))}
-    for confirmed, verb in ((state.deployed if state.status == Status.DEPLOYMENT else (), "deployed"),
-                            (state.scoring_done, "done")):
-        for p in state.players:
-            if confirmed and p.id not in confirmed:
-                waiting.add((p.id, verb, str(state.round), str(state.turn)))
-    return waiting
-
-
 
 def new_orders_allowed(catalog: Catalog, state: GameState) -> bool:
     """Would the engine take New Orders from the player whose turn it is now (Tactical, their Command phase, the

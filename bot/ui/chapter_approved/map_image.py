@@ -19,7 +19,7 @@ from PIL.PngImagePlugin import PngInfo
 
 from bot.engine.chapter_approved.catalog import Deployment, Shape, TerrainLayout
 from bot.engine.chapter_approved.objectives import Marker, table_markers
-from bot.ui.text import size_name, title_case
+from bot.engine.names import size_name, title_case
 
 FONTS = Path(__file__).parents[1] / "fonts"  # bot/ui/fonts
 REGULAR_FONT = FONTS / "DejaVuSans.ttf"

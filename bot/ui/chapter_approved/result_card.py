@@ -10,9 +10,10 @@ from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.state import GameState
 from bot.engine.rng import seed_hash
 from bot.game_log import score_sheet
-from bot.ui.board_lines import replay_mark
-from bot.ui.chapter_approved.board import mission_title, status_line
+from bot.present.common import replay_line
+from bot.present.mission_deck_words import mission_title, status_line
 from bot.ui.chapter_approved.sheet_image import render_score_sheet, score_sheet_content
+from bot.ui.markup import description
 from bot.ui.sheet_drawing import sheet_filename
 from bot.ui.text import clip, field_value
 
@@ -49,7 +50,7 @@ def sheet_file(catalog: Catalog, state: GameState, game_id: int) -> discord.File
 def result_embed(catalog: Catalog, state: GameState, game_id: int) -> discord.Embed:
     """The result card; sent with `sheet_file`, whose picture it shows."""
     embed = discord.Embed(title=clip(f"Result — {mission_title(catalog, state)}", 256),
-                          description=status_line(catalog, state) + replay_mark(state),
+                          description=description(status_line(catalog, state), replay_line(state)),
                           colour=discord.Colour.dark_gold())
     for player, (name, table) in zip(state.players, score_sheet_text(state).items()):
         army = f"{player.army.label}\n" if player.army else ""

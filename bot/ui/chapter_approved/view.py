@@ -11,11 +11,10 @@ from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.state import GameState
 from bot.engine.events import Event
 from bot.engine.packs import Packs
+from bot.present.asks import mission_deck_waits
 from bot.ui.chapter_approved import controls
-from bot.ui.chapter_approved.board import board_embed
 from bot.ui.chapter_approved.briefing import briefing
 from bot.ui.chapter_approved.result_card import result_embed, sheet_file
-from bot.ui.controls import view_of
 from bot.ui.pack_controls import ForwardsToControls
 
 if TYPE_CHECKING:
@@ -48,11 +47,6 @@ class MissionDeckView(ForwardsToControls):
         embeds, files = briefing(self.catalog_of(state), state, events)
         return dict(embeds=embeds, files=files)
 
-    def board(self, game_id: int, state: GameState, version: int,
-              recent: list[str]) -> tuple[discord.Embed, discord.ui.View]:
-        embed = board_embed(self.catalog_of(state), state, game_id=game_id, version=version, recent=recent)
-        return embed, view_of(*self.buttons(game_id, state, version))
-
     def buttons(self, game_id: int, state: GameState, version: int) -> list[discord.ui.Item]:
         catalog = self.catalog_of(state)
         twist = state.mission.twist
@@ -67,7 +61,7 @@ class MissionDeckView(ForwardsToControls):
             mirror=twist is not None and catalog.twist(twist).primary_effect == "mirror_roll")
 
     def waits(self, state: GameState) -> set[tuple[str, ...]]:
-        return controls.waits(state)
+        return mission_deck_waits(state)
 
     def result_card(self, state: GameState, game_id: int) -> dict:
         return dict(embed=result_embed(self.catalog_of(state), state, game_id), file=self.sheet_file(state, game_id))

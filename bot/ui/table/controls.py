@@ -75,31 +75,6 @@ def board_buttons(rules: TableRules, game_id: int, state: TableState, version: i
     return [GameButton(game_id, version, verb) for verb in verbs]
 
 
-def waits(rules: TableRules, state: TableState) -> set[tuple[str, ...]]:
-    """(player, verb, ...) for each turn and decision the game waits on, as the desk announces them."""
-    waiting: set[tuple[str, ...]] = set()
-    if state.status == Step.BATTLE:
-        waiting.add((state.active, "turn", str(state.round), str(state.turn)))
-    if state.status == Step.MISSION:
-        waiting.add((state.strategy_roll.winner, "pickmission"))
-    if state.status == Step.ROUND_END:
-        waiting |= {(p, "rounddone", str(state.round)) for p in rules.round_scorers(state)
-                    if p not in state.scoring_done}
-    if state.status == Step.SIDES:  # a choice of two: the ping carries both buttons
-        waiting |= {(state.sides_rolloff.winner, verb) for verb in ("attacker", "defender")}
-    if state.status == Step.FIRST_TURN:
-        waiting |= {(state.first_turn_rolloff.winner, verb) for verb in ("gofirst", "gosecond")}
-    if state.status == Step.SECONDARIES and any(p.secret for p in state.players):
-        waiting |= {(p.id, "select") for p in state.players if p.secret is None}
-    for confirmed, step, verb in ((state.deployed, Step.DEPLOYMENT, "deployed"),
-                                  (state.scoring_done, Step.END_GAME, "done")):
-        if state.status == step and confirmed:
-            waiting |= {(p.id, verb) for p in state.players if p.id not in confirmed}
-    if state.clock is not None and state.clock.resume_asked_by is not None:
-        waiting.add((state.clock.paused_by, "resume", state.clock.resume_asked_by))
-    return waiting
-
-
 def opening_ping(state: TableState) -> tuple[str, str] | None:
     """Who the game waits on once accepted, and what to tell them (None: both players, as the board says)."""
     if state.status == Step.MISSION:

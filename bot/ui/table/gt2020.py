@@ -9,6 +9,7 @@ from bot.engine.errors import GameError
 from bot.engine.gt2020.catalog import GrandTournament, Mission, Objective, Secondary
 from bot.engine.gt2020.missions import RolledGtMission
 from bot.engine.gt2020.selection import check_selection, options
+from bot.present.table_words import KINDS
 from bot.ui.dynamic import DIGITS, CustomId, Field, Persistent
 from bot.ui.embeds import Section, build_embed
 from bot.ui.text import clip, field_value
@@ -17,9 +18,6 @@ COLOUR = discord.Colour.dark_red()
 CODE = Field(r"[is][123][123]")  # a mission: see mission_code
 SELECT_ID = CustomId("mgs:{code}:{a}:{b}", code=CODE, a=DIGITS, b=DIGITS)
 PICK_ID = CustomId("mgp:{message_id}:{code}:{a}:{b}", code=CODE, a=DIGITS, b=DIGITS)
-KINDS = {"progressive": "Progressive", "end-game": "End Game", "progressive-and-end-game": "Progressive and End Game"}
-
-
 def objective_text(objective: Objective) -> str:
     return "\n".join((f"*{KINDS[objective.kind]} Objective.* {objective.flavour}", *objective.text))
 

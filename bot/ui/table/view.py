@@ -13,7 +13,7 @@ from bot.engine.events import Event
 from bot.engine.packs import Packs
 from bot.engine.table.rules import TableRules
 from bot.engine.table.state import TableState
-from bot.ui.controls import view_of
+from bot.present.asks import table_waits
 from bot.ui.pack_controls import ForwardsToControls
 from bot.ui.table import board, controls
 from bot.ui.table.sheet import table_sheet_file
@@ -38,16 +38,11 @@ class TableView(ForwardsToControls):
     def briefing(self, state: TableState, events: tuple[Event, ...]) -> dict:
         return dict(embeds=board.briefing(self.rules(state), state, events), files=[])
 
-    def board(self, game_id: int, state: TableState, version: int,
-              recent: list[str]) -> tuple[discord.Embed, discord.ui.View]:
-        embed = board.board_embed(self.rules(state), state, game_id=game_id, version=version, recent=recent)
-        return embed, view_of(*self.buttons(game_id, state, version))
-
     def buttons(self, game_id: int, state: TableState, version: int) -> list[discord.ui.Item]:
         return controls.board_buttons(self.rules(state), game_id, state, version)
 
     def waits(self, state: TableState) -> set[tuple[str, ...]]:
-        return controls.waits(self.rules(state), state)
+        return table_waits(self.rules(state), state)
 
     def result_card(self, state: TableState, game_id: int) -> dict:
         """A game VP do not decide (4th edition Alpha) has no score sheet."""

@@ -32,7 +32,8 @@ from bot.ui.teams.texts import (
 from bot.ui.text import clip
 from bot.ui.tournament.organisers import is_organiser
 from bot.ui.tournament.posting import open_table, table_channel
-from bot.ui.tournament.texts import line_embeds, name_of
+from bot.ui.tournament.texts import line_embeds
+from bot.present.entrants import name_of
 
 _log = logging.getLogger(__name__)
 _boards = KeyedLocks()  # one per match: its board's posts and edits in order

@@ -12,7 +12,7 @@ from bot.store.tournament_repository import TournamentRecord
 from bot.ui.armies import escaped
 from bot.team_rounds import disposition_name, results_by_round, team_event
 from bot.ui.text import clip
-from bot.ui.tournament.texts import name_of
+from bot.present.entrants import name_of
 
 COLOUR = discord.Colour.dark_gold()
 STEP_ASKS = {Step.DEFENDER: "Choose your Defender", Step.ATTACKERS: "Choose your two Attackers",

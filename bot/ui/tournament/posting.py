@@ -16,10 +16,8 @@ from bot.engine.rng import new_seed
 from bot.store.tournament_repository import TableGame, TournamentRecord
 from bot.ui.armies import list_message
 from bot.ui.challenge import offer_game, open_thread
-from bot.ui.tournament.texts import (
-    Announcement, TableMissions, announcement_messages, army_of, mention, mission_title, name_of, score_line,
-    table_thread_name,
-)
+from bot.ui.tournament.texts import Announcement, TableMissions, announcement_messages, mention, mission_title, score_line, table_thread_name
+from bot.present.entrants import army_of, name_of
 
 _log = logging.getLogger(__name__)
 

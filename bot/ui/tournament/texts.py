@@ -13,10 +13,10 @@ from dataclasses import dataclass
 import discord
 
 from bot.engine.chapter_approved.catalog import Catalog
-from bot.engine.models import Army
 from bot.engine.rng import derive_rng
 from bot.engine.tournament import event as tournament
 from bot.store.tournament_repository import PendingReport, TournamentRecord
+from bot.present.entrants import army_of, name_of, record_text
 from bot.team_rounds import unfinished_matches
 from bot.ui.limits import (
     EMBED_CHARS, EMBED_DESCRIPTION, EMBED_FIELDS, MENTIONED_USERS, MESSAGE_CHARS, MESSAGE_EMBED_CHARS, MESSAGE_EMBEDS,
@@ -36,15 +36,6 @@ REASON_NOTES = {
 
 def mention(player: str) -> str:
     return f"<@{player}>"
-
-
-def name_of(record: TournamentRecord, player: str) -> str:
-    return record.state.names.get(player, player)
-
-
-def army_of(record: TournamentRecord, player: str) -> Army | None:
-    entry = record.state.lists.get(player)
-    return entry.army if entry else None
 
 
 def faction_note(record: TournamentRecord, player: str) -> str:
@@ -101,11 +92,6 @@ class TableMissions:
 
     def text(self) -> str:
         return f"{title_case(self.primaries[0])} vs {title_case(self.primaries[1])}, layout {self.layout}"
-
-
-def record_text(wins: int, draws: int, losses: int) -> str:
-    """A record as players write it: wins-losses, with draws only when there are any (W-L-D): 3-1, 2-1-1."""
-    return f"{wins}-{losses}-{draws}" if draws else f"{wins}-{losses}"
 
 
 @dataclass(frozen=True)

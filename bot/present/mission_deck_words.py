@@ -1,21 +1,17 @@
-"""The game board: one embed per game, edited in place, showing everything players need at a glance.
-
-Only what both players may see is rendered: a Fixed choice before reveal, deck order and the seed
-never appear (a bot-made seed only once the game has ended; a seed a player fixed marks a replay).
-"""
+"""What a Mission Deck game (Chapter Approved 2025-26 and 2026-27) shows, in words: the mission's title, the
+status sentence, each player's lines, the markers moved or removed, who is still to act. Only what both players may
+see: a Fixed choice before its reveal, deck order and the seed never appear here."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 
-import discord
-
+from bot.engine.chapter_approved import catalog as c
 from bot.engine.chapter_approved.catalog import Catalog, ScoringOption
 from bot.engine.chapter_approved.objectives import table_markers, table_objectives
 from bot.engine.chapter_approved.state import GameState, Phase, PlayerState, PromptKind, Source, Status
-from bot.ui.board_lines import clock_text, replay_mark
-from bot.ui.chapter_approved.cards import WINDOWS
-from bot.ui.text import clip, field_value, size_name, title_case
+from bot.engine.names import size_name, title_case
+from bot.present.words import Strong, Struck, Text, words
 
 PHASES = {
     Phase.COMMAND: "Command phase",
@@ -38,6 +34,17 @@ PROMPTS = {
     PromptKind.ADAPT_KEEP: "keeps one of two cards (Adapt or Die)",
     PromptKind.BEACON_UNIT: "names the unit for {card}",
 }
+WINDOWS = {
+    c.Window.END_OF_COMMAND_PHASE: "end of the Command phase",
+    c.Window.END_OF_YOUR_TURN: "end of your turn",
+    c.Window.END_OF_OPPONENT_TURN: "end of your opponent's turn",
+    c.Window.END_OF_EITHER_TURN: "end of either player's turn",
+    c.Window.END_OF_BATTLE_ROUND: "end of the battle round",
+    c.Window.WHILE_ACTIVE: "each time it happens while the card is active",
+    c.Window.ANY_TIME: "any time",
+    c.Window.START_OF_BATTLE: "start of the battle",
+    c.Window.END_OF_BATTLE: "end of the battle",
+}
 
 
 def mission_title(catalog: Catalog, state: GameState) -> str:
@@ -55,7 +62,7 @@ def mission_name(catalog: Catalog, state: GameState) -> str:
     return letter + " vs ".join(title_case(catalog.primary(p).name) for p in state.primaries)
 
 
-def status_line(catalog: Catalog, state: GameState) -> str:
+def status_line(catalog: Catalog, state: GameState) -> Text:
     match state.status:
         case Status.DISPOSITIONS:
             marks = ", ".join(f"{p.name} {'✅ picked' if p.disposition_choice else '⏳ picking'}"
@@ -68,33 +75,32 @@ def status_line(catalog: Catalog, state: GameState) -> str:
             if any(p.army for p in state.players):
                 pick += (" An army's detachments give its disposition, or a choice among theirs; in a pick-up game "
                          "its player may pick another until both have picked.")
-            return pick
+            return words(pick)
         case Status.SIDES:
-            return f"Setting up: **{state.player(state.sides_rolloff.winner).name}** won the roll-off and " \
-                   "chooses Attacker or Defender."
+            return words("Setting up: ", Strong(state.player(state.sides_rolloff.winner).name),
+                         " won the roll-off and chooses Attacker or Defender.")
         case Status.SECONDARIES:
             marks = ", ".join(f"{p.name} {'✅ chosen' if p.choice else '⏳ choosing'}" for p in state.players)
-            return f"Secret Secondary Mission choice: {marks}."
+            return words(f"Secret Secondary Mission choice: {marks}.")
         case Status.DEPLOYMENT:
-            first = state.player(state.deploys_first).name
             order = ("sets up their whole army first" if state.setup.size == "asymmetric-war"
                      else "sets up first, then the players alternate")
             marks = ", ".join(f"{p.name} {'✅ deployed' if p.id in state.deployed else '⏳ deploying'}"
                               for p in state.players)
-            return (f"Deploy armies: **{first}** {order}. {marks}. "
-                    "The first turn is determined once both have pressed Deployment done.")
+            return words("Deploy armies: ", Strong(state.player(state.deploys_first).name), f" {order}. {marks}. "
+                         "The first turn is determined once both have pressed Deployment done.")
         case Status.BATTLE:
-            active = state.player(state.active).name
-            return f"Battle round **{state.round}/5** · **{active}**'s turn · {PHASES[state.phase]}"
+            return words("Battle round ", Strong(f"{state.round}/5"), " · ", Strong(state.player(state.active).name),
+                         f"'s turn · {PHASES[state.phase]}")
         case Status.ENDED:
             result = state.result
             if result.winner is None:
-                return "The battle ended in a **draw**."
+                return words("The battle ended in a ", Strong("draw"), ".")
             how = {"concession": " by concession", "time": " on time"}.get(result.reason, "")
-            return f"**{state.player(result.winner).name}** wins{how}."
+            return words(Strong(state.player(result.winner).name), f" wins{how}.")
         case Status.ABANDONED:
-            return "This game was abandoned."
-    return ""
+            return words("This game was abandoned.")
+    return ()
 
 
 def primary_line(option: ScoringOption) -> str:
@@ -138,52 +144,62 @@ def army_line(state: GameState, player: PlayerState) -> str | None:
     return f"🛡️ {player.army.label}{points}"
 
 
-def player_field(catalog: Catalog, state: GameState, player: PlayerState) -> tuple[str, str]:
+def role(state: GameState, player: PlayerState) -> str | None:
+    if not state.attacker:
+        return None
+    return "Attacker" if player.id == state.attacker else "Defender"
+
+
+def player_heading(state: GameState, player: PlayerState) -> str:
+    side = f" ({role(state, player)})" if state.attacker else ""
+    return f"{player.name}{side} — {state.total_vp(player.id)}VP"
+
+
+def player_lines(catalog: Catalog, state: GameState, player: PlayerState) -> tuple[Text, ...]:
     by_source: dict[Source, int] = defaultdict(int)
     lost = 0
     for entry in state.vp:
         if entry.player == player.id:
             by_source[entry.source] += entry.awarded
             lost += entry.lost
-    role = ""
-    if state.attacker:
-        role = " (Attacker)" if player.id == state.attacker else " (Defender)"
-    total = state.total_vp(player.id)
-    name = f"{player.name}{role} — {total}VP"
-    lines = [" · ".join(f"{SOURCES[s]} {by_source[s]}" for s in SOURCES if by_source[s]) or "No VP yet"]
+    lines = [words(" · ".join(f"{SOURCES[s]} {by_source[s]}" for s in SOURCES if by_source[s]) or "No VP yet")]
     if lost:
-        lines.append(f"⚠️ {lost}VP lost to caps")
+        lines.append(words(f"⚠️ {lost}VP lost to caps"))
     army = army_line(state, player)
     if army:
-        lines.append(army)
-    lines.append(f"CP **{player.cp}**" + (" · Battle Ready" if player.battle_ready else ""))
+        lines.append(words(army))
+    lines.append(words("CP ", Strong(str(player.cp)), " · Battle Ready" if player.battle_ready else ""))
     if state.mission.primaries:  # each player's own Primary Mission (CA 2026-27)
         disposition = catalog.disposition(player.disposition).name if player.disposition else "?"
-        lines.append(f"Primary **{title_case(catalog.primary(state.primary_of(player.id)).name)}** · {disposition}")
+        lines.append(words("Primary ", Strong(title_case(catalog.primary(state.primary_of(player.id)).name)),
+                           f" · {disposition}"))
     if state.challenger == player.id:
-        lines.append("🎯 **Challenger** this battle round")
+        lines.append(words("🎯 ", Strong("Challenger"), " this battle round"))
     if player.challenger_card:
         card = catalog.challenger(player.challenger_card)
         use = " (going for the Mission)" if player.challenger_use == "mission" else ""
-        lines.append(f"Challenger card: **{title_case(card.name)}**{use}")
+        lines.append(words("Challenger card: ", Strong(title_case(card.name)), use))
     if player.mode:
         mode = "Fixed Missions" if player.mode == "fixed" else f"Tactical Missions · {len(player.deck)} in the deck"
         if catalog.rules.swap is not None and player.mode == "tactical":
             mode += " · swap used" if player.swaps_used >= catalog.rules.swap.per_battle else " · swap left"
-        lines.append(mode)
+        lines.append(words(mode))
         objectives = {m.id: m.name for m in table_objectives(catalog, state, removed=True)}
-        for card_id in player.hand:
-            lines.append(_card_line(catalog, player, card_id, objectives))
+        lines += [card_line(catalog, player, card_id, objectives) for card_id in player.hand]
         if not player.hand:
-            lines.append("No active Secondary Missions")
-    return clip(name, 256), field_value("\n".join(lines))
+            lines.append(words("No active Secondary Missions"))
+    return tuple(lines)
 
 
-def _card_line(catalog: Catalog, player: PlayerState, card_id: str, objectives: dict[str, str]) -> str:
-    card = catalog.secondary(card_id)
-    options = [o for o in card.scoring if o.mode in ("both", player.mode)]
-    scoring = " / ".join(o.label if "VP" in o.label else f"{o.vp}VP {o.label}" for o in options)
-    line = f"• **{title_case(card.name)}** — {scoring}"
+def card_scoring(catalog: Catalog, player: PlayerState, card_id: str) -> str:
+    """How an active Secondary Mission scores in the player's mode: "5VP Overrun / 2VP Hold"."""
+    options = [o for o in catalog.secondary(card_id).scoring if o.mode in ("both", player.mode)]
+    return " / ".join(o.label if "VP" in o.label else f"{o.vp}VP {o.label}" for o in options)
+
+
+def card_line(catalog: Catalog, player: PlayerState, card_id: str, objectives: dict[str, str]) -> Text:
+    line = words("• ", Strong(title_case(catalog.secondary(card_id).name)),
+                 f" — {card_scoring(catalog, player, card_id)}")
     targets = player.targets.get(card_id)
     if targets is not None:
         picked = [*targets.alpha_units, *(f"γ {targets.gamma_unit}" for _ in [0] if targets.gamma_unit)]
@@ -192,84 +208,39 @@ def _card_line(catalog: Catalog, player: PlayerState, card_id: str, objectives: 
         if targets.objective:  # a marker of the map, or one the players named (no map: CA 2026-27)
             picked.append(f"objective: {objectives.get(targets.objective, targets.objective)}")
         if picked:
-            line += f" [{', '.join(picked)}]"
+            line = words(line, f" [{', '.join(picked)}]")
     return line
 
 
-def objectives_line(catalog: Catalog, state: GameState) -> str | None:
+def objective_lines(catalog: Catalog, state: GameState) -> tuple[Text, ...]:
     """The markers the mission set up, moved or removed: the deployment card shows the others."""
     if not catalog.has_map(state.mission.deployment):
-        return None
+        return ()
     printed = {m.id: m.name for m in table_markers(catalog.deployment(state.mission.deployment))}
     lines = []
     for marker in table_objectives(catalog, state, removed=True):
         if marker.id in state.removed_objectives:
-            lines.append(f"• ~~{marker.name}~~ removed")
+            lines.append(words("• ", Struck(marker.name), " removed"))
         elif printed.get(marker.id) != marker.name:
-            lines.append(f"• {marker.name}")
-    return "\n".join(lines) or None
+            lines.append(words(f"• {marker.name}"))
+    return tuple(lines)
 
 
-def waiting_for(catalog: Catalog, state: GameState) -> str | None:
+def waiting_lines(catalog: Catalog, state: GameState) -> tuple[Text, ...]:
+    """Who the game waits on besides the turn: When Drawn questions, scoring still open, the discards."""
     lines = []
     for prompt in state.prompts:
         text = PROMPTS[prompt.kind].format(card=title_case(catalog.secondary(prompt.card).name),
                                            owner=state.player(prompt.owner).name)
-        lines.append(f"**{state.player(prompt.player).name}** {text}")
+        lines.append(words(Strong(state.player(prompt.player).name), f" {text}"))
     if state.phase == Phase.END_OF_TURN:
         closing = [state.active] if state.setup.legacy else \
             [p.id for p in state.players if p.id not in state.scoring_done]
-        for pid in closing:
-            lines.append(f"**{state.player(pid).name}** is still scoring (then presses Done scoring)")
+        lines += [words(Strong(state.player(pid).name), " is still scoring (then presses Done scoring)")
+                  for pid in closing]
     if state.phase == Phase.DISCARDS and state.discard_queue:
         player = state.player(state.discard_queue[0])
         may = "may swap a Fixed Mission (Adapt or Die)" if player.mode == "fixed" \
             else "may discard active Secondary Missions"
-        lines.append(f"**{player.name}** {may}")
-    return "\n".join(lines) or None
-
-
-def board_embed(catalog: Catalog, state: GameState, *, game_id: int, version: int,
-                recent: list[str] | None = None) -> discord.Embed:
-    embed = discord.Embed(title=clip(mission_title(catalog, state), 256),
-                          description=status_line(catalog, state) + replay_mark(state), colour=_colour(state))
-    if state.mission.twist:
-        embed.add_field(name="Twist", value=title_case(catalog.twist(state.mission.twist).name), inline=True)
-    if state.mission.layouts:
-        embed.add_field(name="Terrain layouts", value=", ".join(
-            catalog.layout(layout).name for layout in state.mission.layouts), inline=True)
-    if state.mission.layout:
-        embed.add_field(name="Layout", value=layout_letter(state.mission.layout), inline=True)
-    if state.mission.primaries and state.status in (Status.SIDES, Status.SECONDARIES, Status.DEPLOYMENT):
-        for player in state.players:  # side by side with their scoring, read before the battle
-            primary = catalog.primary(state.primary_of(player.id))
-            embed.add_field(name=clip(f"{player.name}: {title_case(primary.name)}", 256), value=field_value(
-                "\n".join(primary_line(o) for o in primary.scoring) or "Scored as its card says."), inline=True)
-    objectives = objectives_line(catalog, state)
-    if objectives:
-        embed.add_field(name="Objective markers", value=field_value(objectives), inline=False)
-    if state.mission.alpha_objective:
-        embed.add_field(name="Supply Drop", value=supply_drop_text(catalog, state), inline=False)
-    for player in state.players:
-        name, value = player_field(catalog, state, player)
-        embed.add_field(name=name, value=value, inline=False)
-    if state.clock is not None:
-        embed.add_field(name="Clock", value=clock_text(state), inline=False)
-    waiting = waiting_for(catalog, state)
-    if waiting:
-        embed.add_field(name="Waiting for", value=field_value(waiting), inline=False)
-    if recent:
-        embed.add_field(name="Latest", value=field_value("\n".join(recent[-6:])), inline=False)
-    footer = f"Game {game_id} · move {version}"  # the seed's commitment is in the briefing, once
-    if state.status in (Status.ENDED, Status.ABANDONED):
-        footer += f" · seed {state.setup.seed}"
-    embed.set_footer(text=footer)
-    return embed
-
-
-def _colour(state: GameState) -> discord.Colour:
-    if state.status in (Status.ENDED, Status.ABANDONED):
-        return discord.Colour.dark_grey()
-    if state.status != Status.BATTLE:
-        return discord.Colour.gold()
-    return discord.Colour.red() if state.active == state.attacker else discord.Colour.blue()
+        lines.append(words(Strong(player.name), f" {may}"))
+    return tuple(lines)

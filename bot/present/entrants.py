@@ -1,0 +1,20 @@
+"""An event's entrants as every surface names them: their name, their army, their record."""
+
+from __future__ import annotations
+
+from bot.engine.models import Army
+from bot.store.tournament_repository import TournamentRecord
+
+
+def name_of(record: TournamentRecord, player: str) -> str:
+    return record.state.names.get(player, player)
+
+
+def army_of(record: TournamentRecord, player: str) -> Army | None:
+    entry = record.state.lists.get(player)
+    return entry.army if entry else None
+
+
+def record_text(wins: int, draws: int, losses: int) -> str:
+    """A record as players write it: wins-losses, with draws only when there are any (W-L-D): 3-1, 2-1-1."""
+    return f"{wins}-{losses}-{draws}" if draws else f"{wins}-{losses}"
