@@ -18,7 +18,7 @@ __all__ = ["GameModel", "Links", "game_model"]
 
 def game_model(packs: Packs, state: Any, *, game_id: int, version: int, recent: list[str],
                links: Links = Links()) -> GameModel:
-    """The public model of a game of any pack (its JSON is docs/web.md's schema)."""
+    """The public model of a game of any pack (its JSON is what the pages read)."""
     if is_mission_deck(state):
         catalog = packs.rules(state.setup.pack).catalog
         return mission_deck.model(catalog, state, game_id=game_id, version=version, recent=recent, links=links)

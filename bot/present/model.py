@@ -1,6 +1,6 @@
 """The public model of a game: what every surface shows of it, words included. The Discord board lays its sections
-out as an embed (bot/ui/board_embed.py); the pages, the overlays and the Activity read `to_json()`, the schema
-docs/web.md gives. Everything here is public: a player's own part (a secret choice, a hand before the reveal) is
+out as an embed (bot/ui/board_embed.py); the pages, the overlays and the Activity read `to_json()`
+(bot/web/static/live.js draws it). Everything here is public: a player's own part (a secret choice, a hand before the reveal) is
 added by the surface that shows it to that player alone."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ class GameModel:
     title: str
     status: str  # "setup", "battle", "ended" or "abandoned"
     status_text: Text
-    replay: Text  # a replayed seed's mark (empty for a game with secret shuffles)
+    replay: Text  # a replayed seed's mark (empty for a game with secret shuffles): the board and the page say it
     tone: str  # "setup", "attacker", "defender", "over" or "table": the board's colour
     mission: dict[str, Any]
     round: int
@@ -50,6 +50,7 @@ class GameModel:
         return {
             "kind": "game", "game": self.game, "version": self.version, "family": self.family, "title": self.title,
             "mission": self.mission, "status": self.status, "status_text": plain(self.status_text),
+            "replay": plain(self.replay) or None,
             "round": self.round, "rounds": self.rounds, "turn": self.turn, "phase": self.phase,
             "active": self.active, "players": list(self.players),
             "waiting_on": [plain(line) for line in self.waiting_on], "clock": self.clock,

@@ -164,16 +164,18 @@ class BoardFeed:
         quiet = await self.service.repo.quiet_players(result.game_id)
         notify = [p for p in record.setup.players if p not in quiet] if headline else []
         content = " ".join([*(f"<@{p}>" for p in notify), headline]) if headline else None
-        drawn = await asyncio.to_thread(self.result_card, result.state, result.game_id)  # the sheet takes a while
+        drawn = await asyncio.to_thread(self.result_card, result)  # the sheet takes a while
         card = await channel.send(content, **drawn,
                                   allowed_mentions=discord.AllowedMentions(
                                       everyone=False, roles=False, users=[discord.Object(int(p)) for p in notify]))
         await self.service.history.set_result_message(result.game_id, card.id)
 
-    def result_card(self, state, game_id: int) -> dict:
+    def result_card(self, result: ActResult) -> dict:
         """The result embed with its score sheet picture (where the game has one), and the Rematch button."""
-        rematch = view_of(GameButton(game_id, 0, "rematch"))  # any version: it reads the finished game
-        return dict(**self.views.of(state).result_card(state, game_id), view=rematch)
+        model = game_model(self.service.packs, result.state, game_id=result.game_id, version=result.version,
+                           recent=[])
+        rematch = view_of(GameButton(result.game_id, 0, "rematch"))  # any version: it reads the finished game
+        return dict(**self.views.of(result.state).result_card(model, result.state), view=rematch)
 
     def sheet_file(self, state, game_id: int) -> discord.File:
         """The score sheet picture (public information only) of any pack's game."""

@@ -1,8 +1,9 @@
 """Calls: what the game asks of whom, said in the live board's content ("<@bob>, choose your Secondary Missions.").
 
-What a game waits on follows from its state, and what it asks is said in bot/present/asks.py; the board (bot/ui/live_board.py) carries the
-call and moves to the bottom when someone new is called. Nothing hidden is ever named: a call says what is wanted,
-never what a player chose or what the deck holds.
+What a game waits on follows from its state, and what it asks is said in bot/present/asks.py, as every surface says
+it; here are the mentions. The board (bot/ui/live_board.py) carries the call and moves to the bottom when someone
+new is called. Nothing hidden is ever named: a call says what is wanted, never what a player chose or what the deck
+holds.
 
 A few calls are messages of their own, stored with the waits they ask about (CallMessage): the request to abandon
 a game (/game end), and the calls an earlier version posted. Each is deleted once none of its waits is left.

@@ -12,6 +12,7 @@ import discord
 
 from bot.engine.events import Event
 from bot.engine.packs import Packs, is_mission_deck
+from bot.present import GameModel
 from bot.ui.chapter_approved.view import MissionDeckView
 from bot.ui.table.view import TableView
 
@@ -36,8 +37,9 @@ class PackView(Protocol):
     def waits(self, state: Any) -> set[tuple[str, ...]]:
         """(player, verb, ...) for each turn and decision the game waits on: the calls (bot/ui/calls.py)."""
 
-    def result_card(self, state: Any, game_id: int) -> dict:
-        """The result card's embed, and its score sheet picture where the game has one."""
+    def result_card(self, model: GameModel, state: Any) -> dict:
+        """The result card's embed (its title and verdict the game's public model's), and its score sheet picture
+        where the game has one."""
 
     def sheet_file(self, state: Any, game_id: int) -> discord.File:
         """The score sheet picture (public information only)."""

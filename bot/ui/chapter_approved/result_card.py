@@ -10,8 +10,7 @@ from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.state import GameState
 from bot.engine.rng import seed_hash
 from bot.game_log import score_sheet
-from bot.present.common import replay_line
-from bot.present.mission_deck_words import mission_title, status_line
+from bot.present import GameModel
 from bot.ui.chapter_approved.sheet_image import render_score_sheet, score_sheet_content
 from bot.ui.markup import description
 from bot.ui.sheet_drawing import sheet_filename
@@ -47,10 +46,12 @@ def sheet_file(catalog: Catalog, state: GameState, game_id: int) -> discord.File
     return discord.File(io.BytesIO(png), filename=sheet_filename(game_id))
 
 
-def result_embed(catalog: Catalog, state: GameState, game_id: int) -> discord.Embed:
-    """The result card; sent with `sheet_file`, whose picture it shows."""
-    embed = discord.Embed(title=clip(f"Result — {mission_title(catalog, state)}", 256),
-                          description=description(status_line(catalog, state), replay_line(state)),
+def result_embed(model: GameModel, state: GameState) -> discord.Embed:
+    """The result card, its title and verdict the game's public model's; sent with `sheet_file`, whose picture it
+    shows."""
+    game_id = model.game
+    embed = discord.Embed(title=clip(f"Result — {model.title}", 256),
+                          description=description(model.status_text, model.replay),
                           colour=discord.Colour.dark_gold())
     for player, (name, table) in zip(state.players, score_sheet_text(state).items()):
         army = f"{player.army.label}\n" if player.army else ""

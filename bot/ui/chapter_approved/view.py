@@ -11,6 +11,7 @@ from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.state import GameState
 from bot.engine.events import Event
 from bot.engine.packs import Packs
+from bot.present import GameModel
 from bot.present.asks import mission_deck_waits
 from bot.ui.chapter_approved import controls
 from bot.ui.chapter_approved.briefing import briefing
@@ -63,8 +64,8 @@ class MissionDeckView(ForwardsToControls):
     def waits(self, state: GameState) -> set[tuple[str, ...]]:
         return mission_deck_waits(state)
 
-    def result_card(self, state: GameState, game_id: int) -> dict:
-        return dict(embed=result_embed(self.catalog_of(state), state, game_id), file=self.sheet_file(state, game_id))
+    def result_card(self, model: GameModel, state: GameState) -> dict:
+        return dict(embed=result_embed(model, state), file=self.sheet_file(state, model.game))
 
     def sheet_file(self, state: GameState, game_id: int) -> discord.File:
         return sheet_file(self.catalog_of(state), state, game_id)

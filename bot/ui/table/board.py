@@ -14,8 +14,9 @@ from bot.engine.gt2020.game import BATTLE_READY, GrandTournamentRules
 from bot.engine.rng import seed_hash
 from bot.engine.table.rules import TableRules
 from bot.engine.table.state import END_GAME, Step, TableState
+from bot.present import GameModel
 from bot.present.common import replay_line
-from bot.present.table_words import deploys_first, mission_title, status_line
+from bot.present.table_words import deploys_first, mission_title
 from bot.ui.markup import description, markdown
 from bot.ui.table.fourth_edition import level_card, mission_card as fourth_mission_card
 from bot.ui.table.gt2020 import gt_mission_card
@@ -65,10 +66,11 @@ def rounds_text(rules: TableRules, state: TableState) -> str:
     return "\n".join(lines)
 
 
-def result_embed(rules: TableRules, state: TableState, game_id: int, sheet_name: str | None) -> discord.Embed:
+def result_embed(model: GameModel, rules: TableRules, state: TableState, sheet_name: str | None) -> discord.Embed:
     """The result card; a game VP do not decide (4th edition Alpha) has no VP table and no score sheet."""
-    embed = discord.Embed(title=clip(f"Result — {mission_title(rules, state)}", 256),
-                          description=description(status_line(rules, state), replay_line(state)),
+    game_id = model.game
+    embed = discord.Embed(title=clip(f"Result — {model.title}", 256), description=description(model.status_text,
+                                                                                              model.replay),
                           colour=discord.Colour.dark_gold())
     if rules.scores_vp(state):
         embed.add_field(name="VP by battle round", value=field_value(rounds_text(rules, state)), inline=False)

@@ -13,6 +13,7 @@ from bot.engine.events import Event
 from bot.engine.packs import Packs
 from bot.engine.table.rules import TableRules
 from bot.engine.table.state import TableState
+from bot.present import GameModel
 from bot.present.asks import table_waits
 from bot.ui.pack_controls import ForwardsToControls
 from bot.ui.table import board, controls
@@ -44,13 +45,13 @@ class TableView(ForwardsToControls):
     def waits(self, state: TableState) -> set[tuple[str, ...]]:
         return table_waits(self.rules(state), state)
 
-    def result_card(self, state: TableState, game_id: int) -> dict:
+    def result_card(self, model: GameModel, state: TableState) -> dict:
         """A game VP do not decide (4th edition Alpha) has no score sheet."""
         rules = self.rules(state)
         if not rules.scores_vp(state):
-            return dict(embed=board.result_embed(rules, state, game_id, None))
-        sheet = self.sheet_file(state, game_id)
-        return dict(embed=board.result_embed(rules, state, game_id, sheet.filename), file=sheet)
+            return dict(embed=board.result_embed(model, rules, state, None))
+        sheet = self.sheet_file(state, model.game)
+        return dict(embed=board.result_embed(model, rules, state, sheet.filename), file=sheet)
 
     def sheet_file(self, state: TableState, game_id: int) -> discord.File:
         rules = self.rules(state)

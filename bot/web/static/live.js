@@ -181,6 +181,7 @@ function renderGame(m) {
   setText($('title'), m.title || 'Live game');
   document.title = m.title || 'Live game';
   field($('status'), m.status_text);
+  field($('replay'), m.replay);
   field($('result'), m.result && m.result.text);
   const waitingOn = m.status === 'ended' ? [] : m.waiting_on || [];
   syncList($('waiting-on'), waitingOn, textItem, fillText);
