@@ -47,6 +47,6 @@ async def offer_game(client: discord.Client, guild_id: int | None, place: discor
     result = await start_game(client, guild_id, place, setup, thread=thread)
     view = view_of(GameButton(result.game_id, result.version, accept),
                    GameButton(result.game_id, result.version, "decline"))
-    briefing = await client.desk.briefing(result.state, result.events)  # type: ignore[attr-defined]
+    briefing = await client.desk.briefing(result)  # type: ignore[attr-defined]
     return result, dict(content=content + ACCEPT_QUESTION, view=view,
                         allowed_mentions=discord.AllowedMentions(users=pinged), **briefing)

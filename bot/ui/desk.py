@@ -28,7 +28,6 @@ from bot.engine import moves
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.state import CA_PACK, GameState
 from bot.engine.errors import GameError
-from bot.engine.events import Event
 from bot.engine.rng import new_seed
 from bot.service import ActResult, GameService, StaleBoard
 from bot.store.models import GameStatus, utcnow
@@ -36,6 +35,7 @@ from bot.store.repository import GameRecord
 from bot.ui.alarms import Alarms
 from bot.ui.armies import ArmyForm
 from bot.ui.board_feed import BoardFeed
+from bot.present import game_model
 from bot.present.asks import Wait
 from bot.ui.challenge import ACCEPT_QUESTION, offer_game
 from bot.ui.clock_watch import ClockWatch
@@ -301,10 +301,13 @@ class GameDesk:
         self.challenge_posted(result.game_id, await channel.send(**message))
         return result.game_id
 
-    async def briefing(self, state, events: tuple[Event, ...]) -> dict:
-        """The briefing embeds (and map pictures) of a game about to start, for any pack. Drawn in a worker thread:
-        a map takes a tenth of a second, which would hold up every other table's presses."""
-        return await asyncio.to_thread(self.views.of(state).briefing, state, events)
+    async def briefing(self, started: ActResult) -> dict:
+        """The briefing embeds (and map pictures) of a game about to start, for any pack, headed as its public
+        model. Drawn in a worker thread: a map takes a tenth of a second, which would hold up every other table's
+        presses."""
+        model = game_model(self.service.packs, started.state, game_id=started.game_id, version=started.version,
+                           recent=[])
+        return await asyncio.to_thread(self.views.of(started.state).briefing, model, started.state, started.events)
 
     async def open_board(self, record: GameRecord, *, actor: str) -> None:
         """Both players are in: the board, calling the player the game passes to first (the roll-off or Strategy

@@ -11,7 +11,6 @@ import discord
 
 from bot.engine import moves
 from bot.engine.chapter_approved.catalog import Catalog
-from bot.engine.events import Event
 from bot.service import ActResult, GameService
 from bot.store.repository import GameRecord
 from bot.ui.alarms import Alarms
@@ -36,7 +35,7 @@ class Desk(Protocol):
 
     def catalog_of(self, state: Any) -> Catalog: ...
 
-    async def briefing(self, state: Any, events: tuple[Event, ...]) -> dict: ...
+    async def briefing(self, started: ActResult) -> dict: ...
 
     def waits(self, state: Any) -> set[Wait]: ...
 

@@ -163,7 +163,7 @@ class OpenChallenges:
         when = f" The game is set for {stamp(row.starts_at)}." if row.starts_at else ""
         await place.send(f"<@{row.author_id}>, {interaction.user.mention} took the seat of your open challenge."
                          f"{when}", allowed_mentions=await self._ping_author(record, row.author_id),
-                         **await self.desk.briefing(started.state, started.events))
+                         **await self.desk.briefing(started))
         await self.desk.open_board(record, actor=me)
 
     async def _ping_author(self, record, author: str) -> discord.AllowedMentions:

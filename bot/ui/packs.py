@@ -27,8 +27,8 @@ class PackView(Protocol):
     unversioned: frozenset[str]  # verbs whose press does not depend on the board it was drawn on
     forms: frozenset[str]  # verbs whose press opens a form (a modal): it must be the first answer, so no defer
 
-    def briefing(self, state: Any, events: tuple[Event, ...]) -> dict:
-        """The challenge's embeds (and pictures), read before the game starts."""
+    def briefing(self, model: GameModel, state: Any, events: tuple[Event, ...]) -> dict:
+        """The challenge's embeds (and pictures), read before the game starts, headed by the game's public model."""
 
     def buttons(self, game_id: int, state: Any, version: int) -> list[discord.ui.Item]:
         """The buttons of the moves the game allows now: the board's (its embed is the game's public model,

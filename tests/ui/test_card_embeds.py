@@ -11,6 +11,7 @@ from bot.engine.chapter_approved import catalog as c
 from bot.engine.chapter_approved.faq_search import search_faq
 from bot.engine.chapter_approved.game import new_game
 from bot.engine.chapter_approved.state import GameSetup
+from bot.present import Links, mission_deck
 from bot.ui.chapter_approved.briefing import briefing
 from bot.ui.chapter_approved.cards import card_embed, card_title, faq_embed
 from bot.ui.embeds import TRUNCATED_NOTE, Section, build_embed, split_text
@@ -259,7 +260,8 @@ def test_a_deployment_ruling_shows_on_every_size_of_the_card(deployment_id) -> N
 def test_the_briefing_points_to_the_deployment_ruling_and_shows_the_game_markers() -> None:
     setup = GameSetup(size="strike-force", players=("1", "2"), names=("Alice", "Bob"), mission="I", seed="s")
     out = new_game(CATALOG, setup)
-    embeds, files = briefing(CATALOG, out.state, out.events)
+    model = mission_deck.model(CATALOG, out.state, game_id=1, version=0, recent=[], links=Links())
+    embeds, files = briefing(model, CATALOG, out.state, out.events)
     (summary,) = (embed.to_dict() for embed in embeds)
     # The ruling is one /card away, as the footer says, not spelled out in a briefing read at a glance.
     assert "/card Search and Destroy" in summary["footer"]["text"] and "FAQ" not in str(summary["fields"])

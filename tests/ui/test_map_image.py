@@ -15,6 +15,7 @@ from bot.engine.chapter_approved.game import new_game
 from bot.engine.chapter_approved.objectives import table_objectives
 from bot.engine.chapter_approved.state import GameSetup
 from bot.ui.chapter_approved import map_image
+from bot.present import Links, mission_deck
 from bot.ui.chapter_approved.briefing import briefing, table_map
 from bot.ui.chapter_approved.map_image import BOLD_FONT, REGULAR_FONT, WIDTH, map_key, render_deployment
 from tests.engine.conftest import Table
@@ -59,7 +60,8 @@ def test_the_picture_decodes_is_drawn_and_fits_discord(catalog: Catalog) -> None
 def test_the_game_map_numbers_markers_as_the_briefing_lists_them(catalog: Catalog) -> None:
     setup = GameSetup(size="strike-force", players=("1", "2"), names=("Alice", "Bob"), mission="I", seed="s")
     out = new_game(catalog, setup)
-    embeds, _ = briefing(catalog, out.state, out.events)
+    model = mission_deck.model(catalog, out.state, game_id=1, version=0, recent=[], links=Links())
+    embeds, _ = briefing(model, catalog, out.state, out.events)
     listed = next(f["value"] for f in embeds[0].to_dict()["fields"] if f["name"].startswith("Deployment:"))
     image = decoded(table_map(catalog, out.state).fp.read())
     title, subtitle = image.text["Title"].splitlines()

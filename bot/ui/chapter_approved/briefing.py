@@ -11,23 +11,24 @@ from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.game import Event
 from bot.engine.chapter_approved.objectives import table_objectives
 from bot.engine.chapter_approved.state import GameState
-from bot.present.mission_deck_words import mission_name, mission_title, primary_line, supply_drop_text
+from bot.present import GameModel
+from bot.present.mission_deck_words import mission_name, primary_line, supply_drop_text
 from bot.ui.chapter_approved.map_image import marker_numbers, render_deployment
 from bot.ui.text import clip, field_value, title_case
 
 MAP_FILE = "deployment.png"
 
 
-def briefing(catalog: Catalog, state: GameState, events: tuple[Event, ...]
+def briefing(model: GameModel, catalog: Catalog, state: GameState, events: tuple[Event, ...]
              ) -> tuple[list[discord.Embed], list[discord.File]]:
     if not catalog.has_map(state.mission.deployment):
-        return [disposition_briefing(catalog, state, events)], []
+        return [disposition_briefing(model, catalog, state, events)], []
     mission = state.mission
     deployment = catalog.deployment(mission.deployment)
     markers = table_objectives(catalog, state, removed=True)
     numbers = marker_numbers(markers)
 
-    summary = discord.Embed(title=mission_title(catalog, state), colour=discord.Colour.gold())
+    summary = discord.Embed(title=clip(model.title, 256), colour=discord.Colour.gold())
     summary.description = field_value("\n".join(e.text for e in events if e.private_to is None))
     summary.add_field(name=f"Deployment: {deployment.name}", value=field_value("\n".join(
         f"{numbers[m.id]}. {m.name}" for m in markers)), inline=False)
@@ -52,11 +53,12 @@ def briefing(catalog: Catalog, state: GameState, events: tuple[Event, ...]
     return [summary], [table_map(catalog, state)]
 
 
-def disposition_briefing(catalog: Catalog, state: GameState, events: tuple[Event, ...]) -> discord.Embed:
+def disposition_briefing(model: GameModel, catalog: Catalog, state: GameState, events: tuple[Event, ...]
+                         ) -> discord.Embed:
     """CA 2026-27: the Deployment card (known by name: the players set it up from their card), the Twist, and how
     each player's Primary Mission comes; the board shows both side by side once the dispositions are revealed."""
     mission = state.mission
-    summary = discord.Embed(title=mission_title(catalog, state), colour=discord.Colour.gold())
+    summary = discord.Embed(title=clip(model.title, 256), colour=discord.Colour.gold())
     summary.description = field_value("\n".join(e.text for e in events if e.private_to is None))
     if mission.deployment:
         deployment = catalog.deployment_card(mission.deployment)

@@ -44,8 +44,8 @@ class MissionDeckView(ForwardsToControls):
         """The decks of the Chapter Approved season the game is played with."""
         return self.packs.rules(state.pack).catalog
 
-    def briefing(self, state: GameState, events: tuple[Event, ...]) -> dict:
-        embeds, files = briefing(self.catalog_of(state), state, events)
+    def briefing(self, model: GameModel, state: GameState, events: tuple[Event, ...]) -> dict:
+        embeds, files = briefing(model, self.catalog_of(state), state, events)
         return dict(embeds=embeds, files=files)
 
     def buttons(self, game_id: int, state: GameState, version: int) -> list[discord.ui.Item]:

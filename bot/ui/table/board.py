@@ -15,8 +15,7 @@ from bot.engine.rng import seed_hash
 from bot.engine.table.rules import TableRules
 from bot.engine.table.state import END_GAME, Step, TableState
 from bot.present import GameModel
-from bot.present.common import replay_line
-from bot.present.table_words import deploys_first, mission_title
+from bot.present.table_words import deploys_first
 from bot.ui.markup import description, markdown
 from bot.ui.table.fourth_edition import level_card, mission_card as fourth_mission_card
 from bot.ui.table.gt2020 import gt_mission_card
@@ -25,11 +24,12 @@ from bot.ui.text import clip, field_value
 COLOUR = discord.Colour.dark_red()
 
 
-def briefing(rules: TableRules, state: TableState, events: tuple[Event, ...]) -> list[discord.Embed]:
+def briefing(model: GameModel, rules: TableRules, state: TableState, events: tuple[Event, ...]
+             ) -> list[discord.Embed]:
     """What the players read before they accept: the rolls and the caps, then the pack's own cards of the mission
     (and the level), as /card shows them."""
     lines = [e.text for e in events if e.private_to is None]
-    summary = discord.Embed(title=clip(mission_title(rules, state), 256), colour=COLOUR)
+    summary = discord.Embed(title=clip(model.title, 256), colour=COLOUR)
     if isinstance(rules, GrandTournamentRules):
         caps = rules.data.pack.caps
         lines.append(f"Caps: {caps.primary}VP primary, {caps.each_secondary}VP each secondary, {caps.secondaries}VP "
@@ -45,8 +45,7 @@ def briefing(rules: TableRules, state: TableState, events: tuple[Event, ...]) ->
             lines.append(deploys_first(rules, state))
         cards = [fourth_mission_card(rules.data, rules.data.mission(state.mission))] if state.mission else []
         cards.append(level_card(rules.data, rules.data.level(state.level)))
-    replay = replay_line(state)
-    summary.description = field_value("\n".join([*lines, *([markdown(replay)] if replay else [])]))
+    summary.description = field_value("\n".join([*lines, *([markdown(model.replay)] if model.replay else [])]))
     return [summary, *cards]
 
 

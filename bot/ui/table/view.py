@@ -36,8 +36,8 @@ class TableView(ForwardsToControls):
     def rules(self, state: TableState) -> TableRules:
         return self.packs.rules(state.pack)
 
-    def briefing(self, state: TableState, events: tuple[Event, ...]) -> dict:
-        return dict(embeds=board.briefing(self.rules(state), state, events), files=[])
+    def briefing(self, model: GameModel, state: TableState, events: tuple[Event, ...]) -> dict:
+        return dict(embeds=board.briefing(model, self.rules(state), state, events), files=[])
 
     def buttons(self, game_id: int, state: TableState, version: int) -> list[discord.ui.Item]:
         return controls.board_buttons(self.rules(state), game_id, state, version)
