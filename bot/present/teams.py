@@ -1,6 +1,7 @@
-"""The public model of a team event's matches, for the venue screen and the stream pages: each match of the round
-being played with what its captains' pairing has revealed (never a sealed choice), its games' live VP and Battle
-Points, and the team score against the margin it needs."""
+"""The public model of a team event's matches, for every surface: the match's board in Discord, the venue screen
+and the stream pages. Each match of the round being played with what its captains' pairing has revealed (never a
+sealed choice), its games (with their live VP where the surface has the games' states) and Battle Points, and the
+team score against the margin it needs."""
 
 from __future__ import annotations
 
@@ -8,14 +9,33 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.engine.teams import event as teams
-from bot.engine.teams.match import MODULE_NAMES, STEP_NAMES, Step
+from bot.engine.teams.match import MODULE_NAMES, STEP_NAMES, GameKind, TeamMatch
 from bot.engine.teams.scoring import GAME_BP, MARGINS, battle_points, result_bp
-from bot.store.tournament_repository import TournamentRecord
-from bot.team_rounds import results_by_round
 from bot.present.entrants import name_of
+from bot.store.tournament_repository import TournamentRecord
+from bot.team_rounds import results_by_round, team_event
 
-STEPS = {Step.DEFENDER: "Defenders", Step.ATTACKERS: "Attackers", Step.CHOICE: "Choosing Attackers",
-         Step.LAYOUT: "Declaring layouts"}
+KINDS = {GameKind.DEFENDER: "", GameKind.REFUSED: " (refused pair: roll-off for the roles)",
+         GameKind.CHAMPION: " (Champions: roll-off for the roles)"}
+
+
+def team_name(record: TournamentRecord, team_id: str) -> str:
+    return team_event(record).team(team_id).name
+
+
+def step_title(match: TeamMatch) -> str:
+    """'Initial Skirmish 2: Attackers', 'Main Engagement: Layouts', 'Pairing complete'."""
+    if match.done:
+        return "Pairing complete"
+    module = match.current
+    assert module is not None
+    number = f" {match.modules[:match.module + 1].count(module)}" if match.modules.count(module) > 1 else ""
+    return f"{MODULE_NAMES[module]}{number}: {STEP_NAMES[match.step]}"
+
+
+def pick_name(record: TournamentRecord, pick: str) -> str:
+    """A pick as shown once revealed: a player's name, or a layout's letter."""
+    return pick if pick in ("A", "B", "C") else name_of(record, pick)
 
 
 def matches(record: TournamentRecord, games: Mapping[int, Any]) -> list[dict] | None:
@@ -26,20 +46,21 @@ def matches(record: TournamentRecord, games: Mapping[int, Any]) -> list[dict] | 
     current = next((r for r in reversed(ev.rounds) if r.published), None)
     if current is None:
         return []
-    results = {r.table: r for r in record.state.event.rounds[current.number - 1].results}
-    linked = {g.table: g.game_id for g in record.state.table_games if g.round_number == current.number}
-    found = [_match(record, ev, pair, results, linked, games) for pair in current.matches]
+    found = [match(record, current.number, pair, games) for pair in current.matches]
     if current.bye is not None:
         found.append({"number": None, "teams": [ev.team(current.bye).name, None], "bye": True})
     return found
 
 
-def _match(record: TournamentRecord, ev: teams.TeamEvent, pair: teams.TeamPair, results: Mapping[int, Any],
-           linked: Mapping[int, int], games: Mapping[int, Any]) -> dict:
+def match(record: TournamentRecord, round_number: int, pair: teams.TeamPair, games: Mapping[int, Any]) -> dict:
+    """One match of round `round_number`; `games`: the states of its table games by game id (live VP), or none."""
+    ev = team_event(record)
+    results = {r.table: r for r in record.state.event.rounds[round_number - 1].results}
+    linked = {g.table: g.game_id for g in record.state.table_games if g.round_number == round_number}
     match, size = pair.match, ev.rules.size
     revealed = [{"what": STEP_NAMES[r.step], "forced": r.forced,
-                 "picks": [", ".join(p if p in ("A", "B", "C") else name_of(record, p) for p in picks)
-                           for picks in r.picks]} for r in match.reveals]
+                 "picks": [" and ".join(pick_name(record, p) for p in picks) for picks in r.picks]}
+                for r in match.reveals]
     rows, bp = [], [0, 0]
     for table, game in zip(pair.tables, match.games):
         done, state = results.get(table), games.get(linked.get(table, -1))
@@ -53,14 +74,12 @@ def _match(record: TournamentRecord, ev: teams.TeamEvent, pair: teams.TeamPair, 
         if got[0] is not None:
             bp = [bp[0] + got[0], bp[1] + got[1]]
         rows.append({"table": table, "names": [name_of(record, p) for p in game.players], "layout": game.layout,
-                     "kind": game.kind.value, "vp": vp, "bp": got, "state": status})
+                     "kind": game.kind.value, "note": KINDS[game.kind], "vp": vp, "bp": got, "state": status})
     score = teams.match_score(ev, pair, results)
-    module = match.current
-    step = "Pairing complete" if match.done else f"{MODULE_NAMES[module]}: {STEPS[match.step]}"  # type: ignore[index]
-    return {"number": pair.number, "teams": [ev.team(t).name for t in pair.teams], "bye": False, "step": step,
-            "locked": [match.sealed[i] is not None for i in (0, 1)], "revealed": revealed, "games": rows,
-            "bp": bp, "total": GAME_BP * size, "margin": MARGINS[size],
-            "outcome": score.outcome.value if score.outcome else None}
+    return {"number": pair.number, "teams": [ev.team(t).name for t in pair.teams], "bye": False,
+            "step": step_title(match), "locked": [match.sealed[i] is not None for i in (0, 1)],
+            "revealed": revealed, "games": rows, "bp": bp, "reported": score.played, "total": GAME_BP * size,
+            "margin": MARGINS[size], "outcome": score.outcome.value if score.outcome else None}
 
 
 def standings(record: TournamentRecord) -> list[dict] | None:

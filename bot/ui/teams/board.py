@@ -26,14 +26,13 @@ from bot.team_service import TeamService
 from bot.ui.armies import FullList
 from bot.ui.dynamic import INT, CustomId, Persistent
 from bot.ui.errors import reply_privately
-from bot.ui.teams.texts import (
-    board_content, board_embed, captain_view_text, draft_lines, leaders_to_call, member, team_name,
-)
+from bot.present.entrants import name_of
+from bot.present.teams import team_name
+from bot.ui.teams.texts import board_content, board_embed, captain_view_text, draft_lines, leaders_to_call, member
 from bot.ui.text import clip
 from bot.ui.tournament.organisers import is_organiser
 from bot.ui.tournament.posting import open_table, table_channel
 from bot.ui.tournament.texts import line_embeds
-from bot.present.entrants import name_of
 
 _log = logging.getLogger(__name__)
 _boards = KeyedLocks()  # one per match: its board's posts and edits in order

@@ -1,28 +1,24 @@
-"""Team events' texts and embeds, from the record alone: a team match's pairing board (only what is revealed), what
-a captain sees privately at each step, the draft, the rosters and the team standings."""
+"""Team events' texts and embeds, from the record alone: a team match's pairing board (its public model,
+bot/present/teams.py, as an embed: only what is revealed), what a captain sees privately at each step, the draft,
+the rosters and the team standings."""
 
 from __future__ import annotations
 
 import discord
 
 from bot.engine.teams import event as teams
-from bot.engine.teams.match import MODULE_NAMES, STEP_NAMES, GameKind, Step, TeamMatch, options
-from bot.engine.teams.scoring import MARGINS
-from bot.store.tournament_repository import TournamentRecord
-from bot.ui.armies import escaped
-from bot.team_rounds import disposition_name, results_by_round, team_event
-from bot.ui.text import clip
+from bot.engine.teams.match import Step, options
 from bot.present.entrants import name_of
+from bot.present.teams import match as match_model
+from bot.present.teams import step_title, team_name
+from bot.store.tournament_repository import TournamentRecord
+from bot.team_rounds import disposition_name, results_by_round, team_event
+from bot.ui.armies import escaped
+from bot.ui.text import clip
 
 COLOUR = discord.Colour.dark_gold()
 STEP_ASKS = {Step.DEFENDER: "Choose your Defender", Step.ATTACKERS: "Choose your two Attackers",
              Step.CHOICE: "Choose the Attacker your Defender plays", Step.LAYOUT: "Declare your Defender's layout"}
-KINDS = {GameKind.DEFENDER: "", GameKind.REFUSED: " (refused pair: roll-off for the roles)",
-         GameKind.CHAMPION: " (Champions: roll-off for the roles)"}
-
-
-def team_name(record: TournamentRecord, team_id: str) -> str:
-    return team_event(record).team(team_id).name
 
 
 def member(record: TournamentRecord, player: str, *, with_list: bool = False) -> str:
@@ -40,60 +36,42 @@ def member(record: TournamentRecord, player: str, *, with_list: bool = False) ->
     return " · ".join(parts)
 
 
-def step_title(match: TeamMatch) -> str:
-    """'Initial Skirmish 2: Attackers', 'Main Engagement: Layouts'."""
-    if match.done:
-        return "Pairing complete"
-    module = match.current
-    assert module is not None
-    number = f" {match.modules[:match.module + 1].count(module)}" if match.modules.count(module) > 1 else ""
-    return f"{MODULE_NAMES[module]}{number}: {STEP_NAMES[match.step]}"
-
-
 def board_embed(record: TournamentRecord, round_number: int, pair: teams.TeamPair, *,
                 deadline: int | None = None) -> discord.Embed:
-    """The match's board: what has been revealed, the games fixed, who is still to choose. Never a sealed pick."""
-    ev, match = team_event(record), pair.match
-    names = [team_name(record, t) for t in pair.teams]
+    """The match's board: its public model (bot/present/teams.py) as an embed. Never a sealed pick."""
+    shown = match_model(record, round_number, pair, {})
+    names = shown["teams"]
     embed = discord.Embed(title=clip(f"Round {round_number}, match {pair.number}: {names[0]} vs {names[1]}", 256),
                           colour=COLOUR)
     lines = []
-    for reveal in match.reveals:
-        shown = [" and ".join(_pick_name(record, p) for p in picks) for picks in reveal.picks]
-        how = " (forced: the only ones left)" if reveal.forced else ""
-        both = " · ".join(f"{names[i]}: {escaped(s)}" for i, s in enumerate(shown) if s)
-        lines.append(f"**{STEP_NAMES[reveal.step]}**{how}: {both}")
+    for reveal in shown["revealed"]:
+        how = " (forced: the only ones left)" if reveal["forced"] else ""
+        both = " · ".join(f"{escaped(names[i])}: {escaped(s)}" for i, s in enumerate(reveal["picks"]) if s)
+        lines.append(f"**{reveal['what']}**{how}: {both}")
     if lines:
         embed.add_field(name="Revealed", value=clip("\n".join(lines[-12:]), 1024), inline=False)
-    if match.games:
-        scores = results_by_round(record).get(round_number, {})
+    if shown["games"]:
         games = []
-        for table, game in zip(pair.tables, match.games):
-            layout = f"layout {game.layout}" if game.layout else "layout to declare"
-            result = scores.get(table)
-            score = f" — {result.vp_a}–{result.vp_b}" if result is not None else ""
-            games.append(f"Table {table}: {escaped(name_of(record, game.players[0]))} vs "
-                         f"{escaped(name_of(record, game.players[1]))}, {layout}{KINDS[game.kind]}{score}")
-        embed.add_field(name=f"Games ({len(match.games)} of {ev.rules.size})", value=clip("\n".join(games), 1024),
-                        inline=False)
-    score = teams.match_score(ev, pair, results_by_round(record).get(round_number, {}))
-    if score.played:
+        for game in shown["games"]:
+            layout = f"layout {game['layout']}" if game["layout"] else "layout to declare"
+            score = f" — {game['vp'][0]}–{game['vp'][1]}" if game["state"] == "done" else ""
+            games.append(f"Table {game['table']}: {escaped(game['names'][0])} vs {escaped(game['names'][1])}, "
+                         f"{layout}{game['note']}{score}")
+        size = team_event(record).rules.size
+        embed.add_field(name=f"Games ({len(games)} of {size})", value=clip("\n".join(games), 1024), inline=False)
+    if shown["reported"]:
         verdict = {None: "so far", "win": f"{names[0]} wins", "loss": f"{names[1]} wins", "draw": "a draw"}[
-            score.outcome.value if score.outcome else None]
-        embed.add_field(name="Battle Points", value=f"{names[0]} {score.bp[0]} – {score.bp[1]} {names[1]}: {verdict} "
-                        f"(a win needs a lead of {MARGINS[ev.rules.size]})", inline=False)
-    if not match.done:
-        state = [f"{names[i]}: {'⏳ to choose' if i in match.waiting_on() else '🔒 locked in'}" for i in (0, 1)]
+            shown["outcome"]]
+        embed.add_field(name="Battle Points", value=f"{names[0]} {shown['bp'][0]} – {shown['bp'][1]} {names[1]}: "
+                        f"{verdict} (a win needs a lead of {shown['margin']})", inline=False)
+    if not pair.match.done:
+        state = [f"{name}: {'🔒 locked in' if locked else '⏳ to choose'}" for name, locked in zip(names, shown["locked"])]
         due = f"\nDeadline <t:{deadline}:R>." if deadline else ""
-        embed.description = f"**{step_title(match)}**\n" + " · ".join(state) + due
+        embed.description = f"**{shown['step']}**\n" + " · ".join(state) + due
     else:
         embed.description = "Every game is fixed: each plays in its table thread."
     embed.set_footer(text="Each step is secret: both captains choose, then both choices are shown together.")
     return embed
-
-
-def _pick_name(record: TournamentRecord, pick: str) -> str:
-    return pick if pick in ("A", "B", "C") else name_of(record, pick)
 
 
 def leaders_to_call(record: TournamentRecord, pair: teams.TeamPair) -> list[str]:
