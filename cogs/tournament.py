@@ -68,8 +68,6 @@ CLOCK_TICK = 20  # seconds between looks at the stored round clocks
 _log = logging.getLogger(__name__)
 
 
-@app_commands.guild_only()
-
 async def dispositions_typed(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete: the Force Dispositions of the server's event's deck (none where it has no such cards)."""
     try:
@@ -81,6 +79,7 @@ async def dispositions_typed(interaction: discord.Interaction, current: str) -> 
             .dispositions if typed in d.name.casefold()][:AUTOCOMPLETE_CHOICES]
 
 
+@app_commands.guild_only()
 class TournamentCog(BotCog, name="tournament", description="Run a Swiss tournament on this server"):
     def __init__(self, bot: commands.Bot) -> None:
         self._ticking = asyncio.Lock()

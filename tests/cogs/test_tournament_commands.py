@@ -726,3 +726,10 @@ async def test_publish_opens_a_thread_per_table_with_its_game_ready(harness: Har
         assert f"<@{pairing.a}>" in challenge.body["content"] and f"<@{pairing.b}>" in challenge.body["content"]
         assert any(c.endswith(":accept") for c in challenge.custom_ids)  # the second player accepts, as today
     assert any("Opened 3 table threads" in (s.body.get("content") or "") for s in reply if s.kind == "followup")
+
+
+def test_the_server_only_groups_are_not_offered_in_direct_messages(harness) -> None:
+    """An event, its judges, a ladder, a server's set-up and its stats are a server's: Discord does not offer
+    their commands outside one (the tournament group's check once decorated an autocomplete instead)."""
+    for group in ("tournament", "judge", "ladder", "setup", "stats"):
+        assert harness.bot.tree.get_command(group).guild_only, group
