@@ -68,7 +68,7 @@ def ask(catalog_of: Callable[[Any], Catalog | None], state: Any, player: str, wa
     if wait.verb == "answer":
         kind = wait.details[0]
         prompt = next(q for q in state.prompts if q.player == player and q.kind.value == kind)
-        card = catalog_of(state).secondary(prompt.card).name  # type: ignore[union-attr]  (a Mission Deck game's)
+        card = catalog_of(state).secondary(prompt.card).name  # type: ignore[union-attr]  # a Mission Deck game's
         return PROMPTS[prompt.kind].format(card=card, owner=state.player(prompt.owner).name)
     battle_round = wait.details[0] if wait.verb in ("turn", "rounddone") else getattr(state, "round", "")
     return ASKS[wait.verb].format(round=battle_round)

@@ -10,7 +10,6 @@ from bot.game_log import OVER
 from bot.present.words import Code, Moment, Strong, Text, words
 
 
-
 @dataclass(frozen=True)
 class Links:
     """Where the page finds a game's pictures (None: the game has none)."""

@@ -63,8 +63,8 @@ class BoardFeed:
         buttons."""
         model = game_model(self.service.packs, record.state, game_id=record.id, version=record.version,
                            recent=self.recent.lines(record.id))
-        embed, view = board_embed(model), view_of(*self.views.of(record.state).buttons(record.id, record.state,
-                                                                                          record.version))
+        embed = board_embed(model)
+        view = view_of(*self.views.of(record.state).buttons(record.id, record.state, record.version))
         if self.activity and record.status == GameStatus.ACTIVE and self._in_voice(record.channel_id):
             view.add_item(GameButton(record.id, 0, "table"))  # any version: it opens the table as it is then
         for extra in self.extras:
