@@ -1,14 +1,15 @@
 """Many games at once, as when a tournament round starts (GitHub issue "Forty tables at once").
 
 Run from the repository root:  .venv/bin/python -m bench.bench_tables [--games 1 10 40 100] [--postgres URL]
-[--processes 2] [--postgres-only] [--think 2 0]
+[--processes 2] [--postgres-only] [--think 2 0] [--requests-per-second 40]
 For each number of games, on SQLite and (with --postgres or TEST_POSTGRES_URL, a user who may create databases)
 on PostgreSQL (with --postgres-only, there alone), the bot runs as separate processes against the fake Discord and
 every game starts at the same moment; the players press whatever the game lets them (forms submitted at once),
 until battle round 2 (tests/e2e/crowd.py), at each pace of --think: a player reads the board for that many seconds
 before each move (2: tables at play; 0: every table pressing again the moment its board shows the last press, which
 measures how many presses the bot serves more than how soon one shows). PostgreSQL runs of 100 games or more use
---processes bot processes, one shard each.
+--processes bot processes, one shard each. --requests-per-second sets the bot's own pace under Discord's global
+limit (REQUESTS_PER_SECOND; a value far above 50 shows what the limit costs, though a real Discord would refuse it).
 Each run prints one block:
   - games started and failed to start (/game new or Accept refused, or unanswered within 3 s), presses (forms
     among them: units named for When Drawn cards);
@@ -117,13 +118,14 @@ def report(crowd: Crowd, title: str) -> None:
         print(f"  routes the fake Discord lacks: {sorted(set(crowd.fake.unhandled))}")
 
 
-async def on_postgres(admin_url: str, count: int, processes: int, catalog: Catalog, tmp: Path, think: float) -> Crowd:
+async def on_postgres(admin_url: str, count: int, processes: int, catalog: Catalog, tmp: Path, think: float,
+                      env: dict[str, str]) -> Crowd:
     """A crowd on a scratch PostgreSQL database, dropped afterwards (the bot processes migrate it)."""
     name = f"bench_{uuid.uuid4().hex[:12]}"
     await run_admin(admin_url, f'CREATE DATABASE "{name}"')
     try:
         return await play_crowd(count, database_named(admin_url, name), tmp, catalog, processes=processes,
-                                think=think)
+                                think=think, env=env)
     finally:
         await drop_database(admin_url, name)
 
@@ -132,20 +134,23 @@ def pace_name(think: float) -> str:
     return f"a move every {think:g} s per table" if think else "every table pressing as fast as its board shows"
 
 
-async def bench(counts: list[int], postgres: str | None, processes: int, sqlite: bool, paces: list[float]) -> None:
+async def bench(counts: list[int], postgres: str | None, processes: int, sqlite: bool, paces: list[float],
+                requests_per_second: int | None) -> None:
     logging.basicConfig(level=logging.ERROR)
     catalog = default_catalog()
+    env = {"REQUESTS_PER_SECOND": str(requests_per_second)} if requests_per_second else {}
+    limit = f" · {requests_per_second} requests/s" if requests_per_second else ""
     for count, think in ((c, t) for c in counts for t in paces):
-        games = f"{count} game{'s' if count > 1 else ''} at once · {pace_name(think)}"
+        games = f"{count} game{'s' if count > 1 else ''} at once · {pace_name(think)}{limit}"
         if sqlite:
             with tempfile.TemporaryDirectory() as tmp:
                 crowd = await play_crowd(count, f"sqlite+aiosqlite:///{tmp}/bench.db", Path(tmp), catalog,
-                                         think=think)
+                                         think=think, env=env)
                 report(crowd, f"{games} · SQLite · 1 bot process")
         if postgres:
             shards = processes if count >= SHARDED_FROM else 1
             with tempfile.TemporaryDirectory() as tmp:
-                crowd = await on_postgres(postgres, count, shards, catalog, Path(tmp), think)
+                crowd = await on_postgres(postgres, count, shards, catalog, Path(tmp), think, env)
                 report(crowd, f"{games} · PostgreSQL · {shards} bot process{'es' if shards > 1 else ''}")
 
 
@@ -160,10 +165,13 @@ def main() -> None:
     parser.add_argument("--postgres-only", action="store_true", help="skip the SQLite runs")
     parser.add_argument("--think", type=float, nargs="+", default=[2.0, 0.0],
                         help="seconds each player reads the board before each move, a run each (default 2 0)")
+    parser.add_argument("--requests-per-second", type=int,
+                        help="the bot's pace under the global limit (default: its own, 40)")
     args = parser.parse_args()
     if args.postgres_only and not args.postgres:
         parser.error(f"--postgres-only needs --postgres or ${POSTGRES_ENV}")
-    asyncio.run(bench(args.games, args.postgres, args.processes, sqlite=not args.postgres_only, paces=args.think))
+    asyncio.run(bench(args.games, args.postgres, args.processes, sqlite=not args.postgres_only, paces=args.think,
+                      requests_per_second=args.requests_per_second))
 
 
 if __name__ == "__main__":

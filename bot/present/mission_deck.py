@@ -3,10 +3,10 @@ words of mission_deck_words.py, and the facts a page reads."""
 
 from __future__ import annotations
 
+import bot.present.mission_deck_words as w
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.state import GameState, PlayerState, Status
 from bot.engine.names import title_case
-import bot.present.mission_deck_words as w
 from bot.present.asks import Wait, ask, mission_deck_waits
 from bot.present.common import Links, clock, clock_lines, replay_line, result, seat, status
 from bot.present.model import GameModel, Section

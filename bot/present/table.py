@@ -3,9 +3,9 @@ in the words of table_words.py, and the facts a page reads."""
 
 from __future__ import annotations
 
+import bot.present.table_words as w
 from bot.engine.table.rules import TableRules
 from bot.engine.table.state import Seat, Step, TableState
-import bot.present.table_words as w
 from bot.present.asks import Wait, ask, table_waits
 from bot.present.common import Links, clock, clock_lines, replay_line, result, seat, status
 from bot.present.model import GameModel, Section

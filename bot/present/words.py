@@ -42,10 +42,6 @@ def words(*parts: Span | Text) -> Text:
     return tuple(s for s in spans if s != "")
 
 
-def joined(separator: str, texts: list[Text]) -> Text:
-    return words(*(words(*([separator] if i else []), text) for i, text in enumerate(texts)))
-
-
 def plain(text: Text) -> str:
     """The words without their marks, for a page or an overlay."""
     return "".join(_plain(span) for span in text).strip()
