@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install Debian's chromium for the browser tests (tests/web; Playwright drives it: its own browser download is not
-# needed). As root; safe to run again.
+# needed), with a colour emoji font so that the docs' pictures (python -m tests.web.screenshots) show the emoji the
+# pages print. As root; safe to run again.
 set -euo pipefail
 if command -v chromium >/dev/null; then
     exit 0
@@ -10,4 +11,4 @@ if [ "$(id -u)" -ne 0 ]; then
     exit 1
 fi
 apt-get update >&2
-DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium >&2
+DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium fonts-noto-color-emoji >&2
