@@ -61,21 +61,21 @@ def match(record: TournamentRecord, round_number: int, pair: teams.TeamPair, gam
     revealed = [{"what": STEP_NAMES[r.step], "forced": r.forced,
                  "picks": [" and ".join(pick_name(record, p) for p in picks) for picks in r.picks]}
                 for r in match.reveals]
-    rows, bp = [], [0, 0]
+    score = teams.match_score(ev, pair, results)  # the reported games' BP
+    rows, bp = [], list(score.bp)
     for table, game in zip(pair.tables, match.games):
         done, state = results.get(table), games.get(linked.get(table, -1))
         if done is not None:
-            vp, got, status = [done.vp_a, done.vp_b], list(result_bp(done)), "done"
+            order = 1 if done.a == game.players[0] else -1  # as match_score reads it: the game's sides in order
+            vp, got, status = [done.vp_a, done.vp_b][::order], list(result_bp(done))[::order], "done"
         elif state is not None:
             vp = [state.total_vp(p) for p in game.players]
             got, status = list(battle_points(*vp)), "playing"
+            bp = [bp[0] + got[0], bp[1] + got[1]]  # live, on top of the reported ones
         else:
             vp, got, status = [None, None], [None, None], "waiting"
-        if got[0] is not None:
-            bp = [bp[0] + got[0], bp[1] + got[1]]
         rows.append({"table": table, "names": [name_of(record, p) for p in game.players], "layout": game.layout,
                      "kind": game.kind.value, "note": KINDS[game.kind], "vp": vp, "bp": got, "state": status})
-    score = teams.match_score(ev, pair, results)
     return {"number": pair.number, "teams": [ev.team(t).name for t in pair.teams], "bye": False,
             "step": step_title(match), "locked": [match.sealed[i] is not None for i in (0, 1)],
             "revealed": revealed, "games": rows, "bp": bp, "reported": score.played, "total": GAME_BP * size,
