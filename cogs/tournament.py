@@ -24,6 +24,7 @@ from bot.engine.packs import ChapterApprovedRules
 from bot.engine.teams.event import TeamRules, margin_text
 from bot.engine.teams.scoring import MatchOutcome
 from bot.engine.tournament.event import MISSION_LETTERS, Reason, missing_tables
+from bot.present.entrants import name_of
 from bot.store.tournament_repository import TournamentRecord
 from bot.tournament_service import (
     MAX_NAME,
@@ -39,7 +40,6 @@ from bot.armies.lists import ListError
 from bot.store.models import utcnow
 from bot.store.share_models import ShareKind
 from bot.times import DEFAULT_ZONE, parse_when
-from bot.present.entrants import name_of
 from bot.ui import event_lists
 from bot.ui import tournament as ui
 from bot.ui.teams.exports import team_players_csv, team_standings_csv

@@ -7,10 +7,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.engine.tournament import event as tournament
+from bot.present.entrants import army_of, name_of, record_text
 from bot.present.teams import matches as team_matches
 from bot.present.teams import standings as team_standings
 from bot.store.tournament_repository import TournamentRecord
-from bot.present.entrants import army_of, name_of, record_text
 
 
 def current_round(record: TournamentRecord) -> tournament.Round | None:

@@ -20,7 +20,8 @@ def model(catalog: Catalog, state: GameState, *, game_id: int, version: int, rec
           links: Links) -> GameModel:
     mission = state.mission
     waits = {Wait.of(flat) for flat in mission_deck_waits(state)}
-    details = [plain(line) for line in w.objective_lines(catalog, state)]
+    objectives, waiting = w.objective_lines(catalog, state), w.waiting_lines(catalog, state)
+    details = [plain(line) for line in objectives]
     if mission.alpha_objective:
         details.append(w.supply_drop_text(catalog, state))
     if mission.layout:
@@ -42,16 +43,17 @@ def model(catalog: Catalog, state: GameState, *, game_id: int, version: int, rec
         phase=w.PHASES[state.phase] if state.status == Status.BATTLE and state.phase else None,
         active=seat(state, state.active),
         players=tuple(_player(catalog, state, p, any(x.player == p.id for x in waits)) for p in state.players),
-        waiting_on=w.waiting_lines(catalog, state) + asked,
+        waiting_on=waiting + asked,
         clock=clock(state), recent=tuple(recent), result=result(state),
         sheet=links.sheet if state.status == Status.ENDED else None,
-        sections=_sections(catalog, state, recent),
+        sections=_sections(catalog, state, recent, objectives, waiting),
         footer=f"Game {game_id} · move {version}" + (  # the seed's commitment is in the briefing, once
             f" · seed {state.setup.seed}" if state.status in (Status.ENDED, Status.ABANDONED) else ""),
     )
 
 
-def _sections(catalog: Catalog, state: GameState, recent: list[str]) -> tuple[Section, ...]:
+def _sections(catalog: Catalog, state: GameState, recent: list[str], objectives: tuple[Text, ...],
+              waiting: tuple[Text, ...]) -> tuple[Section, ...]:
     mission = state.mission
     found: list[Section] = []
 
@@ -70,7 +72,7 @@ def _sections(catalog: Catalog, state: GameState, recent: list[str]) -> tuple[Se
             add(f"{player.name}: {title_case(primary.name)}",
                 tuple(words(w.primary_line(o)) for o in primary.scoring) or (words("Scored as its card says."),),
                 True)
-    if objectives := w.objective_lines(catalog, state):
+    if objectives:
         add("Objective markers", objectives)
     if mission.alpha_objective:
         add("Supply Drop", (words(w.supply_drop_text(catalog, state)),))
@@ -78,7 +80,7 @@ def _sections(catalog: Catalog, state: GameState, recent: list[str]) -> tuple[Se
         add(w.player_heading(state, player), w.player_lines(catalog, state, player))
     if state.clock is not None:
         add("Clock", clock_lines(state))
-    if waiting := w.waiting_lines(catalog, state):
+    if waiting:
         add("Waiting for", waiting)
     if recent:
         add("Latest", tuple(words(line) for line in recent[-RECENT_SHOWN:]))

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import discord
 
+from bot.armies.check import army_from, read_list
 from bot.armies.data import army_data
 from bot.armies.lists import ListError
 from bot.engine.errors import GameError
+from bot.present.entrants import name_of
 from bot.store.tournament_repository import EntryList, TournamentRecord
-from bot.armies.check import army_from, read_list
 from bot.ui.armies import army_fields, army_values, list_message
 from bot.ui.dynamic import CustomId, Persistent
 from bot.ui.forms import Form, FormSpec
 from bot.ui.tournament import is_organiser, line_embeds
-from bot.present.entrants import name_of
 
 POLICIES = {"none": "no lists", "closed": "closed lists (organisers only)",
             "open": "open lists (each player sees their opponent's at pairing)"}

@@ -15,9 +15,9 @@ from bot.client import MissionBot
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.tournament.event import missing_tables
 from bot.engine.tournament.event import standings as event_standings
+from bot.present.entrants import name_of
 from bot.store.tournament_repository import TournamentRecord
 from bot.ui.text import title_case
-from bot.present.entrants import name_of
 from tests.cogs.conftest import harness_settings
 from tests.cogs.harness import Harness, Reply
 from tests.discord_model import GUILD_ID, HarnessError, MEMBER_PERMISSIONS, FakeUser, message_problems

@@ -12,11 +12,11 @@ from datetime import datetime
 import discord
 
 from bot.judges import RERAISE_AFTER
+from bot.present.entrants import name_of
 from bot.store.judge_models import JudgeCall, JudgeDuty
 from bot.store.tournament_repository import TournamentRecord
 from bot.ui.limits import EMBED_DESCRIPTION, EMBED_TITLE, MESSAGE_CHARS
 from bot.ui.text import clip
-from bot.present.entrants import name_of
 
 COLOUR = discord.Colour.orange()
 RERAISED = (f"🔔 **Raised again**: nobody has claimed this call for {int(RERAISE_AFTER.total_seconds() // 60)} "

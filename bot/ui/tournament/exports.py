@@ -8,9 +8,9 @@ import io
 import discord
 
 from bot.engine.tournament import event as tournament
+from bot.present.entrants import army_of, name_of, record_text
 from bot.store.tournament_repository import TournamentRecord
 from bot.ui.tournament.texts import result_notes
-from bot.present.entrants import army_of, name_of, record_text
 
 
 def standings_csv(record: TournamentRecord) -> str:

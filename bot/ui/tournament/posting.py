@@ -13,11 +13,13 @@ from bot.engine.chapter_approved.state import GameSetup, GameState
 from bot.engine.errors import GameError
 from bot.engine.tournament import event as tournament
 from bot.engine.rng import new_seed
+from bot.present.entrants import army_of, name_of
 from bot.store.tournament_repository import TableGame, TournamentRecord
 from bot.ui.armies import list_message
 from bot.ui.challenge import offer_game, open_thread
-from bot.ui.tournament.texts import Announcement, TableMissions, announcement_messages, mention, mission_title, score_line, table_thread_name
-from bot.present.entrants import army_of, name_of
+from bot.ui.tournament.texts import (
+    Announcement, TableMissions, announcement_messages, mention, mission_title, score_line, table_thread_name,
+)
 
 _log = logging.getLogger(__name__)
 
