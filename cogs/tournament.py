@@ -49,6 +49,7 @@ from bot.ui.game_options import pack_choices, packs_typed
 from bot.ui.judges.texts import calls_csv
 from bot.ui.sharing import event_links_text, web_of
 from bot.ui.limits import AUTOCOMPLETE_CHOICES
+from bot.ui.text import pinging
 from cogs.base import BotCog
 
 MISSIONS = [app_commands.Choice(name=f"Mission {c}", value=c) for c in MISSION_LETTERS]
@@ -471,7 +472,7 @@ async def _ask_confirmation(interaction: discord.Interaction, done: ReportOutcom
                               report_digest(done.record.id, done.pending))
     await interaction.response.send_message(
         ui.report_text(done.record, done.table, done.pending), view=view_of(button),
-        allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(opponent))]))
+        allowed_mentions=pinging([opponent]))
 
 
 def _now() -> int:

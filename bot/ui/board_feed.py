@@ -33,7 +33,7 @@ from bot.ui.controls import GameButton, view_of
 from bot.ui.limits import MESSAGE_CHARS
 from bot.ui.live_board import Drawing, LiveBoards
 from bot.ui.packs import PackViews
-from bot.ui.text import clip
+from bot.ui.text import clip, pinging
 
 RECENT_EVENTS = 8
 RECENT_GAMES = 512
@@ -165,9 +165,7 @@ class BoardFeed:
         notify = [p for p in record.setup.players if p not in quiet] if headline else []
         content = " ".join([*(f"<@{p}>" for p in notify), headline]) if headline else None
         drawn = await asyncio.to_thread(self.result_card, result)  # the sheet takes a while
-        card = await channel.send(content, **drawn,
-                                  allowed_mentions=discord.AllowedMentions(
-                                      everyone=False, roles=False, users=[discord.Object(int(p)) for p in notify]))
+        card = await channel.send(content, **drawn, allowed_mentions=pinging(notify))
         await self.service.history.set_result_message(result.game_id, card.id)
 
     def result_card(self, result: ActResult) -> dict:

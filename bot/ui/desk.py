@@ -44,6 +44,7 @@ from bot.ui.open_challenge import OpenChallenges
 from bot.ui.packs import PackViews
 from bot.ui.reminders import Reminders
 from bot.ui.result_reports import ResultReports
+from bot.ui.text import pinging
 
 _log = logging.getLogger(__name__)
 
@@ -129,8 +130,7 @@ class GameDesk:
         """Mentions that notify `player` alone; none when they just acted themselves or turned pings off."""
         if player == actor or player in await self.service.repo.quiet_players(game_id):
             return discord.AllowedMentions.none()
-        return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                       users=[discord.Object(int(player))])
+        return pinging([player])
 
     async def schedule(self, game_id: int, channel_id: int, starts_at: datetime) -> None:
         """Remind both players of a scheduled game before it starts and when it starts."""

@@ -35,6 +35,7 @@ import discord
 
 from bot.locks import KeyedLocks
 from bot.store.repository import GameRecord, GameRepository
+from bot.ui.text import pinging
 
 _log = logging.getLogger(__name__)
 
@@ -101,8 +102,7 @@ class LiveBoards:
             record = await self._load(game_id)
             drawing = self._draw(record, headline)
             channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-            mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                               users=[discord.Object(int(p)) for p in sorted(notify)])
+            mentions = pinging(sorted(notify))
             unnamed = " ".join(f"<@{p}>" for p in sorted(notify) if f"<@{p}>" not in drawing.content)
             content = f"{unnamed} {drawing.content}" if unnamed else drawing.content  # only a mention notifies
             message = await channel.send(content or None, embed=drawing.embed, view=drawing.view,

@@ -22,6 +22,7 @@ from bot.ui.challenge import open_thread, start_game
 from bot.ui.controls import view_of
 from bot.ui.dynamic import CustomId, Persistent, one_of
 from bot.ui.game_options import GameOptions
+from bot.ui.text import pinging
 
 if TYPE_CHECKING:
     from bot.ui.desk_api import Desk
@@ -171,7 +172,7 @@ class OpenChallenges:
         called = {w.player for w in self.desk.waits(record.state)}
         if author in called or author in await self.desk.service.repo.quiet_players(record.id):
             return discord.AllowedMentions.none()
-        return discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(int(author))])
+        return pinging([author])
 
     # ---- expiry -------------------------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ from bot.store.community_models import Reminder
 from bot.store.models import GameStatus
 from bot.times import relative, stamp
 from bot.ui.alarms import Alarms
+from bot.ui.text import pinging
 
 _log = logging.getLogger(__name__)
 
@@ -65,7 +66,6 @@ class Reminders:
         if row.kind != "soon":
             text += f" {record.setup.names[1]}: press **Accept the game** on the challenge above to start."
         quiet = await self.service.repo.quiet_players(record.id)
-        await self.bot.get_partial_messageable(row.channel_id).send(text, allowed_mentions=discord.AllowedMentions(
-            everyone=False, roles=False, replied_user=False,
-            users=[discord.Object(int(p)) for p in players if p not in quiet]))
+        await self.bot.get_partial_messageable(row.channel_id).send(
+            text, allowed_mentions=pinging(p for p in players if p not in quiet))
         return True

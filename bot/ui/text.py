@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+import discord
+
 from bot.engine.names import title_case  # noqa: F401  (the views write names with it)
-from bot.ui.limits import EMBED_FIELD_VALUE
+from bot.ui.limits import EMBED_FIELD_VALUE, MENTIONED_USERS
 
 
 def clip(text: str, limit: int) -> str:
@@ -13,3 +17,9 @@ def clip(text: str, limit: int) -> str:
 
 def field_value(text: str) -> str:
     return clip(text, EMBED_FIELD_VALUE) or "\u200b"
+
+
+def pinging(users: Iterable[str | int]) -> discord.AllowedMentions:
+    """Mentions that notify exactly `users` (as many as Discord lets one message notify): no role, no everyone."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(int(u)) for u in list(users)[:MENTIONED_USERS]])

@@ -36,7 +36,7 @@ from bot.ui.judges.buttons import CallJudgeButton, RulingForm, call_view
 from bot.ui.judges.texts import (
     RERAISED, call_text, called_text, calls_embed, claimed_text, extended_text, resolved_text,
 )
-from bot.ui.limits import MENTIONED_USERS
+from bot.ui.text import pinging
 from bot.ui.tournament import is_organiser
 
 _log = logging.getLogger(__name__)
@@ -45,12 +45,6 @@ NOT_A_TABLE = ("Call a judge from your table's thread while its round is played 
                "`/judge call` there): this is not a table of the event's round.")
 JUDGES_ONLY = "Only a judge (an organiser, or the event's judge role) can {}."
 NO_PINGS = discord.AllowedMentions.none()
-
-
-def pinging(users: list[str]) -> discord.AllowedMentions:
-    """Mentions that notify exactly `users` (as many as Discord lets one message notify)."""
-    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                   users=[discord.Object(int(u)) for u in users[:MENTIONED_USERS]])
 
 
 class JudgeDesk:

@@ -13,7 +13,7 @@ from bot.engine.fourth_edition.generator import BattleStart, RolledMission, roll
 from bot.engine.rng import new_seed
 from bot.ui.dynamic import DIGITS, CustomId, Field, Persistent
 from bot.ui.embeds import Section, build_embed
-from bot.ui.text import clip, field_value
+from bot.ui.text import clip, field_value, pinging
 
 COLOUR = discord.Colour.dark_teal()
 PICK_ID = CustomId("m4p:{ratings}:{level}:{a}:{b}:{seed}", ratings=Field(r"[1-3]{2}"),
@@ -167,7 +167,7 @@ class ArmiesDeployed(Persistent, discord.ui.DynamicItem[discord.ui.Button], cust
         start = start_battle(fourth_edition(), new_seed(), self.players, self.level)
         await interaction.response.send_message(
             f"{' '.join(_who(p) for p in self.players)} armies deployed:\n{battle_start_text(start)}",
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(p)) for p in self.players]))
+            allowed_mentions=pinging(self.players))
         if interaction.message is not None:
             await interaction.message.edit(view=None)
 

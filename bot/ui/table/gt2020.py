@@ -12,7 +12,7 @@ from bot.engine.gt2020.selection import check_selection, options
 from bot.present.table_words import KINDS
 from bot.ui.dynamic import DIGITS, CustomId, Field, Persistent
 from bot.ui.embeds import Section, build_embed
-from bot.ui.text import clip, field_value
+from bot.ui.text import clip, field_value, pinging
 
 COLOUR = discord.Colour.dark_red()
 CODE = Field(r"[is][123][123]")  # a mission: see mission_code
@@ -151,8 +151,7 @@ class PickSecondaries(Persistent, discord.ui.DynamicItem[discord.ui.Select], cus
         lines = [f"<@{p}>: {_picked_names(pack, mission, both[p])}" for p in self.players]
         channel = interaction.client.get_partial_messageable(interaction.channel_id)  # type: ignore[arg-type]
         await channel.send(f"🎯 Secondary objectives revealed for **{mission.name}**:\n" + "\n".join(lines),
-                           allowed_mentions=discord.AllowedMentions(
-                               users=[discord.Object(int(p)) for p in self.players]))
+                           allowed_mentions=pinging(self.players))
         await channel.get_partial_message(self.message_id).edit(view=None)
 
 

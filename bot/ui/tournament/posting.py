@@ -17,6 +17,7 @@ from bot.present.entrants import army_of, name_of
 from bot.store.tournament_repository import TableGame, TournamentRecord
 from bot.ui.armies import list_message
 from bot.ui.challenge import offer_game, open_thread
+from bot.ui.text import pinging
 from bot.ui.tournament.texts import (
     Announcement, TableMissions, announcement_messages, mention, mission_title, score_line, table_thread_name,
 )
@@ -205,5 +206,4 @@ async def report_table_game(client: discord.Client, channel: discord.abc.Message
         text = (f"This game ended {result.vp[pairing.a]}–{result.vp[pairing.b]}, but {where} already has a "
                 f"confirmed result: {score_line(pairing, report.clash)}. The standings keep that one; an "
                 f"organiser can correct it with `/tournament result round:{report.link.round_number}`.")
-    await channel.send(text, allowed_mentions=discord.AllowedMentions(
-        users=[discord.Object(int(pairing.a)), discord.Object(int(pairing.b))]))
+    await channel.send(text, allowed_mentions=pinging([pairing.a, pairing.b]))

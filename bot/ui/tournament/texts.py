@@ -21,7 +21,7 @@ from bot.team_rounds import unfinished_matches
 from bot.ui.limits import (
     EMBED_CHARS, EMBED_DESCRIPTION, EMBED_FIELDS, MENTIONED_USERS, MESSAGE_CHARS, MESSAGE_EMBED_CHARS, MESSAGE_EMBEDS,
 )
-from bot.ui.text import title_case
+from bot.ui.text import pinging, title_case
 
 COLOUR = discord.Colour.dark_gold()
 OUTCOME_WORDS = {tournament.Outcome.A_WINS: "A wins", tournament.Outcome.B_WINS: "B wins",
@@ -105,8 +105,7 @@ class Announcement:
 
     @property
     def allowed_mentions(self) -> discord.AllowedMentions:
-        return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                       users=[discord.Object(u) for u in self.users])
+        return pinging(self.users)
 
 
 def announcement_messages(catalog: Catalog, record: TournamentRecord) -> list[Announcement]:
