@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import discord
@@ -41,7 +42,7 @@ from bot.web.discord_api import DiscordApi
 from bot.web.limits import RateLimits
 from bot.web.server import WebSurface
 from bot.team_service import TeamService
-from bot.ui.teams.board import DYNAMIC_ITEMS as TEAM_ITEMS
+from bot.ui.teams.board import DYNAMIC_ITEMS as TEAM_ITEMS, follow_results
 from bot.ui.tournament import CheckInButton, CloseCheckInButton, ConfirmResult, DraftButton, NudgeButton
 
 _log = logging.getLogger(__name__)
@@ -140,6 +141,7 @@ class MissionBot(commands.Bot):
         # Judges at an event's tables: a Call a judge on each table's board, its calls on the venue screen.
         self.judges = JudgeDesk(self, JudgeService(sessions, changes=self.changes), self.tournaments, self.desk.alarms)
         self.desk.board.extras.append(self.judges.board_button)
+        self.changes.subscribe(partial(follow_results, self))  # a team match's board follows its games' results
         if self.web is not None:
             self.web.feeds.judges = self.judges.service
         for name in self.extension_names:

@@ -25,7 +25,8 @@ from bot.store.judge_models import JudgeCall, JudgeDuty, JudgeSettings
 from bot.store.models import utcnow
 from bot.store.tournament_repository import TournamentRecord
 
-RERAISE_AFTER = timedelta(minutes=5)  # a call nobody claims within this is raised again, once
+DEFAULT_RERAISE_MINUTES = 5  # a call nobody claims within this is raised again, once (an event may set its own)
+MAX_RERAISE_MINUTES = 120
 EXTRA_MINUTES = 5  # what the call's time button gives the table
 MAX_EXTRA_MINUTES = 60  # at most, per table and round
 MAX_NOTE = 200
@@ -110,9 +111,12 @@ class JudgeService:
         """The calls still to be raised again if nobody claims them (at start-up)."""
         return await self.repo.waiting()
 
-    @staticmethod
-    def reraise_at(call: JudgeCall) -> datetime:
-        return call.raised_at + RERAISE_AFTER
+    async def reraise_minutes(self, event_id: int) -> int:
+        """How long a call of the event waits for a judge before it is raised again."""
+        return (await self.settings(event_id)).reraise_minutes or DEFAULT_RERAISE_MINUTES
+
+    async def reraise_at(self, call: JudgeCall) -> datetime:
+        return call.raised_at + timedelta(minutes=await self.reraise_minutes(call.tournament_id))
 
     # --- changes ----------------------------------------------------------------------------
 
@@ -199,7 +203,11 @@ class JudgeService:
         return changed
 
     async def configure(self, event_id: int, **values: int | None) -> JudgeSettings:
-        """The judges' channel (`channel_id`), the judge role (`role_id`), the calls message (`board_...`)."""
+        """The judges' channel (`channel_id`), the judge role (`role_id`), the minutes before a call nobody claims is
+        raised again (`reraise_minutes`), the calls message (`board_...`)."""
+        minutes = values.get("reraise_minutes")
+        if minutes is not None and not 1 <= minutes <= MAX_RERAISE_MINUTES:
+            raise InvalidValue(f"A call is raised again after 1 to {MAX_RERAISE_MINUTES} minutes.")
         return await self.repo.save_settings(event_id, **values)
 
     @staticmethod

@@ -44,7 +44,12 @@ def team_event(record: TournamentRecord) -> teams.TeamEvent:
 
 
 def results_by_round(record: TournamentRecord) -> dict[int, dict[int, Result]]:
-    return {r.number: {res.table: res for res in r.results} for r in record.state.event.rounds}
+    return {r.number: round_results(record, r.number) for r in record.state.event.rounds}
+
+
+def round_results(record: TournamentRecord, round_number: int) -> dict[int, Result]:
+    """The results recorded in a round, by table."""
+    return {r.table: r for r in record.state.event.rounds[round_number - 1].results}
 
 
 def faction_keywords(state: EventState) -> dict[str, tuple[str | None, str | None]]:

@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -59,6 +61,9 @@ class StaleReport(GameError):
     pass
 
 
+# The changes saved under the lock the current task holds, published once it is released.
+_unpublished: ContextVar[list[Change] | None] = ContextVar("unpublished", default=None)
+
 CHANGED_MESSAGE = "The tournament changed at the same moment; please try again."
 STALE_REPORT = ("This report is out of date: it was replaced by a newer report, an organiser entered the "
                 "result, or the round is over.")
@@ -105,6 +110,20 @@ class TournamentService:
         self.now: Callable[[], datetime] = utcnow  # the list deadline's clock (tests move it)
         self._lock = KeyedLocks()  # one per server
 
+    @asynccontextmanager
+    async def _locked(self, guild_id: int) -> AsyncIterator[None]:
+        """The server's lock; the changes saved under it are published once it is released, so a surface that
+        acts on a change (a match board remembering where it is) never waits on the lock it was told under."""
+        saved: list[Change] = []
+        token = _unpublished.set(saved)
+        try:
+            async with self._lock(guild_id):
+                yield
+        finally:
+            _unpublished.reset(token)
+            for change in saved:
+                await self.changes.publish(change)
+
     # --- reading ----------------------------------------------------------------------------
 
     async def current(self, guild_id: int) -> TournamentRecord:
@@ -140,7 +159,7 @@ class TournamentService:
             raise InvalidValue(f"The bye's VP must be between 0 and {MAX_GAME_VP}.")
         if seed is not None and not 1 <= len(seed) <= MAX_SEED:
             raise InvalidValue(f"A seed is 1 to {MAX_SEED} characters.")
-        async with self._lock(guild_id):
+        async with self._locked(guild_id):
             try:
                 return await self.repo.create(
                     guild_id=guild_id, name=name, rounds_planned=rounds, announce_channel_id=announce_channel_id,
@@ -275,7 +294,7 @@ class TournamentService:
         """Pair the next round as a draft for the organiser to review: nothing is public and no result can be
         reported until it is published. The rng comes from the event's secret seed, the round number and the
         draw, so the same results always give the same pairings."""
-        async with self._lock(guild_id):
+        async with self._locked(guild_id):
             record = await self.current(guild_id)
             event = record.state.event
             if len(event.rounds) >= record.rounds_planned and not (
@@ -318,7 +337,7 @@ class TournamentService:
         self, tournament_id: int, op: Callable[[TournamentRecord], Awaitable[tournament.Tournament]]
     ) -> TournamentRecord:
         guild_id = (await self.get(tournament_id)).guild_id
-        async with self._lock(guild_id):
+        async with self._locked(guild_id):
             record = await self.get(tournament_id)
             if record.status != TournamentStatus.ACTIVE:
                 raise GameError("This tournament has finished.")
@@ -349,7 +368,7 @@ class TournamentService:
         """A player's report waits for their opponent; an organiser's entry is final and may correct one, of
         any round (`round_number`), logged with who made it. The VP decide the outcome; a concession is
         reported by the player who conceded (or an organiser), a no-show only by an organiser."""
-        async with self._lock(guild_id):
+        async with self._locked(guild_id):
             record = await self.current(guild_id)
             event = record.state.event
             if round_number is not None and not organiser:
@@ -393,7 +412,7 @@ class TournamentService:
     ) -> ReportOutcome:
         """The opponent (or an organiser) accepts the report the button was drawn for."""
         guild_id = (await self.get(tournament_id)).guild_id
-        async with self._lock(guild_id):
+        async with self._locked(guild_id):
             record = await self.get(tournament_id)
             if record.status != TournamentStatus.ACTIVE:
                 raise StaleReport("This tournament has finished.")
@@ -418,7 +437,7 @@ class TournamentService:
     async def link_games(self, tournament_id: int, links: list[TableGame]) -> TournamentRecord:
         """Remember the games set up in the table threads, so their results come back by themselves."""
         guild_id = (await self.get(tournament_id)).guild_id
-        async with self._lock(guild_id):
+        async with self._locked(guild_id):
             record = await self.get(tournament_id)
             state = record.state.model_copy(update={"table_games": (*record.state.table_games, *links)})
             return await self._save(record, state)
@@ -437,7 +456,7 @@ class TournamentService:
 
     async def _game_ended(self, guild_id: int, game_id: int, vp: dict[str, int], winner: str | None,
                           conceded: bool) -> GameReport | None:
-        async with self._lock(guild_id):
+        async with self._locked(guild_id):
             record = await self.repo.active(guild_id)
             link = next((g for g in record.state.table_games if g.game_id == game_id), None) if record else None
             if record is None or link is None:
@@ -470,7 +489,7 @@ class TournamentService:
 
     async def check_in(self, tournament_id: int, player: str) -> TournamentRecord:
         guild_id = (await self.get(tournament_id)).guild_id
-        async with self._lock(guild_id):
+        async with self._locked(guild_id):
             record = await self.get(tournament_id)
             state = record.state
             if record.status != TournamentStatus.ACTIVE or not state.checkin_open:
@@ -485,7 +504,7 @@ class TournamentService:
         """Close check-in, dropping exactly the players the organiser was shown (`absent_digest` of them);
         refused if the list changed since (someone checked in, dropped or registered)."""
         guild_id = (await self.get(tournament_id)).guild_id
-        async with self._lock(guild_id):
+        async with self._locked(guild_id):
             record = await self.get(tournament_id)
             if not record.state.checkin_open:
                 raise InvalidValue("Check-in is closed already.")
@@ -525,7 +544,7 @@ class TournamentService:
             marks = [m for m in REMINDERS if m not in clock.reminded and now >= clock.ends_at - 60 * m]
             if not marks:
                 continue
-            async with self._lock(record.guild_id):
+            async with self._locked(record.guild_id):
                 fresh = await self.get(record.id)
                 if fresh.state.clock != clock:
                     continue  # changed meanwhile: the next tick sees it
@@ -535,7 +554,7 @@ class TournamentService:
         return due
 
     async def finish(self, guild_id: int) -> TournamentRecord:
-        async with self._lock(guild_id):
+        async with self._locked(guild_id):
             record = await self.current(guild_id)
             rounds = record.state.event.rounds
             if rounds and (missing := tournament.missing_tables(rounds[-1])):
@@ -548,7 +567,7 @@ class TournamentService:
                            op: Callable[[TournamentRecord], EventState]) -> TournamentRecord:
         """One change of the event a button names, refused once it has finished (the team pairing's presses)."""
         guild_id = (await self.get(tournament_id)).guild_id
-        async with self._lock(guild_id):
+        async with self._locked(guild_id):
             record = await self.get(tournament_id)
             if record.status != TournamentStatus.ACTIVE:
                 raise GameError("This tournament has finished.")
@@ -559,7 +578,7 @@ class TournamentService:
         return await self._change(guild_id, op)
 
     async def _change(self, guild_id: int, op: Callable[[TournamentRecord], EventState]) -> TournamentRecord:
-        async with self._lock(guild_id):
+        async with self._locked(guild_id):
             record = await self.current(guild_id)
             return await self._save(record, op(record))  # op raises a GameError before anything is written
 
@@ -570,7 +589,9 @@ class TournamentService:
             saved = await self.repo.save_if_version(record, state, status)
         except StaleVersion:  # another process saved first: the user tries again on fresh state
             raise GameError(CHANGED_MESSAGE) from None
-        await self.changes.publish(Change("event", saved.id, saved.version, "event"))
+        held = _unpublished.get()
+        assert held is not None, "an event is saved only under its server's lock"
+        held.append(Change("event", saved.id, saved.version, "event"))
         return saved
 
 

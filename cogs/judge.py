@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.judges import MAX_NOTE
+from bot.judges import DEFAULT_RERAISE_MINUTES, MAX_NOTE, MAX_RERAISE_MINUTES
 from bot.ui.judges.desk import JudgeDesk
 from cogs.base import BotCog
 
@@ -39,10 +39,14 @@ class JudgeCog(BotCog, name="judge", description="Call a judge to your table; ju
     @app_commands.command(name="setup", description="Where judge calls go, and who judges besides organisers "
                                                     "(organisers)")
     @app_commands.describe(channel="The judges' channel (default: the event's announcement channel)",
-                           role="Members with this role judge too")
+                           role="Members with this role judge too; with nobody on duty, calls notify it",
+                           reraise_minutes=f"A call nobody claims is raised again after these minutes (default "
+                                           f"{DEFAULT_RERAISE_MINUTES})")
+    @app_commands.rename(reraise_minutes="reraise-minutes")
     async def setup_judges(self, interaction: discord.Interaction, channel: discord.TextChannel | None = None,
-                           role: discord.Role | None = None) -> None:
-        await self.judges.configure(interaction, channel, role)
+                           role: discord.Role | None = None,
+                           reraise_minutes: app_commands.Range[int, 1, MAX_RERAISE_MINUTES] | None = None) -> None:
+        await self.judges.configure(interaction, channel, role, reraise_minutes)
 
     @app_commands.command(name="calls", description="Bring the list of open calls to the bottom of the judges' "
                                                     "channel (judges)")

@@ -123,10 +123,10 @@ class TournamentCog(BotCog, name="tournament", description="Run a Swiss tourname
                      lists: Literal["none", "closed", "open"] = "none",
                      list_deadline: app_commands.Range[str, 1, 100] | None = None,
                      team_size: app_commands.Range[int, 3, 8] | None = None,
-                     chapters: Literal["each", "one"] = "each",
-                     team_bye: Literal["win", "draw", "loss"] = "win",
-                     pairing_minutes: app_commands.Range[int, 1, 1440] = 15,
-                     layouts: Literal["secret", "in-turn"] = "secret") -> None:
+                     chapters: Literal["each", "one"] | None = None,
+                     team_bye: Literal["win", "draw", "loss"] | None = None,
+                     pairing_minutes: app_commands.Range[int, 1, 1440] | None = None,
+                     layouts: Literal["secret", "in-turn"] | None = None) -> None:
         if not interaction.permissions.manage_guild:
             raise GameError("Only someone with Manage Server can start a tournament.")
         deadline = await self._deadline(interaction, list_deadline) if list_deadline else None
@@ -138,13 +138,19 @@ class TournamentCog(BotCog, name="tournament", description="Run a Swiss tourname
             raise GameError(f"Tournaments play a Chapter Approved season, not {rules.title}: name `pack:`.")
         pool = not rules.catalog.force_dispositions
         team_rules = None
+        team_options = {"chapters": chapters, "team-bye": team_bye, "pairing-minutes": pairing_minutes,
+                        "layouts": layouts}
+        if team_size is None and (given := [f"`{n}:`" for n, v in team_options.items() if v is not None]):
+            raise GameError(f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} for team events: add "
+                            "`team-size:`, or leave it out.")
         if team_size is not None:
             if pool:
                 raise GameError("Team events play the 11th edition's Teams Event Companion: pick the Chapter "
                                 "Approved 2026-27 `pack:`.")
-            team_rules = TeamRules(size=team_size, chapters_one_faction=chapters == "one",
-                                   bye=MatchOutcome(team_bye), layouts_in_turn=layouts == "in-turn",
-                                   step_minutes=pairing_minutes)
+            chosen_rules = {"chapters_one_faction": chapters and chapters == "one",
+                            "bye": team_bye and MatchOutcome(team_bye),
+                            "layouts_in_turn": layouts and layouts == "in-turn", "step_minutes": pairing_minutes}
+            team_rules = TeamRules(size=team_size, **{k: v for k, v in chosen_rules.items() if v is not None})
         record = await self.service.create(
             _guild(interaction), name, rounds, bye_vp=bye_vp,
             announce_channel_id=announce_channel.id if announce_channel else None,

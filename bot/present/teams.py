@@ -13,7 +13,7 @@ from bot.engine.teams.match import MODULE_NAMES, STEP_NAMES, GameKind, TeamMatch
 from bot.engine.teams.scoring import GAME_BP, MARGINS, battle_points, result_bp
 from bot.present.entrants import name_of
 from bot.store.tournament_repository import TournamentRecord
-from bot.team_rounds import results_by_round, team_event
+from bot.team_rounds import results_by_round, round_results, team_event
 
 KINDS = {GameKind.DEFENDER: "", GameKind.REFUSED: " (refused pair: roll-off for the roles)",
          GameKind.CHAMPION: " (Champions: roll-off for the roles)"}
@@ -55,7 +55,7 @@ def matches(record: TournamentRecord, games: Mapping[int, Any]) -> list[dict] | 
 def match(record: TournamentRecord, round_number: int, pair: teams.TeamPair, games: Mapping[int, Any]) -> dict:
     """One match of round `round_number`; `games`: the states of its table games by game id (live VP), or none."""
     ev = team_event(record)
-    results = {r.table: r for r in record.state.event.rounds[round_number - 1].results}
+    results = round_results(record, round_number)
     linked = {g.table: g.game_id for g in record.state.table_games if g.round_number == round_number}
     match, size = pair.match, ev.rules.size
     revealed = [{"what": STEP_NAMES[r.step], "forced": r.forced,

@@ -77,3 +77,5 @@ class JudgeSettings(SQLModel, table=True):
     board_channel_id: int | None = Field(default=None, sa_type=BigInteger)
     board_message_id: int | None = Field(default=None, sa_type=BigInteger,
                                          description="The calls message, edited in place")
+    reraise_minutes: int | None = Field(default=None, description="A call nobody claims is raised again after "
+                                                                  "these minutes (None: the default, 5); migration 0012")

@@ -105,6 +105,7 @@ class MatchBoard(Frozen):
     step: int = Field(description="The pairing's step the message was posted for (TeamMatch.steps)")
     deadline: int | None = Field(None, description="Unix seconds; None: no deadline")
     called: bool = Field(False, description="The organiser was called at the deadline")
+    score: str = Field("", description="The results the message shows (bot/ui/teams/board.py's score_key)")
 
 
 class EventState(Frozen):

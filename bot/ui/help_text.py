@@ -219,8 +219,10 @@ ORGANISERS = HelpSection(
                       "the captains pair their games in secret, step by step"),
         )),
         HelpGroup("Judges", (
-            HelpEntry("/judge setup", "the judges' channel (default: the announcement channel) and a judge role "
-                      "besides organisers", "/judge setup channel:#judges role:@Judges"),
+            HelpEntry("/judge setup", "the judges' channel (default: the announcement channel), a judge role "
+                      "besides organisers (called when nobody is on duty), and the minutes before an unclaimed call "
+                      "is raised again", "/judge setup channel:#judges role:@Judges reraise-minutes:10",
+                      options=("reraise-minutes",)),
             HelpEntry("/judge duty on", "go on duty: each table's call mentions you; **Claim** tells the table "
                       "you are coming, **Resolved** keeps your ruling"),
             HelpEntry("/judge duty off", "go off duty"),

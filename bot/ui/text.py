@@ -19,7 +19,9 @@ def field_value(text: str) -> str:
     return clip(text, EMBED_FIELD_VALUE) or "\u200b"
 
 
-def pinging(users: Iterable[str | int]) -> discord.AllowedMentions:
-    """Mentions that notify exactly `users` (as many as Discord lets one message notify): no role, no everyone."""
-    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+def pinging(users: Iterable[str | int], *, role: int | None = None) -> discord.AllowedMentions:
+    """Mentions that notify exactly `users` (as many as Discord lets one message notify) and `role` if given: no
+    other role, no everyone."""
+    return discord.AllowedMentions(everyone=False, roles=[discord.Object(role)] if role else False,
+                                   replied_user=False,
                                    users=[discord.Object(int(u)) for u in list(users)[:MENTIONED_USERS]])

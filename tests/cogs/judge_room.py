@@ -14,6 +14,7 @@ from tests.cogs.test_tournament_commands import current
 from tests.discord_model import FakeChannel, FakeRole, FakeUser, walk_components
 
 MENTION = re.compile(r"<@!?(\d+)>")
+ROLE_MENTION = re.compile(r"<@&(\d+)>")
 
 
 @dataclass
@@ -107,6 +108,15 @@ def notified(sent: Any) -> set[int]:
     if "users" in allowed.get("parse", []):
         return mentioned
     return mentioned & {int(u) for u in allowed.get("users", [])}
+
+
+def notified_roles(sent: Any) -> set[int]:
+    """The roles Discord notifies: those mentioned in the content that its allowed mentions let through."""
+    mentioned = {int(m) for m in ROLE_MENTION.findall(sent.content)}
+    allowed = sent.body.get("allowed_mentions") or sent.body.get("data", {}).get("allowed_mentions") or {}
+    if "roles" in allowed.get("parse", []):
+        return mentioned
+    return mentioned & {int(r) for r in allowed.get("roles", [])}
 
 
 async def open_room(harness: Harness, organiser: FakeUser, tables: list[Table]) -> Room:

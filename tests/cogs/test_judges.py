@@ -16,14 +16,14 @@ from bot.client import MissionBot
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.state import Status
 from bot.engine.errors import GameError
-from bot.judges import RERAISE_AFTER, tables_of
+from bot.judges import DEFAULT_RERAISE_MINUTES, tables_of
 from bot.store.db import make_engine
 from bot.store.judge_models import JudgeCall
 from bot.store.models import utcnow
 from tests.cogs.conftest import harness_settings
 from tests.cogs.game_table import Table
 from tests.cogs.harness import Harness, Reply
-from tests.cogs.judge_room import Room, buttons, has_call_button, notified, open_room, private
+from tests.cogs.judge_room import Room, buttons, has_call_button, notified, notified_roles, open_room, private
 from tests.cogs.test_table_games import event, thread_tables  # noqa: F401
 from tests.cogs.test_tournament_commands import (
     MANAGE_SERVER, current, enter_round, open_event, organiser, players, publish,
@@ -174,10 +174,11 @@ async def test_only_judges_go_on_duty_and_set_up_is_for_organisers(room: Room, h
     assert [d.judge_id for d in await room.bot.judges.service.on_duty(await room.event_id())] == [str(room.judge.id)]
     assert "off duty" in private(await harness.slash("judge duty off", user=room.judge))
     assert "nobody" in room.list_messages()[0]["embeds"][0]["description"]
-    # With nobody on duty a call pings nobody, and says how to go on duty.
+    # With nobody on duty a call notifies the judge role and nobody else, says so, and how to go on duty.
     await room.call(room.tables[0], room.tables[0].first)
     [sent] = [s for s in harness.model.sent if s.kind == "message" and "calls a judge" in s.content]
-    assert notified(sent) == set() and "`/judge duty on`" in sent.content
+    assert notified(sent) == set() and notified_roles(sent) == {room.role.id}
+    assert f"nobody, so calls go to <@&{room.role.id}>" in sent.content and "`/judge duty on`" in sent.content
 
 
 async def test_a_call_nobody_claims_is_raised_again_once(room: Room, harness: Harness) -> None:
@@ -185,7 +186,7 @@ async def test_a_call_nobody_claims_is_raised_again_once(room: Room, harness: Ha
     await room.call(table, table.first)
     [call] = await room.calls()
     moment = room.bot.desk.alarms.moment(("judge", call.id))
-    assert moment == pytest.approx((call.raised_at + RERAISE_AFTER).timestamp())
+    assert moment == pytest.approx((call.raised_at + timedelta(minutes=DEFAULT_RERAISE_MINUTES)).timestamp())
     first = room.call_message(1)
     assert await room.bot.judges.reraise(call.id)
     assert not await room.bot.judges.reraise(call.id)  # once
@@ -243,7 +244,8 @@ async def test_a_call_waiting_over_a_restart_is_raised_again_once(catalog: Catal
         event_id = (await current(harness)).id
     engine = make_engine(settings.database_url)  # the bot is down while the five minutes pass
     async with engine.begin() as conn:
-        await conn.execute(update(JudgeCall).values(raised_at=utcnow() - RERAISE_AFTER - timedelta(seconds=1)))
+        await conn.execute(update(JudgeCall).values(
+            raised_at=utcnow() - timedelta(minutes=DEFAULT_RERAISE_MINUTES, seconds=1)))
     await engine.dispose()
     async with Harness(MissionBot(settings, catalog), model) as harness:
         judges = harness.bot.judges
@@ -273,3 +275,49 @@ async def test_both_players_calling_at_once_leave_one_call(room: Room) -> None:
     assert sorted(type(d).__name__ for d in done) == ["GameError", "JudgeCall"]
     assert "already waiting" in next(str(d) for d in done if isinstance(d, GameError))
     assert len(await room.calls()) == 1
+
+
+@pytest.mark.parametrize("roles", ["organiser", "none"])
+async def test_with_nobody_on_duty_and_no_judge_role_a_call_goes_to_the_organisers_role(
+    harness: Harness, organiser: FakeUser, players: list[FakeUser], roles: str,  # noqa: F811
+) -> None:
+    """Judges forget `/judge duty on`: a call then notifies the judge role, else the organisers' role, and says
+    so; with neither, it says what to set up, notifying nobody."""
+    to_role = harness.role("TO") if roles == "organiser" else None
+    await open_event(harness, organiser, players[:4], **{"organiser-role": to_role} if to_role else {})
+    await publish(harness, organiser, mission="C")
+    tables = await thread_tables(harness, players)
+    await harness.slash("judge setup", user=organiser, options={"channel": harness.channel("judges")})
+    await tables[0].slash("judge call", tables[0].first)
+    [sent] = [s for s in harness.model.sent if s.kind == "message" and "calls a judge" in s.content]
+    assert notified(sent) == set()
+    if to_role is not None:
+        assert notified_roles(sent) == {to_role.id} and f"nobody, so calls go to <@&{to_role.id}>" in sent.content
+    else:
+        assert notified_roles(sent) == set() and "no judge role to call" in sent.content
+
+
+async def test_the_event_sets_when_a_call_is_raised_again_through_a_restart(catalog: Catalog, tmp_path) -> None:
+    settings = harness_settings(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    model = DiscordModel()
+    organiser = model.add_user("organiser", permissions=MANAGE_SERVER)
+    people = [model.add_user(f"player{i}") for i in range(4)]
+    async with Harness(MissionBot(settings, catalog), model) as harness:
+        await open_event(harness, organiser, people, **{"announce-channel": harness.channel("pairings")})
+        await publish(harness, organiser, mission="C")
+        room = await open_room(harness, organiser, await thread_tables(harness, people))
+        await room.call(room.tables[0], room.tables[0].first)
+        [call] = await room.calls()
+        key = ("judge", call.id)
+        assert harness.bot.desk.alarms.moment(key) == pytest.approx((call.raised_at + timedelta(minutes=5)).timestamp())
+        refused(await harness.slash("judge setup", user=organiser, strict=False, **{"reraise-minutes": 0}), "1 to 120 minutes")
+        reply = await harness.slash("judge setup", user=organiser, **{"reraise-minutes": 12})
+        assert "raised again after 12 minutes" in private(reply)
+        # The call already waiting is raised at the new moment.
+        assert harness.bot.desk.alarms.moment(key) == pytest.approx((call.raised_at + timedelta(minutes=12)).timestamp())
+    async with Harness(MissionBot(settings, catalog), model) as harness:
+        await harness.bot.judges.watch_stored()
+        assert harness.bot.desk.alarms.moment(key) == pytest.approx((call.raised_at + timedelta(minutes=12)).timestamp())
+        room.harness = harness
+        assert await harness.bot.judges.reraise(call.id)
+        assert "nobody has claimed this call for 12 minutes" in room.call_message(1)["content"]

@@ -28,12 +28,14 @@ def organiser(harness: Harness) -> FakeUser:
     return harness.user("organiser", permissions=MANAGE_SERVER)
 
 
-async def team_event(harness: Harness, organiser: FakeUser, size: int, teams: int, **options: Any
-                     ) -> list[list[FakeUser]]:
-    """A team event of `teams` teams of `size`, each player registered with a Force Disposition of their own."""
-    pairings = harness.channel("pairings")
+async def team_event(harness: Harness, organiser: FakeUser, size: int, teams: int, *, announce: bool = True,
+                     **options: Any) -> list[list[FakeUser]]:
+    """A team event of `teams` teams of `size`, each player registered with a Force Disposition of their own;
+    its pairings posted in #pairings, or (`announce` False) where the organiser publishes them."""
+    if announce:
+        options["announce-channel"] = harness.channel("pairings")
     reply = await harness.slash("tournament create", user=organiser, name="Team GT", rounds=3, pack="ca-2026-27",
-                                **{"team-size": size, "announce-channel": pairings}, **options)
+                                **{"team-size": size}, **options)
     assert "teams of" in reply.content, reply.content
     rosters = []
     for t in range(teams):

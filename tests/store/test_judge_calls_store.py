@@ -56,7 +56,7 @@ async def test_a_call_is_claimed_resolved_and_raised_again_once(service: JudgeSe
     assert await service.open_calls(7) == []
 
     second = await service.call(table(), B)
-    assert service.reraise_at(second) == second.raised_at + timedelta(minutes=5)
+    assert await service.reraise_at(second) == second.raised_at + timedelta(minutes=5)
     raised = await asyncio.gather(service.reraise(second.id), service.reraise(second.id))
     assert sum(r is not None for r in raised) == 1 and await service.waiting() == []
 

@@ -1,12 +1,13 @@
-"""The judges' side of an event in Discord: a table calls (the board's **Call a judge**, or `/judge call` in its
-thread), the call goes to the judges' channel naming the judges on duty, a judge claims it (the thread is told who
-is coming, mentioning both players) and resolves it with a ruling, an organiser gives the table more time. One
-message of the judges' channel lists the open calls, oldest first, and who is on duty: edited in place, and moved
-under each new call.
+"""The judges' side of an event in Discord: a table calls (the board's or its challenge's **Call a judge**, or
+`/judge call` in its thread), the call goes to the judges' channel naming the judges on duty (with nobody on duty,
+the judge role, else the organisers' role), a judge claims it (the thread is told who is coming, mentioning both
+players) and resolves it with a ruling, an organiser gives the table more time. One message of the judges' channel
+lists the open calls, oldest first, and who is on duty: edited in place, and moved under each new call.
 
-A call nobody claims within RERAISE_AFTER is raised again, once: its moment is stored with the call, armed after the
-call and again at start-up (bot/ui/alarms.py), and what fires checks the stored call first, so a restart, a second
-timer or a second process raises it once.
+A call nobody claims within the event's re-raise minutes (5 unless its organisers set them) is raised again, once:
+its moment follows from the call and the setting, armed after the call, again when the setting changes and at
+start-up (bot/ui/alarms.py), and what fires checks the stored call first, so a restart, a second timer or a second
+process raises it once.
 
 Which games are an event's tables is kept here for the boards (their button is drawn without reading the database),
 from every change of an event and at start-up; a press reads the event itself.
@@ -22,9 +23,9 @@ import discord
 
 from bot.changes import Change
 from bot.engine.errors import GameError
-from bot.judges import CHANGE, EXTRA_MINUTES, EventTable, JudgeService, tables_of
+from bot.judges import CHANGE, DEFAULT_RERAISE_MINUTES, EXTRA_MINUTES, EventTable, JudgeService, tables_of
 from bot.locks import KeyedLocks
-from bot.store.judge_models import JudgeCall
+from bot.store.judge_models import JudgeCall, JudgeDuty
 from bot.store.models import GameStatus
 from bot.store.repository import GameRecord
 from bot.store.tournament_models import TournamentStatus
@@ -34,7 +35,7 @@ from bot.ui.alarms import Alarms
 from bot.ui.errors import reply_privately
 from bot.ui.judges.buttons import CallJudgeButton, RulingForm, call_view
 from bot.ui.judges.texts import (
-    RERAISED, call_text, called_text, calls_embed, claimed_text, extended_text, resolved_text,
+    call_text, called_text, calls_embed, claimed_text, extended_text, reraised, resolved_text,
 )
 from bot.ui.text import pinging
 from bot.ui.tournament import is_organiser
@@ -101,7 +102,7 @@ class JudgeDesk:
                 self.learn(record)
         calls = [c for c in await self.service.waiting() if self.bot.get_guild(c.guild_id) is not None]
         for call in calls:
-            self.watch(call)
+            await self.watch(call)
         return len(calls)
 
     # ---- who judges ---------------------------------------------------------------------------------
@@ -141,23 +142,23 @@ class JudgeDesk:
         await interaction.response.send_message(called_text(call), allowed_mentions=NO_PINGS)
         fallback = getattr(interaction.channel, "parent_id", None) or interaction.channel_id
         await self.post_call(record, call, fallback=fallback)
-        self.watch(call)
+        await self.watch(call)
         await self.show_calls(record, move=True, fallback=fallback)
 
     async def post_call(self, record: TournamentRecord, call: JudgeCall, *, headline: str | None = None,
                         fallback: int | None = None) -> None:
-        """Post the call at the bottom of the judges' channel, notifying exactly the judges on duty; an earlier
-        message of it goes."""
+        """Post the call at the bottom of the judges' channel, notifying exactly the judges on duty (with nobody on
+        duty, the judge role, else the organisers' role); an earlier message of it goes."""
         channel_id = await self._channel(record, fallback or call.channel_id)
         if channel_id is None:
             _log.warning("Judge call %s of event %s has no channel to go to", call.id, record.id)
             return
-        duty = await self.service.on_duty(record.id)
+        duty, role = await self._called(record)
         extra = await self.service.extension(record.id, call.round_number, call.table_number)
-        text = call_text(record, call, duty, extra, self.service.now(), headline=headline)
+        text = call_text(record, call, duty, role, extra, self.service.now(), headline=headline)
         try:
             message = await self.bot.get_partial_messageable(channel_id, guild_id=record.guild_id).send(
-                text, view=call_view(call), allowed_mentions=pinging([d.judge_id for d in duty]))
+                text, view=call_view(call), allowed_mentions=pinging([d.judge_id for d in duty], role=role))
         except discord.HTTPException:
             _log.warning("Could not post judge call %s in channel %s", call.id, channel_id, exc_info=True)
             return
@@ -166,9 +167,18 @@ class JudgeDesk:
         if call.message_id is not None and call.channel_id is not None:
             await _delete(self.bot, call.channel_id, call.message_id)
 
-    def watch(self, call: JudgeCall) -> None:
+    async def _called(self, record: TournamentRecord) -> tuple[list[JudgeDuty], int | None]:
+        """Whom a call notifies: the judges on duty, else the role called instead (the judge role, else the
+        organisers'), if any."""
+        duty = await self.service.on_duty(record.id)
+        if duty:
+            return duty, None
+        return duty, (await self.service.settings(record.id)).role_id or record.organiser_role_id
+
+    async def watch(self, call: JudgeCall) -> None:
         assert call.id is not None
-        self.alarms.arm(("judge", call.id), self.service.reraise_at(call).timestamp(), partial(self.reraise, call.id))
+        at = await self.service.reraise_at(call)
+        self.alarms.arm(("judge", call.id), at.timestamp(), partial(self.reraise, call.id))
 
     async def reraise(self, call_id: int) -> bool:
         """Raise a call nobody claimed again, once, notifying the judges on duty: whether it did."""
@@ -179,7 +189,7 @@ class JudgeDesk:
         raised = await self.service.reraise(call_id)
         if raised is None:
             return False
-        await self.post_call(record, raised, headline=RERAISED)
+        await self.post_call(record, raised, headline=reraised(await self.service.reraise_minutes(record.id)))
         await self.show_calls(record, move=True)
         return True
 
@@ -228,9 +238,9 @@ class JudgeDesk:
 
     async def _show_call(self, interaction: discord.Interaction, record: TournamentRecord, call: JudgeCall) -> None:
         """Redraw the call's message through the press (or the form) that changed it; nobody is notified."""
-        duty = await self.service.on_duty(record.id)
+        duty, role = await self._called(record)
         extra = await self.service.extension(record.id, call.round_number, call.table_number)
-        fields = dict(content=call_text(record, call, duty, extra, self.service.now()), view=call_view(call),
+        fields = dict(content=call_text(record, call, duty, role, extra, self.service.now()), view=call_view(call),
                       allowed_mentions=NO_PINGS)
         if interaction.response.is_done():
             await interaction.edit_original_response(**fields)
@@ -256,8 +266,7 @@ class JudgeDesk:
             channel_id = await self._channel(record, fallback)
             if channel_id is None:
                 return None
-            embed = calls_embed(record, await self.service.open_calls(record.id),
-                                await self.service.on_duty(record.id))
+            embed = calls_embed(record, await self.service.open_calls(record.id), *await self._called(record))
             old_channel, old_message = settings.board_channel_id, settings.board_message_id
             if not move and old_channel == channel_id and old_message is not None:
                 try:
@@ -293,22 +302,31 @@ class JudgeDesk:
         await reply_privately(interaction, f"You are{already} {state} at **{record.name}**.{there}")
 
     async def configure(self, interaction: discord.Interaction, channel: discord.abc.GuildChannel | None,
-                        role: discord.Role | None) -> None:
+                        role: discord.Role | None, reraise_minutes: int | None) -> None:
         record = await self.tournaments.current(_guild(interaction))
         if not is_organiser(interaction, record):
             raise GameError("Only an organiser (Manage Server, or the event's organiser role) can set up the judges.")
-        await interaction.response.defer(ephemeral=True, thinking=True)
         values: dict[str, int | None] = {}
         if channel is not None:
             values["channel_id"] = channel.id
         if role is not None:
             values["role_id"] = role.id
-        settings = await self.service.configure(record.id, **values)
+        if reraise_minutes is not None:
+            values["reraise_minutes"] = reraise_minutes
+        settings = await self.service.configure(record.id, **values)  # refused before the answer is deferred
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if reraise_minutes is not None:  # the calls waiting now are raised again at the new moment
+            for call in await self.service.waiting():
+                if call.tournament_id == record.id:
+                    await self.watch(call)
         where = await self.show_calls(record, move=True, fallback=interaction.channel_id)
         judges = f"organisers and <@&{settings.role_id}>" if settings.role_id else "organisers"
+        minutes = settings.reraise_minutes or DEFAULT_RERAISE_MINUTES
         await interaction.followup.send(
             f"Judge calls of **{record.name}** go to {where or 'the announcement channel'}; judges: {judges}. "
-            "Judges go on duty with `/judge duty on`.", ephemeral=True, allowed_mentions=NO_PINGS)
+            f"A call nobody claims is raised again after {minutes} minutes. Judges go on duty with "
+            "`/judge duty on`; with nobody on duty, a call notifies the judge role (else the organisers' role).",
+            ephemeral=True, allowed_mentions=NO_PINGS)
 
     async def bring_calls(self, interaction: discord.Interaction) -> None:
         record = await self.judge_record(interaction, "list the calls")

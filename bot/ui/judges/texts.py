@@ -11,7 +11,6 @@ from datetime import datetime
 
 import discord
 
-from bot.judges import RERAISE_AFTER
 from bot.present.entrants import name_of
 from bot.store.judge_models import JudgeCall, JudgeDuty
 from bot.store.tournament_repository import TournamentRecord
@@ -19,8 +18,10 @@ from bot.ui.limits import EMBED_DESCRIPTION, EMBED_TITLE, MESSAGE_CHARS
 from bot.ui.text import clip
 
 COLOUR = discord.Colour.orange()
-RERAISED = (f"🔔 **Raised again**: nobody has claimed this call for {int(RERAISE_AFTER.total_seconds() // 60)} "
-            "minutes.")
+
+
+def reraised(minutes: int) -> str:
+    return f"🔔 **Raised again**: nobody has claimed this call for {minutes} minutes."
 
 
 def mention(user: str) -> str:
@@ -59,9 +60,15 @@ def time_line(record: TournamentRecord, call: JudgeCall, extra_minutes: int, now
     return f"**Round time:** {left // 60} min left, ends <t:{ends}:t> (<t:{ends}:R>){given}."
 
 
-def duty_line(duty: Iterable[JudgeDuty]) -> str:
+def duty_line(duty: Iterable[JudgeDuty], role: int | None) -> str:
+    """Who a call notifies: the judges on duty, else `role` (the judge role, else the organisers')."""
     names = ", ".join(mention(d.judge_id) for d in duty)
-    return f"**On duty:** {names}." if names else "**On duty:** nobody: judges, `/judge duty on`."
+    if names:
+        return f"**On duty:** {names}."
+    if role is not None:
+        return f"**On duty:** nobody, so calls go to <@&{role}>: judges, `/judge duty on`."
+    return ("**On duty:** nobody, and no judge role to call: judges, `/judge duty on`; organisers, "
+            "`/judge setup role:`.")
 
 
 def status_line(call: JudgeCall) -> str:
@@ -73,10 +80,10 @@ def status_line(call: JudgeCall) -> str:
     return "⏳ **Waiting** for a judge: **Claim** it, and the table is told who is coming."
 
 
-def call_text(record: TournamentRecord, call: JudgeCall, duty: list[JudgeDuty], extra_minutes: int, now: datetime,
-              *, headline: str | None = None) -> str:
-    """A call's message in the judges' channel, as it stands; it names the judges on duty (who are notified when it
-    is posted) and both players (who are not)."""
+def call_text(record: TournamentRecord, call: JudgeCall, duty: list[JudgeDuty], role: int | None, extra_minutes: int,
+              now: datetime, *, headline: str | None = None) -> str:
+    """A call's message in the judges' channel, as it stands; it names the judges on duty, else the `role` called
+    instead (who are notified when it is posted), and both players (who are not)."""
     a, b = (call.player_ids + ("", ""))[:2]
     lines = [f"🛎️ **Table {call.table_number}** calls a judge: round {call.round_number} of "
              f"**{event_name(record)}**."]
@@ -89,7 +96,7 @@ def call_text(record: TournamentRecord, call: JudgeCall, duty: list[JudgeDuty], 
         lines.append(time_line(record, call, extra_minutes, now))
     elif extra_minutes:
         lines.append(f"**Extra time:** {extra_minutes} minutes for this table this round.")
-    lines += [f"**Thread:** <#{call.thread_id}>", duty_line(duty), status_line(call)]
+    lines += [f"**Thread:** <#{call.thread_id}>", duty_line(duty, role), status_line(call)]
     return clip("\n".join(lines), MESSAGE_CHARS)
 
 
@@ -99,9 +106,10 @@ def call_link(call: JudgeCall) -> str:
     return f" · [the call](https://discord.com/channels/{call.guild_id}/{call.channel_id}/{call.message_id})"
 
 
-def calls_embed(record: TournamentRecord, calls: list[JudgeCall], duty: list[JudgeDuty]) -> discord.Embed:
+def calls_embed(record: TournamentRecord, calls: list[JudgeCall], duty: list[JudgeDuty],
+                role: int | None) -> discord.Embed:
     """The one message of the judges' channel listing the open calls, oldest first, and who is on duty."""
-    lines = [duty_line(duty), ""]
+    lines = [duty_line(duty, role), ""]
     if not calls:
         lines.append("No call is waiting.")
     for call in calls:

@@ -16,19 +16,22 @@ from functools import partial
 
 import discord
 
+from bot.changes import Change
 from bot.engine.errors import GameError
 from bot.engine.teams import event as teams
 from bot.engine.teams.match import WANTED, Step, options
 from bot.locks import KeyedLocks
 from bot.store.tournament_repository import MatchBoard, TournamentRecord
-from bot.team_rounds import Fixed, team_event
+from bot.team_rounds import Fixed, round_results, team_event
 from bot.team_service import TeamService
 from bot.ui.armies import FullList
 from bot.ui.dynamic import INT, CustomId, Persistent
 from bot.ui.errors import reply_privately
 from bot.present.entrants import name_of
 from bot.present.teams import team_name
-from bot.ui.teams.texts import board_content, board_embed, captain_view_text, draft_lines, leaders_to_call, member
+from bot.ui.teams.texts import (
+    board_content, board_embed, captain_view_text, draft_lines, leaders_to_call, locked_line, member,
+)
 from bot.ui.text import clip
 from bot.ui.tournament.organisers import is_organiser
 from bot.ui.tournament.posting import open_table, table_channel
@@ -36,6 +39,36 @@ from bot.ui.tournament.texts import line_embeds
 
 _log = logging.getLogger(__name__)
 _boards = KeyedLocks()  # one per match: its board's posts and edits in order
+
+
+class PrivateLines:
+    """Each captain's one private message in a match (their menu, then what they locked in): a new menu replaces
+    the one before, deleted through the interaction that last drew it while its token lasts (Discord: 15 minutes,
+    counted here from when it was kept)."""
+
+    LASTS = 14 * 60
+
+    def __init__(self) -> None:
+        self._last: dict[tuple[int, int, int, str], tuple[discord.Interaction, float]] = {}
+
+    def keep(self, key: tuple[int, int, int, str], interaction: discord.Interaction) -> None:
+        """`interaction` drew the captain's message now (a choice locked in it)."""
+        now = time.monotonic()
+        self._last = {k: (i, at) for k, (i, at) in self._last.items() if now - at < self.LASTS}
+        self._last[key] = (interaction, now)
+
+    async def replace(self, key: tuple[int, int, int, str], interaction: discord.Interaction) -> None:
+        """`interaction` drew a new message: the one before it goes."""
+        earlier = self._last.get(key)
+        self.keep(key, interaction)
+        if earlier is not None and time.monotonic() - earlier[1] < self.LASTS:
+            try:
+                await earlier[0].delete_original_response()
+            except discord.HTTPException:
+                _log.info("A captain's earlier private message was gone already")
+
+
+_private = PrivateLines()
 
 MATCH = "{tournament}:{round_number}:{match}:{step}"
 FIELDS = dict(tournament=INT, round_number=INT, match=INT, step=INT)
@@ -124,7 +157,8 @@ async def post_board(client: discord.Client, record: TournamentRecord, round_num
         except discord.HTTPException:
             _log.info("The pairing board %s was gone already", earlier)
     board = MatchBoard(round_number=round_number, match=pair.number, thread_id=thread_id, message_id=message.id,
-                       step=pair.match.steps, deadline=deadline, called=overdue is not None)
+                       step=pair.match.steps, deadline=deadline, called=overdue is not None,
+                       score=score_key(record, round_number, pair))
     saved = await client.teams.set_board(record.id, board)  # type: ignore[attr-defined]
     watch_deadline(client, saved.id, board)
     return saved
@@ -179,19 +213,66 @@ async def show(client: discord.Client, record: TournamentRecord, round_number: i
         if board is not None and board.step != pair.match.steps:
             record = await post_board(client, record, round_number, pair, board.thread_id, board.message_id)
         elif board is not None:
-            message = client.get_partial_messageable(board.thread_id).get_partial_message(board.message_id)
-            # Named without a notification: only who is still to choose (they were called when the step began).
-            await message.edit(content=_content(record, pair, board.called) or None,
-                               embed=board_embed(record, round_number, pair, deadline=board.deadline),
-                               view=board_view(record, round_number, pair, late=board.called),
-                               allowed_mentions=discord.AllowedMentions.none())
+            await redraw(client, record, round_number, pair, board)
     if fixed:
         await open_fixed(client, record, fixed)
 
 
+async def redraw(client: discord.Client, record: TournamentRecord, round_number: int, pair: teams.TeamPair,
+                 board: MatchBoard) -> None:
+    """The board edited in place, naming without a notification only who is still to choose (they were called
+    when the step began); the results it shows remembered."""
+    message = client.get_partial_messageable(board.thread_id).get_partial_message(board.message_id)
+    await message.edit(content=_content(record, pair, board.called) or None,
+                       embed=board_embed(record, round_number, pair, deadline=board.deadline),
+                       view=board_view(record, round_number, pair, late=board.called),
+                       allowed_mentions=discord.AllowedMentions.none())
+    if (score := score_key(record, round_number, pair)) != board.score:
+        await client.teams.set_board(record.id, board.model_copy(update={"score": score}))  # type: ignore[attr-defined]
+
+
+def score_key(record: TournamentRecord, round_number: int, pair: teams.TeamPair) -> str:
+    """The results of a match's tables as its board shows them: when they change, the board is drawn again."""
+    results = round_results(record, round_number)
+    return ";".join(f"{t}:{r.vp_a}-{r.vp_b}:{r.outcome}:{r.reason}" for t in pair.tables if (r := results.get(t)))
+
+
+async def follow_results(client: discord.Client, change: Change) -> None:
+    """A subscriber of the change stream: when a team event's results change (a game ended, a report confirmed,
+    an organiser's correction), each match board they belong to shows them; once a match's every result is in,
+    its board moves to the bottom of its thread with the result. The process serving the event's server draws."""
+    if change.kind != "event" or change.what != "event":
+        return
+    try:
+        record = await client.tournaments.get(change.id)  # type: ignore[attr-defined]
+    except GameError:
+        return
+    if record.state.teams is None or client.get_guild(record.guild_id) is None:
+        return
+    for board in record.state.match_boards:
+        pair = teams.match_of(record.state.teams, board.round_number, board.match)
+        if score_key(record, board.round_number, pair) != board.score:
+            await _results_changed(client, record.id, board.round_number, board.match)
+
+
+async def _results_changed(client: discord.Client, tournament_id: int, round_number: int, match: int) -> None:
+    async with _boards((tournament_id, round_number, match)):
+        record = await client.tournaments.get(tournament_id)  # type: ignore[attr-defined]
+        board = board_of(record, round_number, match)
+        pair = teams.match_of(team_event(record), round_number, match)
+        if board is None or score_key(record, round_number, pair) == board.score:
+            return  # drawn already (by the press that saved it, or a change before this one)
+        if teams.match_score(team_event(record), pair, round_results(record, round_number)).complete:
+            await post_board(client, record, round_number, pair, board.thread_id, board.message_id)
+        else:
+            await redraw(client, record, round_number, pair, board)
+
+
 async def open_fixed(client: discord.Client, record: TournamentRecord, fixed: list[Fixed]) -> None:
-    """The games a pairing made ready, each in its table thread with its game waiting to be accepted."""
-    channel = await table_channel(client, record, None)
+    """The games a pairing made ready, each in its table thread with its game waiting to be accepted: from the
+    event's announcement channel, else from the channel the round was published in (its match thread's)."""
+    board = board_of(record, fixed[0].round_number, fixed[0].match)
+    channel = await table_channel(client, record, await _parent(client, board.thread_id) if board else None)
     event = record.state.event
     links = []
     try:
@@ -202,6 +283,16 @@ async def open_fixed(client: discord.Client, record: TournamentRecord, fixed: li
     finally:
         if links:
             await client.tournaments.link_games(record.id, links)  # type: ignore[attr-defined]
+
+
+async def _parent(client: discord.Client, thread_id: int) -> discord.abc.Messageable | None:
+    """The channel a match's thread was opened from."""
+    try:
+        thread = client.get_channel(thread_id) or await client.fetch_channel(thread_id)
+        parent_id = getattr(thread, "parent_id", None)
+        return client.get_channel(parent_id) or await client.fetch_channel(parent_id) if parent_id else None
+    except (discord.NotFound, discord.Forbidden):
+        return None
 
 
 class ChooseButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], custom_id=CustomId(
@@ -245,6 +336,8 @@ class ChooseButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], custom
                     view.add_item(FullList(entry.army.list_id, f"{name_of(record, player)}'s list"))
         await reply_privately(interaction, captain_view_text(record, pair, side), view=view,
                               allowed_mentions=discord.AllowedMentions.none())
+        await _private.replace((self.tournament, self.round_number, self.match, str(interaction.user.id)),
+                               interaction)
 
 
 class PickSelect(Persistent, discord.ui.DynamicItem[discord.ui.Select], custom_id=CustomId(
@@ -268,12 +361,15 @@ class PickSelect(Persistent, discord.ui.DynamicItem[discord.ui.Select], custom_i
         record = await interaction.client.tournaments.get(self.tournament)  # type: ignore[attr-defined]
         if teams.match_of(team_event(record), self.round_number, self.match).match.steps != self.step:
             raise GameError("This menu is out of date: the pairing has moved on. Press Choose on the newest board.")
-        saved, fixed = await _teams(interaction).choose(self.tournament, self.round_number, self.match,
-                                                        str(interaction.user.id), tuple(self.item.values))
-        chosen = ", ".join(v if v in ("A", "B", "C") else member(saved, v) for v in self.item.values)
-        await interaction.edit_original_response(
-            content=clip(f"🔒 Locked in: {chosen}. Revealed once both captains have chosen.", 2000), view=None,
-            allowed_mentions=discord.AllowedMentions.none())
+        me, picks = str(interaction.user.id), tuple(self.item.values)
+        before = teams.match_of(team_event(record), self.round_number, self.match).match
+        saved, fixed = await _teams(interaction).choose(self.tournament, self.round_number, self.match, me, picks)
+        after = teams.match_of(team_event(saved), self.round_number, self.match).match
+        side = next(i for i, t in enumerate(after.teams) if team_event(saved).team(t).leads(me))
+        shown = after.steps != before.steps or len(after.reveals) > len(before.reveals)
+        await interaction.edit_original_response(content=locked_line(saved, before, side, picks, shown=shown),
+                                                 view=None, allowed_mentions=discord.AllowedMentions.none())
+        _private.keep((self.tournament, self.round_number, self.match, me), interaction)
         await show(interaction.client, saved, self.round_number, self.match, fixed)
 
 

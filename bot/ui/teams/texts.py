@@ -7,7 +7,8 @@ from __future__ import annotations
 import discord
 
 from bot.engine.teams import event as teams
-from bot.engine.teams.match import Step, options
+from bot.engine.teams.match import GameKind, Step, TeamMatch, options
+from bot.engine.teams.scoring import GAME_BP
 from bot.present.entrants import name_of
 from bot.present.teams import match as match_model
 from bot.present.teams import step_title, team_name
@@ -54,24 +55,37 @@ def board_embed(record: TournamentRecord, round_number: int, pair: teams.TeamPai
         games = []
         for game in shown["games"]:
             layout = f"layout {game['layout']}" if game["layout"] else "layout to declare"
-            score = f" — {game['vp'][0]}–{game['vp'][1]}" if game["state"] == "done" else ""
+            score = f" — **{game['vp'][0]}–{game['vp'][1]}** ({game['bp'][0]}–{game['bp'][1]} BP)" \
+                if game["state"] == "done" else ""
             games.append(f"Table {game['table']}: {escaped(game['names'][0])} vs {escaped(game['names'][1])}, "
                          f"{layout}{game['note']}{score}")
         size = team_event(record).rules.size
         embed.add_field(name=f"Games ({len(games)} of {size})", value=clip("\n".join(games), 1024), inline=False)
     if shown["reported"]:
-        verdict = {None: "so far", "win": f"{names[0]} wins", "loss": f"{names[1]} wins", "draw": "a draw"}[
-            shown["outcome"]]
-        embed.add_field(name="Battle Points", value=f"{names[0]} {shown['bp'][0]} – {shown['bp'][1]} {names[1]}: "
-                        f"{verdict} (a win needs a lead of {shown['margin']})", inline=False)
+        embed.add_field(name=f"Battle Points ({shown['reported']} of {shown['total'] // GAME_BP} games in)",
+                        value=f"{escaped(names[0])} **{shown['bp'][0]}** – **{shown['bp'][1]}** {escaped(names[1])}: "
+                        f"a win needs a lead of {shown['margin']} of {shown['total']}.", inline=False)
     if not pair.match.done:
         state = [f"{name}: {'🔒 locked in' if locked else '⏳ to choose'}" for name, locked in zip(names, shown["locked"])]
         due = f"\nDeadline <t:{deadline}:R>." if deadline else ""
         embed.description = f"**{shown['step']}**\n" + " · ".join(state) + due
+    elif shown["outcome"] is not None:
+        embed.description = result_line(shown)
     else:
-        embed.description = "Every game is fixed: each plays in its table thread."
+        embed.description = "Every game is fixed: each plays in its table thread. The score follows here."
     embed.set_footer(text="Each step is secret: both captains choose, then both choices are shown together.")
     return embed
+
+
+def result_line(shown: dict) -> str:
+    """A complete match's result, from its public model: which team won by the margin, or a draw."""
+    names, bp = [escaped(n) for n in shown["teams"]], shown["bp"]
+    if shown["outcome"] == "draw":
+        return (f"🤝 **A draw**, {bp[0]}–{bp[1]} Battle Points: neither team led by the {shown['margin']} a win "
+                "needs.")
+    winner = 0 if shown["outcome"] == "win" else 1
+    return (f"🏆 **{names[winner]} wins the match**, {bp[winner]}–{bp[1 - winner]} Battle Points (a win needs a lead "
+            f"of {shown['margin']}).")
 
 
 def leaders_to_call(record: TournamentRecord, pair: teams.TeamPair) -> list[str]:
@@ -106,6 +120,27 @@ def captain_view_text(record: TournamentRecord, pair: teams.TeamPair, side: int)
         offered = options(match, side)
         lines.append("Offered against your Defender: " + "; ".join(escaped(member(record, p)) for p in offered))
     return clip("\n".join(lines), 2000)
+
+
+def locked_line(record: TournamentRecord, match: TeamMatch, side: int, picks: tuple[str, ...], *,
+                shown: bool) -> str:
+    """A captain's private record of their choice at `match`'s step, in full; `shown`: the board shows it already
+    (the other captain had chosen, or a layout declared in turn)."""
+    def who(player: str | None) -> str:
+        return f"**{escaped(name_of(record, player or ''))}**"
+
+    if match.step == Step.DEFENDER:
+        what = f"{who(picks[0])} as your Defender"
+    elif match.step == Step.ATTACKERS:
+        what = f"{who(picks[0])} and {who(picks[1])} as your Attackers against {who(match.defenders[1 - side])}"
+    elif match.step == Step.CHOICE:
+        what = f"{who(picks[0])} as the Attacker your Defender {who(match.defenders[side])} plays"
+    else:
+        game = next(g for g in match.games if g.module == match.module and g.kind == GameKind.DEFENDER
+                    and g.defender == g.players[side])
+        what = f"Layout {picks[0]} for {who(game.players[side])}'s game against {who(game.players[1 - side])}"
+    after = "The board shows it now." if shown else "Revealed once the other captain has chosen."
+    return clip(f"🔒 Locked in: {what} ({step_title(match)}). {after}", 2000)
 
 
 def draft_lines(record: TournamentRecord) -> list[str]:

@@ -17,6 +17,7 @@ from bot.present.entrants import army_of, name_of
 from bot.store.tournament_repository import TableGame, TournamentRecord
 from bot.ui.armies import list_message
 from bot.ui.challenge import offer_game, open_thread
+from bot.ui.judges.buttons import CallJudgeButton
 from bot.ui.text import pinging
 from bot.ui.tournament.texts import (
     Announcement, TableMissions, announcement_messages, mention, mission_title, score_line, table_thread_name,
@@ -133,6 +134,7 @@ async def open_table(client: discord.Client, record: TournamentRecord, channel: 
                f"{discord.utils.escape_markdown(name_of(record, pairing.b))} accepts it to begin. "
                "When it ends, its result goes to the standings by itself.")
     game, message = await offer_game(client, channel.guild.id, place, setup, content, players, thread=True)
+    message["view"].add_item(CallJudgeButton(game.game_id))  # a dispute before the game starts (a list, terrain)
     await place.send(**message)
     if record.state.list_policy == "open":  # each player sees their opponent's list at pairing
         await post_lists(client, place, record, (pairing.a, pairing.b))
