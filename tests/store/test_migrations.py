@@ -57,3 +57,25 @@ async def test_processes_starting_together_migrate_once(empty_database_url):
     tables, diff, revision = await inspect_database(empty_database_url)
     assert tables == set(metadata().tables) | {"alembic_version"} and diff == []
     assert revision == ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+async def test_judge_settings_stored_before_the_reraise_setting_keep_the_default(empty_database_url):
+    """Migration 0012: an event's judge settings saved by 0011 load with the re-raise minutes unset (5)."""
+    from sqlalchemy import text
+
+    from bot.judges import DEFAULT_RERAISE_MINUTES, JudgeService
+    from bot.store.db import make_sessionmaker
+
+    await upgrade_database(empty_database_url, "0011")
+    engine = make_engine(empty_database_url)
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(text("INSERT INTO judge_settings (tournament_id, channel_id, role_id) "
+                                    "VALUES (7, 111, 222)"))
+        await upgrade_database(empty_database_url)
+        service = JudgeService(make_sessionmaker(engine))
+        settings = await service.settings(7)
+        assert (settings.channel_id, settings.role_id, settings.reraise_minutes) == (111, 222, None)
+        assert await service.reraise_minutes(7) == DEFAULT_RERAISE_MINUTES
+    finally:
+        await engine.dispose()
