@@ -3,7 +3,7 @@
 Run from the repository root:  .venv/bin/python -m bench.bench_community [--url URL] [--games N] [--players N]
 On a fresh SQLite file (the bot's settings), or on --url (a scratch database: the bench migrates it and leaves its
 rows there). The summaries are those of real games: a few battles are played by the storage tests' scripted
-player and their summaries (bot/summaries.py) are dealt out to random pairs of players over a year. The game rows
+player and their summaries (bot/services/summaries.py) are dealt out to random pairs of players over a year. The game rows
 behind them carry a placeholder snapshot, since these queries read only the summaries. It prints p50/p99 of:
   - /game history (a player's newest page),
   - /stats player (the player's rows and their record; the picture is timed apart),
@@ -35,13 +35,13 @@ from bot.armies.data import army_data  # noqa: E402
 from bot.decks import default_catalog, installed_packs  # noqa: E402
 from bot.engine.chapter_approved.game import replay  # noqa: E402
 from bot.engine.chapter_approved.state import GameSetup
-from bot.service import GameService  # noqa: E402
+from bot.services.games import GameService  # noqa: E402
 from bot.store.codec import dump_setup  # noqa: E402
 from bot.store.community_models import GameSummary, Ladder  # noqa: E402
 from bot.store.db import make_engine, make_sessionmaker, upgrade_database  # noqa: E402
 from bot.store.history import add_tallies  # noqa: E402
 from bot.store.models import Game  # noqa: E402
-from bot.summaries import summary_row  # noqa: E402
+from bot.services.summaries import summary_row  # noqa: E402
 from bot.ui.stats_image import (  # noqa: E402
     faction_picture, faction_stats, player_picture, player_stats, server_stats,
 )

@@ -23,7 +23,7 @@ from bot.decks import default_catalog  # noqa: E402
 from bot.engine.chapter_approved.state import GameSetup  # noqa: E402
 from bot.engine.packs import ChapterApprovedRules  # noqa: E402
 from bot.engine.table.state import TableSetup  # noqa: E402
-from bot.service import GameService  # noqa: E402
+from bot.services.games import GameService  # noqa: E402
 from bot.store.codec import dump_state  # noqa: E402
 from bot.store.db import make_engine, make_sessionmaker, upgrade_database  # noqa: E402
 from tests.store.conftest import scripted_game, scripted_table_game  # noqa: E402

@@ -30,7 +30,7 @@ from bench import run_on  # noqa: E402
 from bot.decks import default_catalog  # noqa: E402
 from bot.engine.chapter_approved.game import replay  # noqa: E402
 from bot.engine.chapter_approved.state import GameSetup
-from bot.service import GameService  # noqa: E402
+from bot.services.games import GameService  # noqa: E402
 from bot.store.codec import dump_state  # noqa: E402
 from bot.store.db import make_engine, make_sessionmaker, upgrade_database  # noqa: E402
 from tests.store.conftest import scripted_game  # noqa: E402

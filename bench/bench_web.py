@@ -30,7 +30,7 @@ import aiohttp
 from bench.bench_tables import percentiles
 from bot.decks import default_catalog
 from bot.engine.chapter_approved.state import GameSetup
-from bot.service import GameService
+from bot.services.games import GameService
 from bot.store.db import make_engine, make_sessionmaker, upgrade_database
 from bot.store.share_models import ShareKind
 from bot.store.shares import ShareRepository

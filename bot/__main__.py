@@ -20,11 +20,11 @@ from pathlib import Path
 import discord
 from pydantic import ValidationError
 
-from bot import verify
+from bot.services import verification
 from bot.client import make_bot
 from bot.decks import DeckError, fourth_edition, grand_tournament, installed_packs, load_catalog, pack_dir
 from bot.engine.chapter_approved.catalog import Catalog
-from bot.settings import Settings
+from bot.plumbing.settings import Settings
 from bot.store.backup import BackupError, backup_sqlite
 from bot.store.transfer import TransferError, migrate_to
 from bot.web.pages_only import serve_pages
@@ -70,7 +70,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "verify":
-        return verify.main(args.file, installed_packs())
+        return verification.main(args.file, installed_packs())
     try:
         settings = Settings()
     except ValidationError as exc:

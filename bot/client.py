@@ -12,16 +12,16 @@ from discord import app_commands
 from discord.ext import commands
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.changes import ChangeStream
+from bot.plumbing.changes import ChangeStream
 from bot.engine.chapter_approved.catalog import Catalog
-from bot.judges import JudgeService
-from bot.pacing import GlobalPace
-from bot.service import GameService
-from bot.settings import Settings
+from bot.services.judges import JudgeService
+from bot.plumbing.pacing import GlobalPace
+from bot.services.games import GameService
+from bot.plumbing.settings import Settings
 from bot.store.db import is_postgres, make_engine, make_sessionmaker, upgrade_database
 from bot.store.picks import SecretPicks
 from bot.store.shares import ShareRepository
-from bot.tournament_service import TournamentService
+from bot.services.tournaments import TournamentService
 from bot.ui.armies import FullList
 from bot.ui.controls import GameButton, GameSelect
 from bot.ui.desk import GameDesk
@@ -41,7 +41,7 @@ from bot.ui.table.gt2020 import PickSecondaries, SelectSecondaries
 from bot.web.discord_api import DiscordApi
 from bot.web.limits import RateLimits
 from bot.web.server import WebSurface
-from bot.team_service import TeamService
+from bot.services.teams import TeamService
 from bot.ui.teams.board import DYNAMIC_ITEMS as TEAM_ITEMS, follow_results
 from bot.ui.tournament import CheckInButton, CloseCheckInButton, ConfirmResult, DraftButton, NudgeButton
 
@@ -119,9 +119,9 @@ class MissionBot(commands.Bot):
         await upgrade_database(self.settings.database_url)
         self.db_engine = make_engine(self.settings.database_url)
         sessions = make_sessionmaker(self.db_engine)
-        self.changes = ChangeStream()  # games' and events' changes, to every surface (bot/changes.py)
+        self.changes = ChangeStream()  # games' and events' changes, to every surface (bot/plumbing/changes.py)
         if is_postgres(self.settings.database_url):  # and those of the other processes
-            from bot.change_relay import PgRelay  # asyncpg: installed with the postgres extra
+            from bot.plumbing.change_relay import PgRelay  # asyncpg: installed with the postgres extra
             await self.changes.connect(PgRelay(self.settings.database_url))
         self.service = GameService(self.catalog, sessions, changes=self.changes)
         if summarised := await self.service.backfill_summaries():

@@ -21,7 +21,7 @@ from bot.engine.names import resolve
 from bot.engine.packs import is_mission_deck
 from bot.engine.rng import seed_hash
 from bot.store.models import utcnow
-from bot.times import DEFAULT_ZONE, parse_when, stamp
+from bot.plumbing.times import DEFAULT_ZONE, parse_when, stamp
 from bot.ui import history_view
 from bot.ui.armies import detachments_typed, factions_typed
 from bot.present.asks import Wait

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.judges import DEFAULT_RERAISE_MINUTES, MAX_NOTE, MAX_RERAISE_MINUTES
+from bot.services.judges import DEFAULT_RERAISE_MINUTES, MAX_NOTE, MAX_RERAISE_MINUTES
 from bot.ui.judges.desk import JudgeDesk
 from cogs.base import BotCog
 

@@ -11,8 +11,8 @@ from discord.ext import commands
 from bot.engine.errors import GameError
 from bot.engine.teams import event as teams
 from bot.store.tournament_repository import TournamentRecord
-from bot.team_rounds import roster_problems, team_event
-from bot.team_service import TeamService
+from bot.services.team_rounds import roster_problems, team_event
+from bot.services.teams import TeamService
 from bot.ui import tournament as ui
 from bot.ui.teams.board import watch_deadline
 from bot.ui.armies import escaped

@@ -26,7 +26,7 @@ from bot.engine.teams.scoring import MatchOutcome
 from bot.engine.tournament.event import MISSION_LETTERS, Reason, missing_tables
 from bot.present.entrants import name_of
 from bot.store.tournament_repository import TournamentRecord
-from bot.tournament_service import (
+from bot.services.tournaments import (
     MAX_NAME,
     MAX_ROUND_MINUTES,
     MAX_ROUNDS,
@@ -39,7 +39,7 @@ from bot.tournament_service import (
 from bot.armies.lists import ListError
 from bot.store.models import utcnow
 from bot.store.share_models import ShareKind
-from bot.times import DEFAULT_ZONE, parse_when
+from bot.plumbing.times import DEFAULT_ZONE, parse_when
 from bot.ui import event_lists
 from bot.ui import tournament as ui
 from bot.ui.teams.exports import team_players_csv, team_standings_csv

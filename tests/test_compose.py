@@ -9,7 +9,7 @@ from typing import Any
 import yaml
 from sqlalchemy.engine import make_url
 
-from bot.settings import Settings
+from bot.plumbing.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -9,7 +9,7 @@ import pytest
 from bot.__main__ import NO_TOKEN, main
 from bot.client import MissionBot, ShardedMissionBot, make_bot
 from bot.engine.chapter_approved.catalog import Catalog
-from bot.settings import DEFAULT_DATABASE_URL, Settings
+from bot.plumbing.settings import DEFAULT_DATABASE_URL, Settings
 
 VARIABLES = ("DISCORD_TOKEN", "DATABASE_URL", "TEST_GUILD_ID", "LOG_LEVEL", "DECK_PACK", "SHARD_COUNT", "SHARD_IDS")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bot.pacing import GlobalPace
+from bot.plumbing.pacing import GlobalPace
 
 
 async def test_no_second_ever_holds_more_requests_than_the_pace_allows() -> None:

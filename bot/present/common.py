@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.events import result_text
-from bot.game_log import OVER
+from bot.services.game_log import OVER
 from bot.present.words import Code, Moment, Strong, Text, words
 
 

@@ -1,10 +1,10 @@
-"""What the venue screen shows of an event's judges (bot/judges.py): the calls waiting, oldest first, with their table,
+"""What the venue screen shows of an event's judges (bot/services/judges.py): the calls waiting, oldest first, with their table,
 round, when they were raised and who claimed them (never the caller's note, which is the judges'), who is on duty,
 and the extra minutes each table of the round shown was given."""
 
 from __future__ import annotations
 
-from bot.judges import Venue
+from bot.services.judges import Venue
 
 
 def with_judges(model: dict, venue: Venue) -> dict:

@@ -13,7 +13,7 @@ from bot.engine.teams.match import MODULE_NAMES, STEP_NAMES, GameKind, TeamMatch
 from bot.engine.teams.scoring import GAME_BP, MARGINS, battle_points, result_bp
 from bot.present.entrants import name_of
 from bot.store.tournament_repository import TournamentRecord
-from bot.team_rounds import results_by_round, round_results, team_event
+from bot.services.team_rounds import results_by_round, round_results, team_event
 
 KINDS = {GameKind.DEFENDER: "", GameKind.REFUSED: " (refused pair: roll-off for the roles)",
          GameKind.CHAMPION: " (Champions: roll-off for the roles)"}

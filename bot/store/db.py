@@ -130,5 +130,5 @@ def _execute_when_unlocked(cursor: Any, sql: str) -> None:
 
 
 def is_postgres(database_url: str) -> bool:
-    """Whether several processes may share the database (and its change notifications, bot/change_relay.py)."""
+    """Whether several processes may share the database (and its change notifications, bot/plumbing/change_relay.py)."""
     return make_url(database_url).get_backend_name() == "postgresql"

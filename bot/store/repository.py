@@ -113,7 +113,7 @@ class GameRepository:
 
         The action goes into the log in the same transaction, numbered by the version it produced
         (an undo leaves a gap, so the log shows it), and so does the `summary` of a game it ends
-        (bot/summaries.py). Raises StaleVersion when someone saved first.
+        (bot/services/summaries.py). Raises StaleVersion when someone saved first.
         """
         saved = _saved(game, new_state)
         state_json = dump_state(new_state)  # encoded before the transaction, which stays short

@@ -1,4 +1,4 @@
-"""The Discord board's side of the change stream (bot/changes.py): each change of a game this process made is
+"""The Discord board's side of the change stream (bot/plumbing/changes.py): each change of a game this process made is
 answered to its presser privately first (the interaction the task runs, `answering`), then shown on the live board
 (bot/ui/live_board.py), which carries the call: when an action leaves the game waiting on someone new, the board
 moves to the bottom of the channel naming them; otherwise it is edited in place. The end of a game gets its result
@@ -19,10 +19,10 @@ from contextvars import ContextVar
 
 import discord
 
-from bot.changes import Change
+from bot.plumbing.changes import Change
 from bot.engine.chapter_approved.state import Status
 from bot.engine.events import Event
-from bot.service import ActResult, GameService
+from bot.services.games import ActResult, GameService
 from bot.store.models import GameStatus
 from bot.store.repository import GameRecord
 from bot.present import game_model
@@ -100,7 +100,7 @@ class BoardFeed:
 
     @contextmanager
     def answering(self, interaction: discord.Interaction) -> Iterator[None]:
-        """The press or command this task runs: the change it makes answers it (bot/changes.py)."""
+        """The press or command this task runs: the change it makes answers it (bot/plumbing/changes.py)."""
         token = _ANSWERING.set(interaction)
         try:
             yield

@@ -19,7 +19,7 @@ from typing import Any
 import discord
 
 from bot.engine.chapter_approved.catalog import Catalog
-from bot.game_log import OVER
+from bot.services.game_log import OVER
 from bot.present.asks import Wait, ask
 from bot.store.community import CommunityRepository
 

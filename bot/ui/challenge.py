@@ -7,7 +7,7 @@ from typing import Any
 import discord
 
 from bot.engine.errors import GameError
-from bot.service import ActResult
+from bot.services.games import ActResult
 from bot.ui.controls import GameButton, view_of
 from bot.ui.permissions import missing_permission_text
 

@@ -11,11 +11,11 @@ from functools import partial
 
 import discord
 
-from bot.changes import Change
+from bot.plumbing.changes import Change
 from bot.engine import moves
 from bot.engine.chapter_approved.state import GameState, Status
 from bot.engine.errors import GameError
-from bot.service import GameService
+from bot.services.games import GameService
 from bot.ui.alarms import Alarms
 
 _log = logging.getLogger(__name__)

@@ -1,6 +1,6 @@
 """Where interactions meet the service: a press, menu or form is routed to its move, and its presser answered.
 
-The rest follows from the change the service publishes (bot/changes.py): `on_change` answers the presser's private
+The rest follows from the change the service publishes (bot/plumbing/changes.py): `on_change` answers the presser's private
 lines first (the interaction this task runs, `answering`), then shows the change on the board (bot/ui/live_board.py),
 which carries the call: when an action leaves the game waiting on someone new, the board moves to the bottom of the
 channel naming them; otherwise it is edited in place. A press whose effect shows on the board gets no reply of its
@@ -23,13 +23,13 @@ from datetime import datetime, timedelta
 
 import discord
 
-from bot.changes import Change
+from bot.plumbing.changes import Change
 from bot.engine import moves
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.state import CA_PACK, GameState
 from bot.engine.errors import GameError
 from bot.engine.rng import new_seed
-from bot.service import ActResult, GameService, StaleBoard
+from bot.services.games import ActResult, GameService, StaleBoard
 from bot.store.models import GameStatus, utcnow
 from bot.store.repository import GameRecord
 from bot.ui.alarms import Alarms

@@ -11,7 +11,7 @@ import discord
 
 from bot.engine import moves
 from bot.engine.chapter_approved.catalog import Catalog
-from bot.service import ActResult, GameService
+from bot.services.games import ActResult, GameService
 from bot.store.repository import GameRecord
 from bot.ui.alarms import Alarms
 from bot.present.asks import Wait

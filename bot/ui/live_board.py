@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.locks import KeyedLocks
+from bot.plumbing.locks import KeyedLocks
 from bot.store.repository import GameRecord, GameRepository
 from bot.ui.text import pinging
 

@@ -17,7 +17,7 @@ from bot.engine.errors import GameError
 from bot.store.community import CommunityRepository
 from bot.store.community_models import ChallengeStatus, OpenChallenge
 from bot.store.models import utcnow
-from bot.times import relative, stamp
+from bot.plumbing.times import relative, stamp
 from bot.ui.challenge import open_thread, start_game
 from bot.ui.controls import view_of
 from bot.ui.dynamic import CustomId, Persistent, one_of

@@ -17,7 +17,7 @@ from bot.ui.chapter_approved.view import MissionDeckView
 from bot.ui.table.view import TableView
 
 if TYPE_CHECKING:
-    from bot.service import ActResult
+    from bot.services.games import ActResult
     from bot.store.repository import GameRecord
     from bot.ui.desk_api import Desk
 

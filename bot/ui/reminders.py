@@ -12,10 +12,10 @@ from functools import partial
 import discord
 
 from bot.engine.errors import GameError
-from bot.service import GameService
+from bot.services.games import GameService
 from bot.store.community_models import Reminder
 from bot.store.models import GameStatus
-from bot.times import relative, stamp
+from bot.plumbing.times import relative, stamp
 from bot.ui.alarms import Alarms
 from bot.ui.text import pinging
 

@@ -1,5 +1,5 @@
 """A game's result, reported where it counts once the game ends: its tournament (which posts what it recorded in
-the game's channel) and then its server's ladder. A subscriber of the change stream (bot/changes.py), after the
+the game's channel) and then its server's ladder. A subscriber of the change stream (bot/plumbing/changes.py), after the
 board, so the result card is posted first."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import logging
 
 import discord
 
-from bot.changes import Change
-from bot.game_log import OVER
-from bot.service import GameService
+from bot.plumbing.changes import Change
+from bot.services.game_log import OVER
+from bot.services.games import GameService
 from bot.ui.tournament import report_table_game
 
 _log = logging.getLogger(__name__)

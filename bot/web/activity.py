@@ -32,7 +32,7 @@ from bot.armies.lists import MAX_FILE_BYTES
 from bot.engine.errors import GameError, NotAPlayer
 from bot.engine.names import title_case
 from bot.engine.packs import is_mission_deck
-from bot.service import GameService
+from bot.services.games import GameService
 from bot.store.models import GameStatus
 from bot.store.repository import GameRecord
 from bot.ui.armies import ARMY_FORM, army_move, army_values

@@ -1,4 +1,4 @@
-"""The web pages' subscriber of the change stream (bot/changes.py): each open page is a viewer of a game or an
+"""The web pages' subscriber of the change stream (bot/plumbing/changes.py): each open page is a viewer of a game or an
 event, and every change of what it watches sends it the whole public model again (bot/present), computed once for
 all its viewers. A viewer holds only the newest frame: one that reads slowly skips to the latest model instead of
 piling up old ones, and a page that reconnects starts from the current model, so a missed event loses nothing.
@@ -15,15 +15,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.changes import Change
+from bot.plumbing.changes import Change
 from bot.engine.errors import GameError
-from bot.judges import JudgeService
+from bot.services.judges import JudgeService
 from bot.present import Links, game_model
 from bot.present import event as event_view
 from bot.present.judges import with_judges
-from bot.service import GameService
+from bot.services.games import GameService
 from bot.store.shares import ShareRepository
-from bot.tournament_service import TournamentService
+from bot.services.tournaments import TournamentService
 from bot.ui.board_feed import RecentEvents
 
 _log = logging.getLogger(__name__)

@@ -26,7 +26,7 @@ def client_address(request: web.Request) -> str:
 class RateLimits:
     def __init__(self, *, per_minute: int = 240, streams: int = 60) -> None:
         """Per client: `per_minute` requests, twice that at once; `streams` pages open at once (a venue screen and
-        a stream's overlays are far below it, a scraper is not). Both are settings (bot/settings.py)."""
+        a stream's overlays are far below it, a scraper is not). Both are settings (bot/plumbing/settings.py)."""
         self.rate, self.burst, self.streams = per_minute / 60, 2 * per_minute, streams
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # client -> (tokens, at)
         self._open: defaultdict[str, int] = defaultdict(int)

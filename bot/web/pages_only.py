@@ -7,14 +7,14 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from bot.changes import ChangeStream
+from bot.plumbing.changes import ChangeStream
 from bot.engine.chapter_approved.catalog import Catalog
-from bot.judges import JudgeService
-from bot.service import GameService
-from bot.settings import Settings
+from bot.services.judges import JudgeService
+from bot.services.games import GameService
+from bot.plumbing.settings import Settings
 from bot.store.db import is_postgres, make_engine, make_sessionmaker, upgrade_database
 from bot.store.shares import ShareRepository
-from bot.tournament_service import TournamentService
+from bot.services.tournaments import TournamentService
 from bot.ui.packs import PackViews
 from bot.web.discord_api import DiscordApi
 from bot.web.limits import RateLimits
@@ -31,7 +31,7 @@ async def serve_pages(settings: Settings, catalog: Catalog, *, ready: asyncio.Ev
     sessions = make_sessionmaker(engine)
     changes = ChangeStream()
     if is_postgres(settings.database_url):
-        from bot.change_relay import PgRelay  # asyncpg: installed with the postgres extra
+        from bot.plumbing.change_relay import PgRelay  # asyncpg: installed with the postgres extra
         await changes.connect(PgRelay(settings.database_url))
     service = GameService(catalog, sessions, changes=changes)
     web = WebSurface(service, TournamentService(sessions, changes=changes), ShareRepository(sessions),

@@ -21,15 +21,15 @@ from pathlib import Path
 
 from aiohttp import web
 
-from bot.changes import Change
+from bot.plumbing.changes import Change
 from bot.engine.errors import GameError
 from bot.engine.packs import is_mission_deck
 from bot.present import event as event_view
-from bot.service import GameService
+from bot.services.games import GameService
 from bot.store.repository import GameRecord
 from bot.store.share_models import ShareKind
 from bot.store.shares import ShareRepository
-from bot.tournament_service import TournamentService
+from bot.services.tournaments import TournamentService
 from bot.ui.chapter_approved.briefing import table_map
 from bot.ui.packs import PackViews
 from bot.web.activity import Activity

@@ -10,7 +10,8 @@ import pytest
 ENGINE = Path(__file__).resolve().parents[2] / "bot" / "engine"
 FORBIDDEN = {"discord", "sqlmodel", "sqlalchemy", "asyncio", "aiosqlite", "asyncpg"}
 # The layers above the engine: imports point down only.
-FORBIDDEN_INTERNAL = ("bot.store", "bot.ui", "bot.service", "bot.client", "bot.settings", "cogs")
+FORBIDDEN_INTERNAL = ("bot.store", "bot.services", "bot.present", "bot.ui", "bot.web", "bot.client", "bot.plumbing.settings",
+                      "cogs")
 
 
 def imported_modules(path: Path) -> list[str]:

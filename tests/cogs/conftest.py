@@ -9,7 +9,7 @@ import pytest_asyncio
 
 from bot.client import MissionBot
 from bot.engine.chapter_approved.catalog import Catalog
-from bot.settings import Settings
+from bot.plumbing.settings import Settings
 from tests.cogs.game_table import Table
 from tests.cogs.harness import Harness
 from tests.discord_model import GUILD_ID, FakeUser
@@ -17,7 +17,7 @@ from tests.discord_model import GUILD_ID, FakeUser
 
 def harness_settings(database_url: str, **overrides: object) -> Settings:
     # _env_file=None: a developer's own .env must not leak into the tests. The harness plays a game's worth of
-    # requests in a moment: Discord's pace (bot/pacing.py) is tested on its own and measured in bench/.
+    # requests in a moment: Discord's pace (bot/plumbing/pacing.py) is tested on its own and measured in bench/.
     overrides.setdefault("requests_per_second", 10_000)
     return Settings(
         _env_file=None, discord_token="harness-token", test_guild_id=GUILD_ID, database_url=database_url, **overrides

@@ -10,7 +10,7 @@ from bot.client import MissionBot
 from bot.decks import catalog_2026
 from bot.engine.chapter_approved.game import new_game
 from bot.engine.chapter_approved.state import GameSetup, Status
-from bot.verify import verify_export
+from bot.services.verification import verify_export
 from tests.cogs.conftest import harness_settings
 from tests.cogs.game_table import Table, menu_values, public_text, verbs
 from tests.cogs.harness import Harness

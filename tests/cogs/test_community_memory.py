@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from bot.engine.ladder import recompute
-from bot.ladders import counted
+from bot.services.ladders import counted
 from bot.ui import history_view
 from tests.cogs.game_table import Table
 from tests.cogs.harness import Harness

@@ -9,7 +9,7 @@ from bot.engine import moves
 from bot.engine.chapter_approved.catalog import Window
 from bot.engine.chapter_approved.objectives import table_objectives
 from bot.engine.chapter_approved.state import GameState, Phase, PromptKind, Source, Status
-from bot.service import GameService
+from bot.services.games import GameService
 from bot.ui.desk import GameDesk
 from bot.ui.text import title_case
 from tests.cogs.game_table import Table, battle_steps, find_seed, menu_values, public_text, said, verbs

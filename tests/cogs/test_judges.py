@@ -16,7 +16,7 @@ from bot.client import MissionBot
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.state import Status
 from bot.engine.errors import GameError
-from bot.judges import DEFAULT_RERAISE_MINUTES, tables_of
+from bot.services.judges import DEFAULT_RERAISE_MINUTES, tables_of
 from bot.store.db import make_engine
 from bot.store.judge_models import JudgeCall
 from bot.store.models import utcnow

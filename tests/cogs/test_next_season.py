@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-import bot.service
+import bot.services.games
 from bot.client import MissionBot
 from bot.decks import installed_packs, load_catalog, pack_dir
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.packs import FAMILIES, MISSION_DECK, ChapterApprovedRules, Packs
-from bot.verify import verify_export
+from bot.services.verification import verify_export
 from tests.cogs.conftest import harness_settings
 from tests.cogs.game_table import Table, public_text
 from tests.cogs.harness import Harness
@@ -40,7 +40,7 @@ async def seasons(catalog: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPa
     """A bot with both seasons installed: the season's data, and the line that names its family."""
     season = next_season(tmp_path)
     monkeypatch.setitem(FAMILIES, NEXT, MISSION_DECK)
-    monkeypatch.setattr(bot.service, "installed_packs",
+    monkeypatch.setattr(bot.services.games, "installed_packs",
                         lambda default: Packs(*installed_packs(default), ChapterApprovedRules(season)))
     async with Harness(MissionBot(harness_settings(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"), catalog)) as h:
         yield h

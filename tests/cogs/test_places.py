@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.chapter_approved.state import Status
-from bot.service import NoGame
+from bot.services.games import NoGame
 from tests.cogs.game_table import Table, verbs
 from tests.cogs.harness import Harness
 from tests.discord_model import FORUM, PUBLIC_THREAD, TEXT, VOICE, FakeChannel, FakeUser

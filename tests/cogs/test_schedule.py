@@ -15,7 +15,7 @@ from bot.engine.chapter_approved.catalog import Catalog
 from bot.store.community_models import Reminder
 from bot.store.db import make_engine
 from bot.store.models import utcnow
-from bot.times import parse_when
+from bot.plumbing.times import parse_when
 from tests.cogs.conftest import harness_settings
 from tests.cogs.game_table import Table
 from tests.cogs.harness import Harness

@@ -8,7 +8,7 @@ import pytest
 from bot.client import MissionBot
 from bot.decks import installed_packs
 from bot.engine.table.state import Step, TableState
-from bot.verify import verify_export
+from bot.services.verification import verify_export
 from tests.cogs.conftest import harness_settings
 from tests.cogs.game_table import Table, menu_values, public_text, verbs
 from tests.cogs.harness import Harness

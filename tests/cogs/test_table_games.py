@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.changes import ChangeStream
+from bot.plumbing.changes import ChangeStream
 from bot.engine import moves
 from bot.engine.chapter_approved.state import Status
 from bot.ui.tournament import report_table_game

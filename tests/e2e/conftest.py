@@ -13,7 +13,7 @@ import pytest
 import yarl
 
 from bot.client import MissionBot
-from bot.settings import Settings
+from bot.plumbing.settings import Settings
 from tests.discord_model import GUILD_ID
 from tests.e2e.fake_discord import FakeDiscord
 from tests.store.conftest import database_named, drop_database, postgres_admin_url, run_admin

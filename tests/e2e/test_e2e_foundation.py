@@ -10,7 +10,7 @@ from pathlib import Path
 
 from bot.__main__ import BAD_TOKEN, NO_TOKEN, run
 from bot.engine.chapter_approved.catalog import Catalog
-from bot.settings import Settings
+from bot.plumbing.settings import Settings
 from tests.discord_model import GUILD_ID
 from tests.e2e.fake_discord import FakeDiscord
 

@@ -19,7 +19,7 @@ from bot.__main__ import run
 from bot.client import MissionBot
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.state import Phase, Status
-from bot.settings import Settings
+from bot.plumbing.settings import Settings
 from tests.cogs.game_table import (
     Table, battle_steps, find_seed, fixed_turn, public_text, score_first_card_option, tactical_turn, verbs,
 )

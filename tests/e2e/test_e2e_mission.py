@@ -8,7 +8,7 @@ import logging
 from bot.client import MissionBot
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.table.state import Step
-from bot.settings import Settings
+from bot.plumbing.settings import Settings
 from tests.cogs.game_table import Table, public_text
 from tests.cogs.test_table_game import GT_PICKS, play_out, select_secondaries, state_of, to_battle
 from tests.e2e.fake_discord import FakeDiscord

@@ -19,7 +19,7 @@ from bot.client import MissionBot
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.state import Status
 from bot.engine.tournament.event import standings
-from bot.settings import Settings
+from bot.plumbing.settings import Settings
 from tests.cogs.game_table import Table, verbs
 from tests.cogs.harness import Reply
 from tests.discord_model import GUILD_ID, MEMBER_PERMISSIONS, FakeUser

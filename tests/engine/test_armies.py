@@ -14,7 +14,7 @@ from bot.engine.chapter_approved.state import GameSetup, Status
 from bot.engine.errors import GameError
 from bot.engine.models import Army
 from bot.engine.table.state import Step, TableSetup
-from bot.game_log import export_game
+from bot.services.game_log import export_game
 
 CATALOG = catalog_2026()
 ALICE, BOB = "1", "2"

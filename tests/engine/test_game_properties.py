@@ -28,8 +28,8 @@ from bot.engine.chapter_approved.objectives import HIDDEN_SUPPLIES_ID, table_obj
 from bot.engine.chapter_approved.state import GameSetup, GameState, Phase, PromptKind, Source, Status
 from bot.engine.errors import GameError
 from bot.engine.rng import seed_hash
-from bot.game_log import export_game
-from bot.verify import verify
+from bot.services.game_log import export_game
+from bot.services.verification import verify
 
 CATALOG = default_catalog()
 RULES = CATALOG.rules
@@ -695,7 +695,7 @@ class GameMachine(RuleBasedStateMachine):
 
 
     def _check_export(self) -> None:
-        """A finished game's /game log export verifies; a running one shows no seed (bot/game_log.py)."""
+        """A finished game's /game log export verifies; a running one shows no seed (bot/services/game_log.py)."""
         log = [(seq, action.actor, "", action) for seq, action in enumerate(self.log, start=1)]
         data = export_game(CATALOG, self.state, log, seed_hash=seed_hash(self.setup.seed))
         if self.state.status in (Status.ENDED, Status.ABANDONED):

@@ -9,7 +9,7 @@ import pytest
 
 from bot.__main__ import main
 from bot.engine.chapter_approved.game import replay
-from bot.service import GameService
+from bot.services.games import GameService
 from bot.store.backup import BackupError, backup_sqlite
 from bot.store.db import make_engine, make_sessionmaker, upgrade_database
 from bot.store.repository import GameRepository

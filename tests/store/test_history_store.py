@@ -10,7 +10,7 @@ from bot.armies.data import army_data
 from bot.engine import moves
 from bot.engine.chapter_approved.state import GameSetup
 from bot.engine.models import Army
-from bot.service import GameService
+from bot.services.games import GameService
 from bot.store.community_models import GameSummary, ServerTally
 from bot.store.history import tallies
 from bot.ui.stats_image import faction_stats

@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 
 from bot.engine.errors import GameError, NotAPlayer
-from bot.judges import MAX_EXTRA_MINUTES, EventTable, JudgeService
+from bot.services.judges import MAX_EXTRA_MINUTES, EventTable, JudgeService
 
 A, B, JUDGE, OTHER = "900000000000000001", "900000000000000002", "900000000000000003", "900000000000000004"
 

@@ -63,7 +63,7 @@ async def test_judge_settings_stored_before_the_reraise_setting_keep_the_default
     """Migration 0012: an event's judge settings saved by 0011 load with the re-raise minutes unset (5)."""
     from sqlalchemy import text
 
-    from bot.judges import DEFAULT_RERAISE_MINUTES, JudgeService
+    from bot.services.judges import DEFAULT_RERAISE_MINUTES, JudgeService
     from bot.store.db import make_sessionmaker
 
     await upgrade_database(empty_database_url, "0011")

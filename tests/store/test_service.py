@@ -12,7 +12,7 @@ from bot.engine.chapter_approved import actions as a
 from bot.engine.chapter_approved.game import replay
 from bot.engine.chapter_approved.state import Source, Status
 from bot.engine.errors import GameError, NotAPlayer, NotYourTurn
-from bot.service import CACHED_GAMES, ChannelBusy, GameService, NoGame, StaleBoard, _ActiveGames
+from bot.services.games import CACHED_GAMES, ChannelBusy, GameService, NoGame, StaleBoard, _ActiveGames
 from bot.store.db import make_engine, make_sessionmaker
 from bot.store.models import GameStatus
 from bot.store.repository import GameRecord

@@ -19,11 +19,11 @@ from bot.engine.chapter_approved.state import SCHEMA_VERSION, Status
 from bot.engine.errors import GameError
 from bot.engine.moves import SpendCp
 from bot.engine.tournament.event import Outcome, Reason, records
-from bot.service import GameService
+from bot.services.games import GameService
 from bot.store.db import make_engine, make_sessionmaker
 from bot.store.repository import GameRepository
 from bot.store.tournament_repository import load_event
-from bot.tournament_service import TournamentService
+from bot.services.tournaments import TournamentService
 from bot.ui.tournament import result_notes
 from tests.store.conftest import STORED_V1, stored_v1_database
 

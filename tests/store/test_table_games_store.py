@@ -14,7 +14,7 @@ from bot.engine.chapter_approved import actions as a
 from bot.engine.errors import GameError
 from bot.engine.table import actions as t
 from bot.engine.table.state import TABLE_SCHEMA, Step, TableSetup
-from bot.service import GameService, StaleBoard
+from bot.services.games import GameService, StaleBoard
 from bot.store.codec import SnapshotError, dump_state, load_state
 from tests.store.conftest import scripted_table_game
 

@@ -14,7 +14,7 @@ from bot.store.db import make_engine, make_sessionmaker
 from bot.store.versioned import StaleVersion
 from bot.store.tournament_models import TournamentStatus
 from bot.store.tournament_repository import ActiveTournamentExists, EventState, TournamentRepository
-from bot.tournament_service import CHANGED_MESSAGE, STALE_REPORT, TournamentService, report_digest
+from bot.services.tournaments import CHANGED_MESSAGE, STALE_REPORT, TournamentService, report_digest
 
 GUILD = 1_100_000_000_000_000_002
 PLAYERS = [str(900_000_000_000_000_000 + i) for i in range(8)]

@@ -20,13 +20,13 @@ from bot.__main__ import main
 from bot.decks import installed_packs
 from bot.engine.moves import SpendCp
 from bot.engine.table.state import Step, TableSetup
-from bot.service import GameService
+from bot.services.games import GameService
 from bot.armies.check import read_list
 from bot.store.db import make_engine, make_sessionmaker
 from bot.store.share_models import ShareKind
 from bot.store.shares import ShareRepository
 from bot.store.transfer import TransferError, migrate_to
-from bot.tournament_service import TournamentService
+from bot.services.tournaments import TournamentService
 from tests.store.conftest import scratch_postgres, scripted_table_game, stored_v1_database
 
 OLD_GAMES = 8

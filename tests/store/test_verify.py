@@ -13,9 +13,9 @@ import pytest
 from bot.__main__ import main
 from bot.engine.chapter_approved import actions as a
 from bot.engine.chapter_approved.state import GameSetup
-from bot.service import GameService
+from bot.services.games import GameService
 from bot.store.db import make_engine, make_sessionmaker
-from bot.verify import MISMATCH, UNREADABLE
+from bot.services.verification import MISMATCH, UNREADABLE
 from tests.store.conftest import ALICE, stored_v1_database
 
 CHANNEL = 1_111_111_111_111_111_111

@@ -1,4 +1,4 @@
-"""`/game log` exports of the older packs' table games (bot/table_log.py) and `python -m bot verify` on them: honest
+"""`/game log` exports of the older packs' table games (bot/services/table_log.py) and `python -m bot verify` on them: honest
 games of Grand Tournament 2020 and the 4th edition verify, tampering fails the right check, a running game shows
 no seed and no secret selection, and the Chapter Approved export is unchanged. Engine level: no database."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import verify
+from bot.services import verification as verify
 from bot.__main__ import main
 from bot.decks import installed_packs
 from bot.engine import moves
@@ -21,9 +21,9 @@ from bot.engine.rng import seed_hash
 from bot.engine.table import actions as t
 from bot.engine.table.rules import TableRules
 from bot.engine.table.state import Step, TableSetup, TableState
-from bot.game_log import export_game
-from bot.table_log import export_table_game
-from bot.verify import MISMATCH, UNREADABLE
+from bot.services.game_log import export_game
+from bot.services.table_log import export_table_game
+from bot.services.verification import MISMATCH, UNREADABLE
 from tests.store.test_verify import strings, verified_on_the_command_line
 
 ALICE, BOB = "111111111111111111", "222222222222222222"

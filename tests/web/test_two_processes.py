@@ -1,5 +1,5 @@
 """Two processes over one PostgreSQL: a press handled by one updates a page served by the other, through the
-database's LISTEN/NOTIFY (bot/change_relay.py). The other is `python -m bot pages`, a process of its own."""
+database's LISTEN/NOTIFY (bot/plumbing/change_relay.py). The other is `python -m bot pages`, a process of its own."""
 
 from __future__ import annotations
 
@@ -12,13 +12,13 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot.changes import ChangeStream
+from bot.plumbing.changes import ChangeStream
 from bot.engine.chapter_approved import actions as a
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.state import GameSetup
-from bot.service import GameService
+from bot.services.games import GameService
 from bot.store.db import make_engine, make_sessionmaker, upgrade_database
-from bot.change_relay import PgRelay
+from bot.plumbing.change_relay import PgRelay
 from bot.store.share_models import ShareKind
 from bot.store.shares import ShareRepository
 from tests.store.conftest import ALICE, BOB, scratch_postgres

@@ -9,7 +9,7 @@ import io
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.state import GameState
 from bot.engine.rng import seed_hash
-from bot.game_log import score_sheet
+from bot.services.game_log import score_sheet
 from bot.present import GameModel
 from bot.ui.chapter_approved.sheet_image import render_score_sheet, score_sheet_content
 from bot.ui.markup import description

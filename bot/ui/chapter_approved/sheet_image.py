@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.state import GameState, Source, Status
 from bot.engine.rng import seed_hash
-from bot.game_log import score_sheet, seed_is_public
+from bot.services.game_log import score_sheet, seed_is_public
 from bot.present.mission_deck_words import mission_title
 from bot.ui.sheet_drawing import (
     HEADER, INK, MARGIN, MUTED, PAPER, RULE, STRIPE, WIDTH, draw_centred, draw_heading, fit_text, load_font,

@@ -19,7 +19,7 @@ from bot.ui.chapter_approved.result_card import result_embed, sheet_file
 from bot.ui.pack_controls import ForwardsToControls
 
 if TYPE_CHECKING:
-    from bot.service import ActResult
+    from bot.services.games import ActResult
     from bot.store.repository import GameRecord
     from bot.ui.desk_api import Desk
 

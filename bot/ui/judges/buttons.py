@@ -8,7 +8,7 @@ from typing import Protocol
 
 import discord
 
-from bot.judges import EXTRA_MINUTES, MAX_RULING
+from bot.services.judges import EXTRA_MINUTES, MAX_RULING
 from bot.store.judge_models import JudgeCall
 from bot.ui.dynamic import CustomId, Persistent, one_of
 from bot.ui.forms import Field, Form, FormSpec

@@ -21,16 +21,16 @@ from functools import partial
 
 import discord
 
-from bot.changes import Change
+from bot.plumbing.changes import Change
 from bot.engine.errors import GameError
-from bot.judges import CHANGE, DEFAULT_RERAISE_MINUTES, EXTRA_MINUTES, EventTable, JudgeService, tables_of
-from bot.locks import KeyedLocks
+from bot.services.judges import CHANGE, DEFAULT_RERAISE_MINUTES, EXTRA_MINUTES, EventTable, JudgeService, tables_of
+from bot.plumbing.locks import KeyedLocks
 from bot.store.judge_models import JudgeCall, JudgeDuty
 from bot.store.models import GameStatus
 from bot.store.repository import GameRecord
 from bot.store.tournament_models import TournamentStatus
 from bot.store.tournament_repository import TournamentRecord
-from bot.tournament_service import TournamentService
+from bot.services.tournaments import TournamentService
 from bot.ui.alarms import Alarms
 from bot.ui.errors import reply_privately
 from bot.ui.judges.buttons import CallJudgeButton, RulingForm, call_view

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from bot.engine.rng import seed_hash
 from bot.engine.table.state import END_GAME, Seat, Step, TableState, Tally
-from bot.game_log import seed_is_public
+from bot.services.game_log import seed_is_public
 
 END_LABEL = "End Game"
 HOW = {"concession": " (concession)", "time": " (on time)"}

@@ -20,7 +20,7 @@ from bot.ui.table import board, controls
 from bot.ui.table.sheet import table_sheet_file
 
 if TYPE_CHECKING:
-    from bot.service import ActResult
+    from bot.services.games import ActResult
 
 
 class TableView(ForwardsToControls):

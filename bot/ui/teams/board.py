@@ -16,14 +16,14 @@ from functools import partial
 
 import discord
 
-from bot.changes import Change
+from bot.plumbing.changes import Change
 from bot.engine.errors import GameError
 from bot.engine.teams import event as teams
 from bot.engine.teams.match import WANTED, Step, options
-from bot.locks import KeyedLocks
+from bot.plumbing.locks import KeyedLocks
 from bot.store.tournament_repository import MatchBoard, TournamentRecord
-from bot.team_rounds import Fixed, round_results, team_event
-from bot.team_service import TeamService
+from bot.services.team_rounds import Fixed, round_results, team_event
+from bot.services.teams import TeamService
 from bot.ui.armies import FullList
 from bot.ui.dynamic import INT, CustomId, Persistent
 from bot.ui.errors import reply_privately

@@ -9,7 +9,7 @@ from bot.engine.teams import event as teams
 from bot.engine.teams.scoring import result_bp
 from bot.present.entrants import name_of
 from bot.store.tournament_repository import TournamentRecord
-from bot.team_rounds import results_by_round, team_event
+from bot.services.team_rounds import results_by_round, team_event
 
 
 def team_standings_csv(record: TournamentRecord) -> str:

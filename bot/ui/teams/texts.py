@@ -13,7 +13,7 @@ from bot.present.entrants import name_of
 from bot.present.teams import match as match_model
 from bot.present.teams import step_title, team_name
 from bot.store.tournament_repository import TournamentRecord
-from bot.team_rounds import disposition_name, results_by_round, team_event
+from bot.services.team_rounds import disposition_name, results_by_round, team_event
 from bot.ui.armies import escaped
 from bot.ui.text import clip
 

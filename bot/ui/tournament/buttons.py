@@ -20,7 +20,7 @@ from bot.ui.tournament.texts import (
 )
 
 if TYPE_CHECKING:
-    from bot.tournament_service import TournamentService
+    from bot.services.tournaments import TournamentService
 
 
 DRAFT_ID = CustomId("mdtd:{tournament}:{round_number}:{draw}:{action}", action=one_of("publish", "repair"))

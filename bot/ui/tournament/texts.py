@@ -17,7 +17,7 @@ from bot.engine.rng import derive_rng
 from bot.engine.tournament import event as tournament
 from bot.present.entrants import army_of, name_of, record_text
 from bot.store.tournament_repository import PendingReport, TournamentRecord
-from bot.team_rounds import unfinished_matches
+from bot.services.team_rounds import unfinished_matches
 from bot.ui.limits import (
     EMBED_CHARS, EMBED_DESCRIPTION, EMBED_FIELDS, MENTIONED_USERS, MESSAGE_CHARS, MESSAGE_EMBED_CHARS, MESSAGE_EMBEDS,
 )

@@ -1,5 +1,5 @@
-"""Team events through the tournament's one way of changing an event (bot/tournament_service.py: per-server lock,
-pure rules, version-checked save): teams and rosters, and the captains' secret choices (bot/team_rounds.py says
+"""Team events through the tournament's one way of changing an event (bot/services/tournaments/events.py: per-server lock,
+pure rules, version-checked save): teams and rosters, and the captains' secret choices (bot/services/team_rounds.py says
 what each does to the event)."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from bot.engine.errors import InvalidValue, NotAPlayer
 from bot.engine.teams import event as teams
 from bot.engine.teams import match as pairing
 from bot.store.tournament_repository import EventState, MatchBoard, TournamentRecord
-from bot.team_rounds import Fixed, choose_state, late_rng, refuse_clashes, team_event, with_teams
-from bot.tournament_service import TournamentService
+from bot.services.team_rounds import Fixed, choose_state, late_rng, refuse_clashes, team_event, with_teams
+from bot.services.tournaments import TournamentService
 
 
 class TeamService:

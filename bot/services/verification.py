@@ -6,7 +6,7 @@ and draw the export records, and its result and score sheet. One line per check,
 mismatch; exit 0 only when every check passes (docs/verify.md).
 
 An export names its pack (`pack`; none: Chapter Approved 2025-26, as every export made before the older packs
-were playable). A table game of an older pack (Grand Tournament 2020, 4th edition: bot/table_log.py) is checked
+were playable). A table game of an older pack (Grand Tournament 2020, 4th edition: bot/services/table_log.py) is checked
 the same way by its pack's rules, with the packs `installed_packs()` loads.
 """
 
@@ -22,14 +22,14 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from bot import table_log
+from bot.services import table_log
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.state import CA_PACK
 from bot.engine.errors import GameError
 from bot.engine.packs import FAMILIES, ChapterApprovedRules, Packs, family
 from bot.engine.rng import seed_hash
 from bot.engine.table.rules import TableRules
-from bot.game_log import FORMAT, FORMAT_VERSION, OVER, action_facts, public_view, score_sheet
+from bot.services.game_log import FORMAT, FORMAT_VERSION, OVER, action_facts, public_view, score_sheet
 
 MISMATCH = 1
 UNREADABLE = 2
@@ -113,7 +113,7 @@ def verify_export(packs: Packs, data: dict[str, Any]) -> list[Check]:
 
 
 def verify_table(rules: TableRules, data: dict[str, Any]) -> list[Check]:
-    """Every check of a table game's export (bot/table_log.py) read by `read_export`, in order."""
+    """Every check of a table game's export (bot/services/table_log.py) read by `read_export`, in order."""
     views = Views("start (mission, rolls)", "rolls, CP, VP", partial(table_log.public_view, rules),
                   partial(table_log.action_facts, rules), partial(table_log.mission_view, rules),
                   partial(table_log.score_sheet, rules))

@@ -7,7 +7,7 @@ import logging
 
 from bot.engine.errors import GameError
 from bot.engine.ladder import CountedGame, Standing, rated, recompute
-from bot.locks import KeyedLocks
+from bot.plumbing.locks import KeyedLocks
 from bot.store.community_models import GameSummary, Ladder
 from bot.store.history import HistoryRepository
 from bot.store.ladders import LadderRepository

@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.changes import Change, ChangeStream
+from bot.plumbing.changes import Change, ChangeStream
 from bot.engine.errors import GameError, InvalidValue, NotAPlayer
 from bot.store.judge_calls import JudgeCallRepository
 from bot.store.judge_models import JudgeCall, JudgeDuty, JudgeSettings

@@ -5,7 +5,7 @@ The services publish; the surfaces subscribe: the web pages (bot/web/feeds.py), 
 (bot/ui/result_reports.py). A new surface is one subscriber more.
 
 A change made here carries what the action did (`result`, the actor). A change made by another process arrives
-through the relay (bot/change_relay.py: PostgreSQL's LISTEN/NOTIFY) with its ids and version only, `local`
+through the relay (bot/plumbing/change_relay.py: PostgreSQL's LISTEN/NOTIFY) with its ids and version only, `local`
 False: a subscriber that shows it reads the record itself; the Discord board leaves it to the process that made
 it, which serves that channel.
 """

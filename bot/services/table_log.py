@@ -1,5 +1,5 @@
 """The `/game log` export of a table game (Grand Tournament 2020, 4th edition), which `python -m bot verify`
-re-derives as it does a Chapter Approved game's (bot/game_log.py, docs/verify.md).
+re-derives as it does a Chapter Approved game's (bot/services/game_log.py, docs/verify.md).
 
 The same top-level shape and format as the Chapter Approved export, plus `pack`: the setup, the start, every
 action with the public facts it made (the rolls, each player's CP and VP after it, the step, battle round and
@@ -17,7 +17,7 @@ from bot.engine.packs import FOURTH_PACK, GT_PACK
 from bot.engine.table.actions import SelectSecondaries, TableAction
 from bot.engine.table.rules import TableRules
 from bot.engine.table.state import END_GAME, Step, TableState
-from bot.game_log import FORMAT, FORMAT_VERSION, armies, seed_is_public
+from bot.services.game_log import FORMAT, FORMAT_VERSION, armies, seed_is_public
 
 SELECTING = {GT_PACK}  # the packs whose players secretly select secondary objectives (after a D33 mission)
 GENERATED = {FOURTH_PACK}  # the packs whose mission, level and set-up come from the 4th edition generator

@@ -14,7 +14,7 @@ from typing import Any
 import asyncpg
 from sqlalchemy.engine import make_url
 
-from bot.changes import Change
+from bot.plumbing.changes import Change
 
 _log = logging.getLogger(__name__)
 

@@ -33,7 +33,7 @@ class Settings(BaseSettings):
     # Discord's sharding, both or neither: this process serves the shards SHARD_IDS out of SHARD_COUNT.
     shard_count: int | None = None
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None  # "0,1" or "0-3", not JSON
-    # REST requests a second this process makes at most (bot/pacing.py). Discord's global limit is 50 for the whole
+    # REST requests a second this process makes at most (bot/plumbing/pacing.py). Discord's global limit is 50 for the whole
     # bot: with several processes, share it out (20 each for two).
     requests_per_second: int = 40
     # The web pages (bot/web): off unless WEB_PORT is set. WEB_HOST is where they listen (a reverse proxy on this

@@ -24,7 +24,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.changes import Change, ChangeStream
+from bot.plumbing.changes import Change, ChangeStream
 from bot.decks import installed_packs
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.errors import GameError, NotAPlayer
@@ -32,9 +32,9 @@ from bot.engine.events import Event
 from bot.engine.moves import Abandon
 from bot.engine.packs import Packs, is_mission_deck
 from bot.engine.rng import seed_hash
-from bot.game_log import export_game
-from bot.ladders import Ladders
-from bot.locks import KeyedLocks
+from bot.services.game_log import export_game
+from bot.services.ladders import Ladders
+from bot.plumbing.locks import KeyedLocks
 from bot.store.army_lists import ArmyListRepository
 from bot.store.codec import game_status
 from bot.store.community import CommunityRepository
@@ -43,8 +43,8 @@ from bot.store.ladders import LadderRepository
 from bot.store.models import GameStatus
 from bot.store.repository import ActiveGameExists, GameRecord, GameRepository
 from bot.store.versioned import StaleVersion, found
-from bot.summaries import summary_row
-from bot.table_log import export_table_game
+from bot.services.summaries import summary_row
+from bot.services.table_log import export_table_game
 
 
 class StaleBoard(GameError):
@@ -85,7 +85,7 @@ class GameService:
         self._games = _ActiveGames(CACHED_GAMES)
         self.now_ms: Callable[[], int] = lambda: time.time_ns() // 1_000_000  # stamps clocked games' actions
         self._lock = KeyedLocks()  # one per channel
-        self.changes = changes or ChangeStream()  # every change, published once the lock is released (bot/changes.py)
+        self.changes = changes or ChangeStream()  # every change, published once the lock is released (bot/plumbing/changes.py)
 
     async def start_game(self, guild_id: int | None, channel_id: int, setup: Any) -> ActResult:
         """A new game of the pack `setup` names."""
@@ -183,12 +183,12 @@ class GameService:
         return await self._published(ActResult(record.id, state, (event,), saved.version, record.state), "undo", actor)
 
     async def _published(self, result: ActResult, what: str, actor: str | None) -> ActResult:
-        """Tell every surface (bot/changes.py), outside the lock: the Discord board's edits are slow."""
+        """Tell every surface (bot/plumbing/changes.py), outside the lock: the Discord board's edits are slow."""
         await self.changes.publish(Change("game", result.game_id, result.version, what, result, actor))
         return result
 
     async def export_log(self, game_id: int) -> dict[str, Any]:
-        """The game as anyone may see it (bot/game_log.py, bot/table_log.py): the seed once public, hidden choices
+        """The game as anyone may see it (bot/services/game_log.py, bot/services/table_log.py): the seed once public, hidden choices
         redacted."""
         record = found(await self.repo.get_game(game_id), NoGame(_GONE))
         log = [(e.seq, e.actor, e.created_at.isoformat(), e.action) for e in await self.repo.list_actions(game_id)]

@@ -1,0 +1,126 @@
+"""An event's rounds: paired as a draft, re-paired, published; the round clock and its reminders; the finish."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable
+
+from bot.engine.errors import GameError, InvalidValue
+from bot.engine.rng import derive_rng
+from bot.engine.tournament import event as tournament
+from bot.services import team_rounds
+from bot.services.tournaments.events import EventChanges
+from bot.store.tournament_models import TournamentStatus
+from bot.store.tournament_repository import EventState, RoundClock, TournamentRecord
+
+MAX_ROUND_MINUTES = 600
+REMINDERS = (30, 10, 0)  # minutes left when the round's channel is reminded
+
+
+class Rounds(EventChanges):
+    async def pair(self, guild_id: int, mission: str | None = None) -> TournamentRecord:
+        """Pair the next round as a draft for the organiser to review: nothing is public and no result can be
+        reported until it is published. The rng comes from the event's secret seed, the round number and the
+        draw, so the same results always give the same pairings."""
+        async with self._locked(guild_id):
+            record = await self.current(guild_id)
+            event = record.state.event
+            if len(event.rounds) >= record.rounds_planned and not (
+                    event.rounds and tournament.missing_tables(event.rounds[-1])):
+                raise InvalidValue(f"All {record.rounds_planned} planned rounds have been paired: "
+                                   "`/tournament finish` ends the event.")
+            number = len(event.rounds) + 1
+            if record.state.teams is not None:  # team matches, whose captains pair the games
+                return await self._save(record, team_rounds.pair_state(record, number, 0))
+            if not event.pool:  # CA 2026-27: every table's missions need both players' Force Dispositions
+                active = [p for p in event.players if p not in event.dropped]
+                missing = [record.state.names.get(p, p) for p in active if p not in record.state.dispositions]
+                if missing:
+                    raise InvalidValue("No Force Disposition yet for " + ", ".join(missing) + ": their lists name "
+                                       "no detachment, or their choice among their detachments' is still to make. "
+                                       "Correct them with `/tournament list submit player:`.")
+            # Pairing a big field takes a moment: keep the event loop free meanwhile.
+            paired = await asyncio.to_thread(
+                tournament.start_round, event, pairing_rng(record.seed, number, 0), mission, published=False)
+            state = record.state.model_copy(update={"event": paired, "pending": (), "clock": None})
+            return await self._save(record, state)
+
+    async def repair(self, tournament_id: int, number: int, draw: int) -> TournamentRecord:
+        """Draw the draft round again (the next draw's stream); a button for an older draw is refused."""
+        if (await self.get(tournament_id)).state.teams is not None:
+            return await self.change_by_id(tournament_id, lambda record: team_rounds.pair_state(
+                record, number, team_rounds.draft_of(record, number, draw) + 1))
+        return await self._change_draft(tournament_id, lambda record: asyncio.to_thread(
+            tournament.repair_round, record.state.event, number, draw, pairing_rng(record.seed, number, draw + 1)))
+
+    async def publish(self, tournament_id: int, number: int, draw: int) -> TournamentRecord:
+        """Make the draft round the round being played: announced, and open to results."""
+        if (await self.get(tournament_id)).state.teams is not None:
+            return await self.change_by_id(tournament_id, lambda r: team_rounds.publish_state(r, number, draw))
+        async def op(record: TournamentRecord) -> tournament.Tournament:
+            return tournament.publish_round(record.state.event, number, draw)
+        return await self._change_draft(tournament_id, op)
+
+    async def _change_draft(
+        self, tournament_id: int, op: Callable[[TournamentRecord], Awaitable[tournament.Tournament]]
+    ) -> TournamentRecord:
+        guild_id = (await self.get(tournament_id)).guild_id
+        async with self._locked(guild_id):
+            record = await self.get(tournament_id)
+            if record.status != TournamentStatus.ACTIVE:
+                raise GameError("This tournament has finished.")
+            event = await op(record)
+            return await self._save(record, record.state.model_copy(update={"event": event}))
+
+    # --- the round clock ------------------------------------------------------------------------
+
+    async def start_clock(self, guild_id: int, minutes: int, channel_id: int, now: int) -> TournamentRecord:
+        """Start the published round's clock: it ends `minutes` from `now`. Reminders a round that short never
+        reaches count as posted."""
+        if not 1 <= minutes <= MAX_ROUND_MINUTES:
+            raise InvalidValue(f"A round lasts 1 to {MAX_ROUND_MINUTES} minutes.")
+
+        def op(record: TournamentRecord) -> EventState:
+            rounds = record.state.event.rounds
+            if not rounds or not rounds[-1].published:
+                raise InvalidValue("No round is being played: `/tournament pair` and publish one first.")
+            clock = RoundClock(round_number=rounds[-1].number, ends_at=now + 60 * minutes, channel_id=channel_id,
+                               reminded=tuple(m for m in REMINDERS if m >= minutes))
+            return record.state.model_copy(update={"clock": clock})
+        return await self._change(guild_id, op)
+
+    async def due_reminders(self, now: int) -> list[tuple[TournamentRecord, int]]:
+        """The reminders due at `now` (the lowest mark passed, per event), marked as posted before they are
+        posted: a reminder is posted at most once, across restarts too."""
+        due = []
+        for record in await self.repo.all_active():
+            clock = record.state.clock
+            if clock is None:
+                continue
+            marks = [m for m in REMINDERS if m not in clock.reminded and now >= clock.ends_at - 60 * m]
+            if not marks:
+                continue
+            async with self._locked(record.guild_id):
+                fresh = await self.get(record.id)
+                if fresh.state.clock != clock:
+                    continue  # changed meanwhile: the next tick sees it
+                updated = clock.model_copy(update={"reminded": (*clock.reminded, *marks)})
+                saved = await self._save(fresh, fresh.state.model_copy(update={"clock": updated}))
+            due.append((saved, min(marks)))
+        return due
+
+    async def finish(self, guild_id: int) -> TournamentRecord:
+        async with self._locked(guild_id):
+            record = await self.current(guild_id)
+            rounds = record.state.event.rounds
+            if rounds and (missing := tournament.missing_tables(rounds[-1])):
+                raise InvalidValue(f"Round {rounds[-1].number} is still missing results for "
+                                   f"table{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))}.")
+            team_rounds.refuse_unfinished(record)
+            return await self._save(record, record.state, TournamentStatus.FINISHED)
+
+
+def pairing_rng(seed: str, number: int, draw: int) -> random.Random:
+    """Round `number`'s first draw keeps the stream rounds were always paired with; each re-pair a new one."""
+    return derive_rng(seed, f"round:{number}" if draw == 0 else f"round:{number}:draw:{draw}")
