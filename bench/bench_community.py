@@ -42,7 +42,7 @@ from bot.store.db import make_engine, make_sessionmaker, upgrade_database  # noq
 from bot.store.history import add_tallies  # noqa: E402
 from bot.store.models import Game  # noqa: E402
 from bot.services.summaries import summary_row  # noqa: E402
-from bot.ui.stats_image import (  # noqa: E402
+from bot.present.pictures.stats import (  # noqa: E402
     faction_picture, faction_stats, player_picture, player_stats, server_stats,
 )
 from tests.store.conftest import scripted_game  # noqa: E402

@@ -131,7 +131,7 @@ class MissionBot(commands.Bot):
         self.picks = SecretPicks(sessions)
         views = PackViews(self.service.packs)
         if self.settings.web_port is not None:  # subscribed first: its pages never wait for the Discord board
-            self.web = WebSurface(self.service, self.tournaments, ShareRepository(sessions), views,
+            self.web = WebSurface(self.service, self.tournaments, ShareRepository(sessions),
                                   public_url=self.settings.web_url, limits=RateLimits.of(self.settings),
                                   discord=DiscordApi.of(self.settings, self.application_id))
             await self.web.start(self.settings.web_host, self.settings.web_port)

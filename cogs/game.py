@@ -30,9 +30,10 @@ from bot.ui.chapter_approved.result_card import score_sheet_text
 from bot.store.share_models import ShareKind
 from bot.ui.controls import GameButton, view_of
 from bot.ui.sharing import ShareAgree, web_of
-from bot.ui.game_options import MAX_SEED, GameOptions, mission_choices, pack_choices, packs_typed, read_typed
+from bot.services.game_options import MAX_SEED, GameOptions, mission_choices, pack_choices, read_typed
+from bot.ui.game_options import packs_typed
 from bot.ui.open_challenge import DEFAULT_EXPIRY
-from bot.ui.table.sheet import table_sheet_text
+from bot.present.pictures.table_sheet import table_sheet_text
 from bot.ui.limits import AUTOCOMPLETE_CHOICES
 from cogs.base import BotCog
 

@@ -10,7 +10,7 @@ from discord.ext import commands
 from bot.engine.errors import GameError
 from bot.engine.ladder import PROVISIONAL_GAMES
 from bot.engine.names import resolve
-from bot.ui.game_options import pack_choices
+from bot.services.game_options import pack_choices
 from bot.ui.ladder_view import PAGE, standing_line, standings_message
 from cogs.base import BotCog
 

@@ -11,7 +11,8 @@ from bot.engine.errors import GameError
 from bot.engine.names import resolve
 from bot.store.models import utcnow
 from bot.plumbing.times import DEFAULT_ZONE, zone, zone_names
-from bot.ui.game_options import pack_choices, packs_typed
+from bot.services.game_options import pack_choices
+from bot.ui.game_options import packs_typed
 from bot.ui.limits import AUTOCOMPLETE_CHOICES
 from cogs.base import BotCog
 

@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.armies.data import army_data
 from bot.engine.errors import GameError
 from bot.ui.history_view import pack_titles
-from bot.ui.stats_image import (
+from bot.present.pictures.stats import (
     faction_picture, faction_stats, player_picture, player_stats, rows_csv, server_picture, server_stats,
 )
 from bot.ui.text import clip

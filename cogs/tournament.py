@@ -45,7 +45,8 @@ from bot.ui import tournament as ui
 from bot.ui.teams.exports import team_players_csv, team_standings_csv
 from bot.ui.armies import detachments_typed, factions_typed, read_attachment
 from bot.ui.controls import view_of
-from bot.ui.game_options import pack_choices, packs_typed
+from bot.services.game_options import pack_choices
+from bot.ui.game_options import packs_typed
 from bot.ui.judges.texts import calls_csv
 from bot.ui.sharing import event_links_text, web_of
 from bot.ui.limits import AUTOCOMPLETE_CHOICES

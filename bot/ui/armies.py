@@ -1,5 +1,6 @@
-"""Armies at the table: the form and options a player sets their army with, the list shown as one short embed (its
-full text a press away), and the autocomplete of factions and detachments.
+"""Armies at the table in Discord: the form a player sets their army with (what it asks: bot/present/offers.py; the
+move it makes: bot/services/armies.py), the list shown as one short embed (its full text a press away), and the
+autocomplete of factions and detachments.
 
 Everything a player typed is shown escaped (markdown and mentions), and list messages mention nobody."""
 
@@ -10,17 +11,18 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.armies.check import TYPED_SEPARATOR, CheckedList, army_from, read_list, typed_detachments
+from bot.armies.check import TYPED_SEPARATOR, CheckedList, typed_detachments
 from bot.armies.data import ArmyData, Detachment, army_data, choices
 from bot.armies.lists import MAX_FILE_BYTES, ListError
 from bot.engine.errors import GameError
-from bot.engine.moves import SetArmy
 from bot.engine.names import normalised
 from bot.ui.dynamic import CustomId, Persistent
 from bot.ui.errors import reply_privately
-from bot.ui.forms import Field, Form, FormSpec
+from bot.present.offers import ARMY_FORM, army_values
+from bot.services.armies import army_move
+from bot.ui.forms import Form
 from bot.ui.text import clip, field_value
-from bot.ui.limits import AUTOCOMPLETE_CHOICES, EMBED_FOOTER, EMBED_TITLE, PARAGRAPH_INPUT
+from bot.ui.limits import AUTOCOMPLETE_CHOICES, EMBED_FOOTER, EMBED_TITLE
 
 if TYPE_CHECKING:
     from bot.ui.desk_api import Desk
@@ -100,29 +102,6 @@ def list_message(checked: CheckedList, owner: str, list_id: int) -> dict:
     return dict(embed=list_embed(checked, owner), view=view, allowed_mentions=NO_PINGS)
 
 
-async def army_move(service, me: str, guild_id: int | None, game_id: int, *, faction: str | None,
-                    detachment: str | None, text: str | None = None,
-                    file: tuple[str, bytes] | None = None) -> tuple[SetArmy, CheckedList | None]:
-    """Read what the player gave and keep their list: the move that sets their army in the game, and the checked list
-    (its flags are for the player alone; the army itself shows on the board). Refused (a stranger, the battle
-    begun) before the list is kept, so a refusal changes nothing."""
-    checked = kept = None
-    if text or file:
-        try:
-            kept, checked = read_list(text, file=file, faction=faction, detachment=detachment)
-        except ListError as exc:
-            raise GameError(str(exc)) from None
-    elif not faction:
-        raise GameError("Name your faction, or paste or attach your list.")
-    army = army_from(army_data(), faction or "", detachment, checked)
-    record = await service.get_state(game_id=game_id)
-    service.packs.apply(record.state, SetArmy(actor=me, army=army))
-    if checked is not None:
-        list_id = await service.lists.add(owner=me, guild_id=guild_id, text=kept or "", checked=checked)
-        army = army.model_copy(update={"list_id": list_id})
-    return SetArmy(actor=me, army=army), checked
-
-
 async def set_army(desk: Desk, interaction: discord.Interaction, game_id: int, *, faction: str | None,
                    detachment: str | None, text: str | None = None, file: tuple[str, bytes] | None = None) -> None:
     """The player's army from Discord (a form, /army set): its list's flags are told to them alone."""
@@ -132,27 +111,6 @@ async def set_army(desk: Desk, interaction: discord.Interaction, game_id: int, *
     if result is not None and checked is not None and checked.flags:
         await interaction.followup.send(**list_message(checked, interaction.user.display_name, move.army.list_id),
                                         ephemeral=True)
-
-
-def army_fields(*, list_required: bool) -> tuple[Field, ...]:
-    """The fields of a form that takes an army: faction and detachment (typos forgiven), and a pasted list."""
-    return (
-        Field("faction", "Faction", "e.g. Space Wolves (or leave it to your list)", required=False, max_length=60),
-        Field("detachment", "Detachments (give your Force Disposition)",
-              "e.g. Saga of the Hunter, or Pantheon of Woe and Skyshroud Spearhead", required=False),
-        Field("list", "Your list" if list_required else "Your list (optional)",
-              "Paste the Warhammer 40,000 app's export, or a compact (WTC) list", required=list_required,
-              max_length=PARAGRAPH_INPUT, paragraph=True),
-    )
-
-
-ARMY_FORM = FormSpec("Your army", army_fields(list_required=False), file=True)
-
-
-def army_values(values: dict[str, str]) -> dict[str, str]:
-    """What an army form's fields hold, trimmed, as army_move takes them."""
-    return {"faction": values.get("faction", "").strip(), "detachment": values.get("detachment", "").strip(),
-            "text": values.get("list", "").strip()}
 
 
 class ArmyForm(Form):

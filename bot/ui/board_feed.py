@@ -12,7 +12,6 @@ edits and the last press on each board, is LiveBoards').
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -25,11 +24,14 @@ from bot.engine.events import Event
 from bot.services.games import ActResult, GameService
 from bot.store.models import GameStatus
 from bot.store.repository import GameRecord
-from bot.present import game_model
+from bot.present import game_model, play
 from bot.present.asks import Wait
+from bot.present.pictures.sheets import score_sheet
+from bot.present.recent import RecentEvents
 from bot.ui.board_embed import board_embed
 from bot.ui.calls import StoredCalls, call_line
 from bot.ui.controls import GameButton, view_of
+from bot.ui.files import attached
 from bot.ui.limits import MESSAGE_CHARS
 from bot.ui.live_board import Drawing, LiveBoards
 from bot.ui.packs import PackViews
@@ -64,7 +66,8 @@ class BoardFeed:
         model = game_model(self.service.packs, record.state, game_id=record.id, version=record.version,
                            recent=self.recent.lines(record.id))
         embed = board_embed(model)
-        view = view_of(*self.views.of(record.state).buttons(record.id, record.state, record.version))
+        view = view_of(*(GameButton(record.id, record.version, c.verb)
+                         for c in play.controls(self.service.packs, record.state)))
         if self.activity and record.status == GameStatus.ACTIVE and self._in_voice(record.channel_id):
             view.add_item(GameButton(record.id, 0, "table"))  # any version: it opens the table as it is then
         for extra in self.extras:
@@ -177,7 +180,7 @@ class BoardFeed:
 
     def sheet_file(self, state, game_id: int) -> discord.File:
         """The score sheet picture (public information only) of any pack's game."""
-        return self.views.of(state).sheet_file(state, game_id)
+        return attached(score_sheet(self.service.packs, state, game_id))
 
 
 async def _answer_privately(interaction: discord.Interaction, lines: list[str]) -> None:
@@ -218,28 +221,3 @@ class InFlight:
 
     async def none(self) -> None:
         await self._idle.wait()
-
-
-class RecentEvents:
-    """The last public lines of each of the most recently active games, for their boards: a bounded cache
-    (a game pushed out, or served before a restart, shows fewer lines, nothing else)."""
-
-    def __init__(self, games: int, lines: int) -> None:
-        self._games, self._lines = games, lines
-        self._by_game: OrderedDict[int, deque[str]] = OrderedDict()
-
-    def add(self, game_id: int, texts: list[str]) -> None:
-        lines = self._by_game.pop(game_id, None) or deque(maxlen=self._lines)
-        lines.extend(texts)
-        self._by_game[game_id] = lines  # now the most recent
-        while len(self._by_game) > self._games:
-            self._by_game.popitem(last=False)
-
-    def lines(self, game_id: int) -> list[str]:
-        return list(self._by_game.get(game_id, ()))
-
-    def forget(self, game_id: int) -> None:
-        self._by_game.pop(game_id, None)
-
-    def __len__(self) -> int:
-        return len(self._by_game)

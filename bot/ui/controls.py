@@ -1,4 +1,5 @@
-"""Buttons and menus of a game, as DynamicItems so they keep working after a restart.
+"""Buttons and menus of a game, as DynamicItems so they keep working after a restart: the Discord rendering of what
+a game offers (bot/present/offers.py).
 
 Every custom id carries the game id, the board version it was drawn at and a verb (at most 100
 characters): a press on an outdated board is refused, and a menu from an old board can never act twice.
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.present.offers import LABELS, Control, Menu, Pick
 from bot.ui.dynamic import WORD, CustomId, Persistent
 
 if TYPE_CHECKING:
@@ -18,56 +20,8 @@ if TYPE_CHECKING:
 BUTTON_ID = CustomId("mdb:{game}:{version}:{verb}", verb=WORD)
 SELECT_ID = CustomId("mds:{game}:{version}:{verb}", verb=WORD)
 
-BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
-    "accept": ("Accept the game", discord.ButtonStyle.success),
-    "accept-first": ("Accept the game", discord.ButtonStyle.success),
-    "rematch": ("Rematch", discord.ButtonStyle.primary),
-    "decline": ("Decline", discord.ButtonStyle.secondary),
-    "attacker": ("I'll be the Attacker", discord.ButtonStyle.primary),
-    "defender": ("I'll be the Defender", discord.ButtonStyle.primary),
-    "disposition": ("Pick Force Disposition", discord.ButtonStyle.primary),
-    "mirror": ("Agree on Mirrored World's mission", discord.ButtonStyle.secondary),
-    "choose": ("Choose Secondary Missions", discord.ButtonStyle.primary),
-    "ready": ("Battle Ready", discord.ButtonStyle.secondary),
-    "army": ("Set army", discord.ButtonStyle.secondary),
-    "deployed": ("Deployment done", discord.ButtonStyle.success),
-    "endcmd": ("End Command phase", discord.ButtonStyle.primary),
-    "endturn": ("End turn", discord.ButtonStyle.primary),
-    "done": ("Done scoring", discord.ButtonStyle.success),
-    "rounddone": ("Done scoring", discord.ButtonStyle.success),
-    "readydeploy": ("Battle Ready: deployment done", discord.ButtonStyle.success),
-    "notreadydeploy": ("Not Battle Ready: deployment done", discord.ButtonStyle.secondary),
-    "score": ("Score", discord.ButtonStyle.success),
-    "neworders": ("New Orders (1CP)", discord.ButtonStyle.secondary),
-    "swap": ("Swap a card (1CP, once)", discord.ButtonStyle.secondary),
-    "discard": ("Discard", discord.ButtonStyle.secondary),
-    "answer": ("Answer", discord.ButtonStyle.danger),
-    "challenger": ("Challenger card", discord.ButtonStyle.secondary),
-    "adapt": ("Adapt or Die", discord.ButtonStyle.secondary),
-    "corner": ("Hidden Supplies corner", discord.ButtonStyle.secondary),
-    "ritual": ("Ritual marker set up", discord.ButtonStyle.secondary),
-    "undo": ("Undo", discord.ButtonStyle.secondary),
-    "pause": ("Pause clock", discord.ButtonStyle.secondary),
-    "resume": ("Resume clock", discord.ButtonStyle.success),
-    "claim": ("Claim the game on time", discord.ButtonStyle.danger),
-    "tactical": ("Use Tactical Missions", discord.ButtonStyle.primary),
-    "keep": ("Keep all", discord.ButtonStyle.secondary),
-    "yes": ("Yes", discord.ButtonStyle.success),
-    "no": ("No", discord.ButtonStyle.secondary),
-    "units": ("Name units", discord.ButtonStyle.primary),
-    "nounits": ("No units on the battlefield", discord.ButtonStyle.secondary),
-    "nogamma": ("No Gamma Target", discord.ButtonStyle.secondary),
-    "stratagem": ("Use as Stratagem", discord.ButtonStyle.primary),
-    "mission": ("Go for the Mission", discord.ButtonStyle.success),
-    "select": ("Select secondary objectives", discord.ButtonStyle.primary),
-    "gofirst": ("Take the first turn", discord.ButtonStyle.primary),
-    "gosecond": ("Take the second turn", discord.ButtonStyle.primary),
-    "pickmission": ("Choose the mission", discord.ButtonStyle.primary),
-    "outcome": ("Record the mission's outcome", discord.ButtonStyle.primary),
-    "endby-first": ("Agree to abandon", discord.ButtonStyle.danger),
-    "endby-second": ("Agree to abandon", discord.ButtonStyle.danger),
-    "table": ("Open the table", discord.ButtonStyle.success),
-}
+STYLES = {"primary": discord.ButtonStyle.primary, "secondary": discord.ButtonStyle.secondary,
+          "success": discord.ButtonStyle.success, "danger": discord.ButtonStyle.danger}
 
 
 def _desk(interaction: discord.Interaction) -> Presses:
@@ -78,9 +32,9 @@ class GameButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], custom_i
     what = "Button {verb} of game {game}"
 
     def __init__(self, game: int, version: int, verb: str, *, disabled: bool = False) -> None:
-        label, style = BUTTONS[verb]
+        label, style = LABELS[verb]
         super().__init__(discord.ui.Button(
-            label=label, style=style, custom_id=self.custom_ids.format(game=game, version=version, verb=verb),
+            label=label, style=STYLES[style], custom_id=self.custom_ids.format(game=game, version=version, verb=verb),
             disabled=disabled,
         ))
         self.game, self.version, self.verb = game, version, verb
@@ -105,6 +59,19 @@ class GameSelect(Persistent, discord.ui.DynamicItem[discord.ui.Select], custom_i
 
     async def act(self, interaction: discord.Interaction) -> None:
         await _desk(interaction).on_select(interaction, self.game, self.version, self.verb, list(self.item.values))
+
+
+def item_of(piece: Pick | Control, game: int, version: int) -> discord.ui.Item:
+    """A menu's list or button as Discord draws it."""
+    if isinstance(piece, Control):
+        return GameButton(game, version, piece.verb)
+    return GameSelect(game, version, piece.verb, placeholder=piece.placeholder,
+                      options=[(o.label, o.value) for o in piece.options], min_values=piece.least,
+                      max_values=piece.at_most)
+
+
+def menu_view(menu: Menu, game: int, version: int) -> discord.ui.View:
+    return view_of(*(item_of(piece, game, version) for piece in menu.items))
 
 
 def view_of(*items: discord.ui.Item) -> discord.ui.View:

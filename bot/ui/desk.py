@@ -36,6 +36,7 @@ from bot.ui.alarms import Alarms
 from bot.ui.armies import ArmyForm
 from bot.ui.board_feed import BoardFeed
 from bot.present import game_model
+from bot.present import play
 from bot.present.asks import Wait
 from bot.ui.challenge import ACCEPT_QUESTION, offer_game
 from bot.ui.clock_watch import ClockWatch
@@ -181,21 +182,20 @@ class GameDesk:
             await self._current(interaction, game_id, None)
             await interaction.response.send_modal(ArmyForm(self, game_id))
             return
-        version = None if verb in self.views.unversioned else version
+        version = None if verb in play.UNVERSIONED else version
         # Acknowledged at once, as an update of the board (a menu follows privately): reading the game may wait
         # behind other tables' writes, and the press's token can then edit the board outside the global limit.
-        if verb not in self.views.forms:
+        if verb not in play.FORMS:
             await interaction.response.defer()
             self.board.boards.pressed(interaction)
         record = await self._current(interaction, game_id, version)
-        view = self.views.of(record.state)
+        actions = play.simple_actions(record.state)
         if verb == "undo":
             await self._undo(interaction, record, me)
-        elif verb in view.simple_actions:
-            await self.perform(interaction, view.simple_actions[verb](me, record.state), game_id=game_id,
-                               version=version)
+        elif verb in actions:
+            await self.perform(interaction, actions[verb](me, record.state), game_id=game_id, version=version)
         else:
-            await view.press(self, interaction, record, verb, version)
+            await self.views.of(record.state).press(self, interaction, record, verb, version)
 
     async def _undo(self, interaction: discord.Interaction, record: GameRecord, me: str) -> None:
         if not interaction.response.is_done():
@@ -220,7 +220,7 @@ class GameDesk:
 
     async def _on_select(self, interaction: discord.Interaction, game_id: int, version: int, verb: str,
                          values: list[str]) -> None:
-        version = None if verb in self.views.unversioned else version
+        version = None if verb in play.UNVERSIONED else version
         record = await self._current(interaction, game_id, version)
         await self.views.of(record.state).select(self, interaction, record, verb, values, version)
 

@@ -11,9 +11,11 @@ from bot.armies.lists import ListError
 from bot.engine.errors import GameError
 from bot.present.entrants import name_of
 from bot.store.tournament_repository import EntryList, TournamentRecord
-from bot.ui.armies import army_fields, army_values, list_message
+from bot.present.offers import army_fields, army_values
+from bot.ui.armies import list_message
 from bot.ui.dynamic import CustomId, Persistent
-from bot.ui.forms import Form, FormSpec
+from bot.present.offers import FormSpec
+from bot.ui.forms import Form
 from bot.ui.tournament import is_organiser, line_embeds
 
 POLICIES = {"none": "no lists", "closed": "closed lists (organisers only)",

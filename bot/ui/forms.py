@@ -7,19 +7,19 @@ and answers each submission through one listener (`answer_form`, added by the de
 refused privately, like an outdated board; one it holds is acknowledged first, then acted on, any refusal or
 unexpected failure answered as the buttons answer theirs.
 
-What a form asks is a `FormSpec`, which the Activity draws as a dialog of its own (bot/web/activity.py) and the same
-move reads back: a form's fields and its move are written once for both.
+What a form asks is a `FormSpec` (bot/present/offers.py), which the Activity draws as a dialog of its own
+(bot/web/activity.py) and the same move reads back: a form's fields and its move are written once for both.
 """
 
 from __future__ import annotations
 
 import uuid
 from collections import OrderedDict
-from dataclasses import dataclass
 from typing import Any
 
 import discord
 
+from bot.present.offers import FormSpec
 from bot.ui.errors import answer_failure, send_error
 
 PREFIX = "mdf:"  # the custom id of every form of the bot
@@ -27,35 +27,6 @@ HELD = 4096  # forms held at once: past that the oldest go, and their submission
 EXPIRED = "This form has expired: open it again from the board."
 
 _held: OrderedDict[str, Form] = OrderedDict()
-
-
-@dataclass(frozen=True)
-class Field:
-    """One text input of a form."""
-
-    id: str
-    label: str
-    placeholder: str | None = None
-    required: bool = True
-    max_length: int = 80
-    paragraph: bool = False
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "label": self.label, "placeholder": self.placeholder or "",
-                "required": self.required, "max_length": self.max_length, "paragraph": self.paragraph}
-
-
-@dataclass(frozen=True)
-class FormSpec:
-    """What a form asks: its title and fields; `file`: a list file may come with it (the Activity's dialog takes
-    one; in Discord a file is attached to /army set instead)."""
-
-    title: str
-    fields: tuple[Field, ...]
-    file: bool = False
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"title": self.title, "fields": [f.as_dict() for f in self.fields], "file": self.file}
 
 
 class Form(discord.ui.Modal):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.ui.controls import BUTTONS
+from bot.present.offers import LABELS
 from bot.ui.open_challenge import LABELS as CHALLENGE_LABELS
 from bot.ui.permissions import NEEDED
 
@@ -45,7 +45,7 @@ class HelpSection:
 
 def button(verb: str) -> str:
     """A board button's real label, in bold: a renamed button renames the help with it."""
-    return f"**{BUTTONS[verb][0]}**"
+    return f"**{LABELS[verb][0]}**"
 
 
 ABOUT = (

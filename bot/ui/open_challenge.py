@@ -21,7 +21,8 @@ from bot.plumbing.times import relative, stamp
 from bot.ui.challenge import open_thread, start_game
 from bot.ui.controls import view_of
 from bot.ui.dynamic import CustomId, Persistent, one_of
-from bot.ui.game_options import GameOptions
+from bot.services.game_options import GameOptions
+from bot.ui.game_options import option_lines
 from bot.ui.text import pinging
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ class OpenChallenges:
         rules = self.desk.service.packs.rules(options.pack)
         if row.status == ChallengeStatus.OPEN:
             who = f"members with <@&{row.role_id}>" if row.role_id else "anyone"
-            lines = [*options.lines(self.desk.service.packs), f"**Who may take it:** {who} but {row.author_name}"]
+            lines = [*option_lines(options, self.desk.service.packs), f"**Who may take it:** {who} but {row.author_name}"]
             if row.starts_at is not None:
                 lines.append(f"**Starts:** {stamp(row.starts_at)}")
             lines.append(f"**Expires:** {relative(row.expires_at)}")

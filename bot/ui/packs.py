@@ -1,11 +1,11 @@
-"""What each family of packs gives the desk (bot/ui/desk.py) to show and run its games: the list a new family fills
-in. The Mission Deck's is bot/ui/chapter_approved/view.py, the table games' (Grand Tournament 2020, 4th edition)
-bot/ui/table/view.py; `PackViews.of(state)` says which one shows a game. Both hand their presses and menu choices
-to their controls module with bot/ui/pack_controls.py."""
+"""What each family of packs gives the desk (bot/ui/desk.py) to show and run its games in Discord, beside what its
+games offer (bot/present/play.py): the list a new family fills in. The Mission Deck's is
+bot/ui/chapter_approved/view.py, the table games' (Grand Tournament 2020, 4th edition) bot/ui/table/view.py;
+`PackViews.of(state)` says which one shows a game. Both hand their presses and menu choices to their controls module
+with bot/ui/pack_controls.py."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
@@ -23,16 +23,8 @@ if TYPE_CHECKING:
 
 
 class PackView(Protocol):
-    simple_actions: Mapping[str, Callable[[str, Any], Any]]  # buttons that act at once: verb -> the presser's move
-    unversioned: frozenset[str]  # verbs whose press does not depend on the board it was drawn on
-    forms: frozenset[str]  # verbs whose press opens a form (a modal): it must be the first answer, so no defer
-
     def briefing(self, model: GameModel, state: Any, events: tuple[Event, ...]) -> dict:
         """The challenge's embeds (and pictures), read before the game starts, headed by the game's public model."""
-
-    def buttons(self, game_id: int, state: Any, version: int) -> list[discord.ui.Item]:
-        """The buttons of the moves the game allows now: the board's (its embed is the game's public model,
-        bot/ui/board_embed.py), and the Activity's controls."""
 
     def waits(self, state: Any) -> set[tuple[str, ...]]:
         """(player, verb, ...) for each turn and decision the game waits on: the calls (bot/ui/calls.py)."""
@@ -40,9 +32,6 @@ class PackView(Protocol):
     def result_card(self, model: GameModel, state: Any) -> dict:
         """The result card's embed (its title and verdict the game's public model's), and its score sheet picture
         where the game has one."""
-
-    def sheet_file(self, state: Any, game_id: int) -> discord.File:
-        """The score sheet picture (public information only)."""
 
     async def press(self, desk: Desk, interaction: discord.Interaction, record: GameRecord, verb: str,
                     version: int | None) -> None:
@@ -57,14 +46,11 @@ class PackView(Protocol):
 
 
 class PackViews:
-    """Every family's view, and what the desk must know before it reads a game (which verbs open a form)."""
+    """Every family's view."""
 
     def __init__(self, packs: Packs) -> None:
         self.mission_deck = MissionDeckView(packs)
         self.table = TableView(packs)
-        every: tuple[PackView, ...] = (self.mission_deck, self.table)
-        self.unversioned = frozenset().union(*(view.unversioned for view in every))
-        self.forms = frozenset().union(*(view.forms for view in every))
 
     def of(self, state: Any) -> PackView:
         return self.mission_deck if is_mission_deck(state) else self.table

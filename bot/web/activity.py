@@ -35,13 +35,10 @@ from bot.engine.packs import is_mission_deck
 from bot.services.games import GameService
 from bot.store.models import GameStatus
 from bot.store.repository import GameRecord
-from bot.ui.armies import ARMY_FORM, army_move, army_values
-from bot.ui.chapter_approved import controls as ca_controls
-from bot.ui.controls import BUTTONS, GameButton, GameSelect
-from bot.ui.forms import FormSpec
-from bot.ui.game_options import GameOptions, pack_choices
-from bot.ui.packs import PackViews
-from bot.ui.table import controls as table_controls
+from bot.present import play
+from bot.present.offers import ARMY_FORM, LABELS, army_values
+from bot.services.armies import army_move
+from bot.services.game_options import GameOptions, pack_choices
 from bot.web.activity_sessions import LEFT_CALL, Session, Sessions, error
 from bot.web.discord_api import DiscordApi
 
@@ -50,7 +47,6 @@ ACCEPTED_KEPT = 10_000  # games known to have their board posted
 NO_GAME = "There is no game in this voice channel's chat yet: start one here."
 SIZES = (("strike-force", "Strike Force"), ("incursion", "Incursion"), ("asymmetric-war", "Asymmetric War"))
 ANSWERS = frozenset({"accept", "accept-first", "decline"})  # a challenge's buttons
-DEPLOYING = frozenset({"readydeploy", "notreadydeploy"})  # a table game's Battle Ready answer with its deployment
 
 
 class CallTable(Protocol):
@@ -65,8 +61,8 @@ class CallTable(Protocol):
 class Activity:
     """The Activity's API, beside the web pages (bot/web/server.py adds its routes)."""
 
-    def __init__(self, service: GameService, views: PackViews, discord: DiscordApi) -> None:
-        self.service, self.views, self.discord = service, views, discord
+    def __init__(self, service: GameService, discord: DiscordApi) -> None:
+        self.service, self.discord = service, discord
         self.sessions = Sessions()
         self.table: CallTable | None = None  # in the bot's own process; `python -m bot pages` has no Discord side
         self._accepted: set[int] = set()  # games whose challenge is answered: their board is posted
@@ -139,7 +135,7 @@ class Activity:
         elif not await self._answered(record):
             controls = _challenge_controls(seat)
         else:
-            controls = self._controls(record, session.user)
+            controls = [c.as_dict() for c in play.controls(self.service.packs, state, session.user)]
         return {"seat": seat, "name": session.name, "controls": controls,
                 "private": [*self._secrets(state, session.user), *(lines if made == record.version else ())]}
 
@@ -158,7 +154,7 @@ class Activity:
             if secret is None or all(p.secret for p in state.players):
                 return []
             return ["Your secret selection is in (shown once both have selected)."]
-        catalog = self.views.mission_deck.catalog_of(state)
+        catalog = self.service.packs.rules(state.pack).catalog
         player = state.player(me)
         lines = []
         if player.choice is not None and player.mode is None:
@@ -169,26 +165,6 @@ class Activity:
             lines.append(f"Your secret Force Disposition: {title_case(catalog.disposition(player.disposition_choice).name)}"
                          " (shown once both have picked).")
         return lines
-
-    def _controls(self, record: GameRecord, me: str) -> list[dict[str, Any]]:
-        """The board's buttons for this player, each a move at once, a menu or a form."""
-        view = self.views.of(record.state)
-        mission_deck = is_mission_deck(record.state)
-        menus = ca_controls.MENUS if mission_deck else table_controls.MENUS
-        found = []
-        for item in view.buttons(record.id, record.state, record.version):
-            verb = getattr(item, "verb", None)
-            kind = ("menu" if verb in menus or verb == "deployed" and self._asks_ready(record, me)
-                    else "form" if verb in ("army", "units") else "move")
-            if kind != "move" or verb in view.simple_actions or verb in ("undo", "deployed"):
-                found.append({"verb": verb, "label": BUTTONS[verb][0], "kind": kind})
-        return found
-
-    def _asks_ready(self, record: GameRecord, me: str) -> bool:
-        """A table game's Deployment done asks first whether the army is Battle Ready (a menu of two buttons)."""
-        if is_mission_deck(record.state):
-            return False
-        return table_controls.deploy_moves(self.service.packs.rules(record.pack), record.state, me, "deployed") is None
 
     # ---- starting a game --------------------------------------------------------------------------
 
@@ -237,22 +213,11 @@ class Activity:
         session = await self.session(body.get("session"))
         record = await self.game_of(session, body.get("game"))
         _require_player(record, session)
-        verb, state = body.get("verb"), record.state
         try:
-            if verb == "deployed" and self._asks_ready(record, session.user):
-                content, items = table_controls.READY_QUESTION, [GameButton(record.id, record.version, v)
-                                                                  for v in ("readydeploy", "notreadydeploy")]
-            elif is_mission_deck(state) and verb in ca_controls.MENUS:
-                catalog = self.views.mission_deck.catalog_of(state)
-                content, items = ca_controls.menu(catalog, state, session.user, record.id, record.version, verb)
-            elif not is_mission_deck(state) and verb in table_controls.MENUS:
-                rules = self.service.packs.rules(record.pack)
-                content, items = table_controls.menu(rules, state, session.user, record.id, record.version, verb)
-            else:
-                raise GameError("That control has no menu.")
+            offered = play.menu(self.service.packs, record.state, session.user, str(body.get("verb")))
         except GameError as exc:
             raise error(web.HTTPBadRequest, exc.message) from None
-        return web.json_response({"content": content, "items": [_item(i) for i in items]})
+        return web.json_response(offered.as_dict())
 
     async def form(self, request: web.Request) -> web.Response:
         """What a control's form asks: Set army, Name units, or what a menu choice asks before it is a move."""
@@ -261,22 +226,12 @@ class Activity:
         record = await self.game_of(session, body.get("game"))
         _require_player(record, session)
         try:
-            spec = self._form(record, session.user, body.get("verb"), _values(body))
+            spec = play.form(self.service.packs, record.state, session.user, body.get("verb"), _values(body))
         except GameError as exc:
             raise error(web.HTTPBadRequest, exc.message) from None
         if spec is None:
             raise error(web.HTTPBadRequest, "That control has no form.")
         return web.json_response(spec.as_dict())
-
-    def _form(self, record: GameRecord, me: str, verb: object, values: list[str] | None) -> FormSpec | None:
-        if verb == "army":
-            return ARMY_FORM
-        if verb == "units" and is_mission_deck(record.state):
-            return ca_controls.units_form(record.state, me)
-        if values is not None and not is_mission_deck(record.state):
-            return table_controls.select_form(self.service.packs.rules(record.pack), record.state, me, str(verb),
-                                              values)
-        return None
 
     async def act(self, request: web.Request) -> web.Response:
         body = await _body(request)
@@ -291,7 +246,8 @@ class Activity:
         try:
             if verb in ANSWERS:
                 return await self._answer(record, session, str(verb))
-            form = self._form(record, session.user, verb, values) if verb != "army" else ARMY_FORM
+            form = play.form(self.service.packs, record.state, session.user, verb, values) if verb != "army" \
+                else ARMY_FORM
             if form is not None and typed is None:  # the page shows the form, then sends it back with `typed`
                 return web.json_response({"form": form.as_dict()})
             if verb == "undo":
@@ -300,7 +256,7 @@ class Activity:
                 result = await self._set_army(record, session, typed or {}, body.get("file"))
             else:
                 result = None
-                for move, checked in self._moves(record, session.user, verb, values, typed):
+                for move, checked in play.moves(self.service.packs, record.state, session.user, verb, values, typed):
                     result = await self.service.act(move, game_id=record.id,
                                                     expected_version=version if checked else None)
         except NotAPlayer as exc:
@@ -322,28 +278,6 @@ class Activity:
             session.pending = tuple(f"Your list: {flag}" for flag in checked.flags)
         return result
 
-    def _moves(self, record: GameRecord, me: str, verb: object, values: list[str] | None,
-               typed: dict[str, str] | None) -> list[tuple[Any, bool]]:
-        """The moves a control makes, each with whether it is checked against the version on screen."""
-        state, view = record.state, self.views.of(record.state)
-        if verb == "units" and is_mission_deck(state):
-            return [(ca_controls.units_answer(state, me, typed or {}), True)]
-        if values is not None:
-            if is_mission_deck(state):
-                try:
-                    return [(ca_controls.select_action(me, str(verb), values), verb not in self.views.unversioned)]
-                except (ValueError, KeyError):  # a value no menu offers
-                    raise GameError("That choice is not on the menu.") from None
-            return [(table_controls.select_action(me, str(verb), values, typed), verb in ("mission", "outcome"))]
-        if not is_mission_deck(state) and verb in ("deployed", *DEPLOYING):
-            found = table_controls.deploy_moves(self.service.packs.rules(record.pack), state, me, str(verb))
-            if found is None:
-                raise GameError(table_controls.READY_QUESTION)
-            return [(move, verb == "deployed") for move in found]  # the Battle Ready answer holds however it moved
-        if verb in view.simple_actions:
-            return [(view.simple_actions[verb](me, state), verb not in self.views.unversioned)]
-        raise GameError("That control is not available here.")
-
     async def _answer(self, record: GameRecord, session: Session, verb: str) -> web.Response:
         """Accept or decline the challenge from the call: the board is posted in the chat as a press there would."""
         if self.table is None:
@@ -355,7 +289,7 @@ class Activity:
 def _challenge_controls(seat: int) -> list[dict[str, Any]]:
     """The challenged player accepts or declines; the challenger may call it off."""
     verbs = ["accept", "decline"] if seat == 1 else ["decline"]
-    return [{"verb": v, "label": BUTTONS[v][0] if v != "decline" or seat == 1 else "Call the game off", "kind": "move"}
+    return [{"verb": v, "label": LABELS[v][0] if v != "decline" or seat == 1 else "Call the game off", "kind": "move"}
             for v in verbs]
 
 
@@ -385,18 +319,6 @@ def _file(file: object) -> tuple[str, bytes] | None:
         return file["name"][:100], base64.b64decode(file["data"], validate=True)
     except (binascii.Error, ValueError):
         raise GameError("The file did not arrive whole: choose it again.") from None
-
-
-def _item(item: Any) -> dict[str, Any]:
-    """A menu's select or button as the page draws it."""
-    if isinstance(item, GameSelect):
-        select = item.item
-        return {"kind": "select", "verb": item.verb, "placeholder": select.placeholder,
-                "options": [{"label": o.label, "value": o.value, "description": o.description}
-                            for o in select.options],
-                "min": select.min_values, "max": select.max_values}
-    assert isinstance(item, GameButton)
-    return {"kind": "button", "verb": item.verb, "label": BUTTONS[item.verb][0]}
 
 
 async def _body(request: web.Request) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from bot.present.judges import with_judges
 from bot.services.games import GameService
 from bot.store.shares import ShareRepository
 from bot.services.tournaments import TournamentService
-from bot.ui.board_feed import RecentEvents
+from bot.present.recent import RecentEvents
 
 _log = logging.getLogger(__name__)
 

@@ -15,7 +15,6 @@ from bot.plumbing.settings import Settings
 from bot.store.db import is_postgres, make_engine, make_sessionmaker, upgrade_database
 from bot.store.shares import ShareRepository
 from bot.services.tournaments import TournamentService
-from bot.ui.packs import PackViews
 from bot.web.discord_api import DiscordApi
 from bot.web.limits import RateLimits
 from bot.web.server import WebSurface
@@ -35,8 +34,7 @@ async def serve_pages(settings: Settings, catalog: Catalog, *, ready: asyncio.Ev
         await changes.connect(PgRelay(settings.database_url))
     service = GameService(catalog, sessions, changes=changes)
     web = WebSurface(service, TournamentService(sessions, changes=changes), ShareRepository(sessions),
-                     PackViews(service.packs), public_url=settings.web_url, limits=RateLimits.of(settings),
-                     discord=DiscordApi.of(settings, None))
+                     public_url=settings.web_url, limits=RateLimits.of(settings), discord=DiscordApi.of(settings, None))
     web.feeds.judges = JudgeService(sessions, changes=changes)  # the venue screen shows the judges' calls
     await web.start(settings.web_host, settings.web_port)
     if ready is not None:

@@ -30,8 +30,8 @@ from bot.store.repository import GameRecord
 from bot.store.share_models import ShareKind
 from bot.store.shares import ShareRepository
 from bot.services.tournaments import TournamentService
-from bot.ui.chapter_approved.briefing import table_map
-from bot.ui.packs import PackViews
+from bot.present.pictures.map import table_map
+from bot.present.pictures.sheets import score_sheet
 from bot.web.activity import Activity
 from bot.web.activity_sessions import LEFT_CALL
 from bot.web.discord_api import DiscordApi
@@ -88,12 +88,11 @@ def shell(name: str) -> str:
 
 
 class WebSurface:
-    def __init__(self, service: GameService, tournaments: TournamentService, shares: ShareRepository,
-                 views: PackViews, *, public_url: str, limits: RateLimits | None = None,
-                 discord: DiscordApi | None = None) -> None:
-        self.service, self.tournaments, self.shares, self.views = service, tournaments, shares, views
+    def __init__(self, service: GameService, tournaments: TournamentService, shares: ShareRepository, *,
+                 public_url: str, limits: RateLimits | None = None, discord: DiscordApi | None = None) -> None:
+        self.service, self.tournaments, self.shares = service, tournaments, shares
         # The Discord Activity, when the application's OAuth2 client and token are configured (bot/web/activity.py).
-        self.activity = Activity(service, views, discord) if discord is not None else None
+        self.activity = Activity(service, discord) if discord is not None else None
         self.public_url = public_url.rstrip("/")
         self.feeds = LiveFeeds(service, tournaments, shares)
         self.limits = limits or RateLimits()
@@ -243,20 +242,20 @@ class WebSurface:
         state = record.state
         if not is_mission_deck(state):
             raise web.HTTPNotFound(text="This game's pack draws no map.")
-        catalog = self.views.mission_deck.catalog_of(state)
+        catalog = self.service.packs.rules(state.pack).catalog
         if not catalog.has_map(state.mission.deployment):
             raise web.HTTPNotFound(text="This game's deployment has no map.")
-        picture = await asyncio.to_thread(lambda: table_map(catalog, state).fp.read())
-        return web.Response(body=picture, content_type="image/png")
+        picture = await asyncio.to_thread(table_map, catalog, state)
+        return web.Response(body=picture.png, content_type="image/png")
 
     async def _sheet_of(self, record: GameRecord) -> web.Response:
         if record.state.status != "ended":
             raise web.HTTPNotFound(text="The score sheet is drawn once the game is over.")
         try:
-            sheet = await asyncio.to_thread(self.views.of(record.state).sheet_file, record.state, record.id)
+            sheet = await asyncio.to_thread(score_sheet, self.service.packs, record.state, record.id)
         except GameError as exc:  # a game VP do not decide has none
             raise web.HTTPNotFound(text=exc.message) from None
-        return web.Response(body=sheet.fp.read(), content_type="image/png")
+        return web.Response(body=sheet.png, content_type="image/png")
 
     async def _stream(self, request: web.Request) -> web.StreamResponse:
         target = await self._target(request)

@@ -56,3 +56,11 @@ def test_imports_point_down_only(name: str) -> None:
 ])
 def test_the_check_catches_an_import_from_above(name: str, source: str) -> None:
     assert upward_imports(name, source)
+
+
+@pytest.mark.parametrize("name", sorted(n for n in MODULES if n.startswith("bot.web")), ids=str)
+def test_the_web_surfaces_render_the_model_not_discords_widgets(name: str) -> None:
+    """The pages, the Activity (and the organiser's desk) stand beside the Discord ui, not on it: what a game offers,
+    its pictures and recent events are below both (bot/present)."""
+    source = MODULES[name].read_text(encoding="utf-8")
+    assert [t for t in imports_of(source) if t == "bot.ui" or t.startswith("bot.ui.")] == []

@@ -13,7 +13,7 @@ from PIL import Image
 from bot.engine.chapter_approved.state import Source, Status
 from bot.services.games import GameService, NoGame
 from bot.store.models import GameStatus
-from bot.ui.sheet_drawing import WIDTH
+from bot.present.pictures.drawing import WIDTH
 from tests.cogs.game_table import Table, battle_steps, find_seed, public_text, verbs
 from tests.cogs.harness import Harness
 

@@ -16,7 +16,7 @@ from bot.engine.chapter_approved.actions import parse_action
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.game import replay
 from bot.engine.chapter_approved.state import Phase, Source, Status
-from bot.ui.sheet_drawing import WIDTH
+from bot.present.pictures.drawing import WIDTH
 from tests.cogs.conftest import harness_settings
 from tests.cogs.game_table import (
     Table, battle_steps, find_seed, fixed_turn, public_text, score_first_card_option, tactical_turn, verbs,

@@ -10,7 +10,7 @@ import discord
 import pytest
 
 from bot.client import EXTENSIONS, MissionBot
-from bot.ui.controls import BUTTONS
+from bot.present.offers import LABELS
 from bot.ui.help import available, help_embed, registered
 from bot.ui.help_text import FIRST_GAME, SECTIONS
 from bot.ui.open_challenge import LABELS as CHALLENGE_LABELS
@@ -78,7 +78,7 @@ async def test_help_is_private_and_its_menu_switches_the_same_message(harness: H
 
 async def test_the_first_game_walks_through_the_boards_real_buttons(harness: Harness, alice: FakeUser) -> None:
     assert len(FIRST_GAME.steps) == 10
-    labels = {label for label, _ in (*BUTTONS.values(), *CHALLENGE_LABELS.values())}
+    labels = {label for label, _ in (*LABELS.values(), *CHALLENGE_LABELS.values())}
     named = re.findall(r"\*\*(.+?)\*\*", "\n".join(FIRST_GAME.steps))
     assert set(named) <= labels
     assert {"Accept the game", "I'll be the Attacker", "Choose Secondary Missions", "Deployment done",

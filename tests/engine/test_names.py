@@ -8,7 +8,7 @@ import pytest
 
 from bot.decks import default_catalog, installed_packs
 from bot.engine.names import UnknownName, normalised, resolve, title_case
-from bot.ui.game_options import read_typed
+from bot.services.game_options import read_typed
 
 CATALOG = default_catalog()
 NAMED = ([(c.id, c.name) for c in CATALOG.secondaries] + [(p.id, p.name) for p in CATALOG.primaries]

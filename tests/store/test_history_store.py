@@ -13,7 +13,7 @@ from bot.engine.models import Army
 from bot.services.games import GameService
 from bot.store.community_models import GameSummary, ServerTally
 from bot.store.history import tallies
-from bot.ui.stats_image import faction_stats
+from bot.present.pictures.stats import faction_stats
 from tests.store.conftest import ALICE, BOB, scripted_game
 
 GUILD = 77

@@ -6,7 +6,8 @@ from types import SimpleNamespace
 
 import discord
 
-from bot.ui.board_feed import RECENT_EVENTS, RECENT_GAMES, RecentEvents
+from bot.present.recent import RecentEvents
+from bot.ui.board_feed import RECENT_EVENTS, RECENT_GAMES
 from bot.ui.live_board import PRESSES_KEPT, LiveBoards
 
 

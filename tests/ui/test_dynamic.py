@@ -16,7 +16,8 @@ from bot.engine.fourth_edition.generator import roll_mission
 from bot.ui import dynamic
 from bot.ui.armies import FullList
 from bot.ui.event_lists import ListDisposition
-from bot.ui.controls import BUTTONS, GameButton, GameSelect, view_of
+from bot.present.offers import LABELS
+from bot.ui.controls import GameButton, GameSelect, view_of
 from bot.ui.errors import APOLOGY
 from bot.ui.help import HelpMenu
 from bot.ui.judges.buttons import CallJudgeButton, JudgeCallButton
@@ -40,7 +41,7 @@ SEED = "d3f0f528f286935883fc7308c6cfe03c"
 def samples(big: bool = False) -> list[tuple[discord.ui.DynamicItem, dict[str, Any]]]:
     """One item of every class with the fields its id should carry; `big`: the longest values each field takes."""
     n, a, b = (BIG, str(BIG), str(BIG - 1)) if big else (12, ALICE, BOB)
-    verb = max(BUTTONS, key=len) if big else "endturn"
+    verb = max(LABELS, key=len) if big else "endturn"
     level = "omega" if big else None
     rolled = roll_mission(fourth_edition(), "x" * 32 if big else SEED, (a, b), level=level, strategy_ratings=(1, 3))
     return [

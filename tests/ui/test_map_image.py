@@ -14,10 +14,11 @@ from bot.engine.chapter_approved.catalog import Catalog, Deployment
 from bot.engine.chapter_approved.game import new_game
 from bot.engine.chapter_approved.objectives import table_objectives
 from bot.engine.chapter_approved.state import GameSetup
-from bot.ui.chapter_approved import map_image
+from bot.present.pictures import map as map_image
 from bot.present import Links, mission_deck
-from bot.ui.chapter_approved.briefing import briefing, table_map
-from bot.ui.chapter_approved.map_image import BOLD_FONT, REGULAR_FONT, WIDTH, map_key, render_deployment
+from bot.present.pictures.map import table_map
+from bot.ui.chapter_approved.briefing import briefing
+from bot.present.pictures.map import BOLD_FONT, REGULAR_FONT, WIDTH, map_key, render_deployment
 from tests.engine.conftest import Table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,7 +64,7 @@ def test_the_game_map_numbers_markers_as_the_briefing_lists_them(catalog: Catalo
     model = mission_deck.model(catalog, out.state, game_id=1, version=0, recent=[], links=Links())
     embeds, _ = briefing(model, catalog, out.state, out.events)
     listed = next(f["value"] for f in embeds[0].to_dict()["fields"] if f["name"].startswith("Deployment:"))
-    image = decoded(table_map(catalog, out.state).fp.read())
+    image = decoded(table_map(catalog, out.state).png)
     title, subtitle = image.text["Title"].splitlines()
     assert (title, subtitle) == ("Search and Destroy — Strike Force", "Mission I: Hidden Supplies")
     markers = [line for line in legend_lines(image) if line[0].isdigit()]
@@ -79,7 +80,7 @@ def test_removed_markers_and_alpha_omega_are_shown_in_the_legend() -> None:
     table.to_round(4)
     state = table.state
     names = {m.id: m.name for m in table_objectives(table.catalog, state, removed=True)}
-    legend = legend_lines(decoded(table_map(table.catalog, state).fp.read()))
+    legend = legend_lines(decoded(table_map(table.catalog, state).png))
     alpha = next(line for line in legend if " α — " in line)
     omega = next(line for line in legend if " Ω — " in line)
     assert alpha.endswith(f"{names[state.mission.alpha_objective]} (removed)")
@@ -132,7 +133,7 @@ def test_the_shipped_dejavu_font_draws_the_text(catalog: Catalog, monkeypatch) -
     finally:
         map_image._font.cache_clear()
     assert set(opened) == {str(REGULAR_FONT), str(BOLD_FONT)}
-    assert REGULAR_FONT.parent == Path(map_image.__file__).parents[1] / "fonts"  # bot/ui/fonts, shipped
+    assert REGULAR_FONT.parent == Path(map_image.__file__).with_name("fonts")  # bot/present/pictures/fonts, shipped
     font = ImageFont.truetype(str(REGULAR_FONT), 20)
     assert font.getname() == ("DejaVu Sans", "Book")
     missing = font.getmask("\U000f0000").getbbox()  # a private-use code point DejaVu has no glyph for

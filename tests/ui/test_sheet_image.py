@@ -8,8 +8,8 @@ from PIL import Image
 
 from bot.engine.chapter_approved.state import Status
 from bot.engine.rng import seed_hash
-from bot.ui.chapter_approved.sheet_image import render_score_sheet, score_sheet_content
-from bot.ui.sheet_drawing import WIDTH
+from bot.present.pictures.mission_deck_sheet import render_score_sheet, score_sheet_content
+from bot.present.pictures.drawing import WIDTH
 from tests.engine.conftest import CATALOG, Table
 
 GAME = 7

@@ -12,10 +12,10 @@ from bot.engine.moves import ChooseSide, Concede, DeclareBattleReady, Deployment
 from bot.engine.rng import seed_hash
 from bot.engine.table.actions import ChooseTurn, MissionResult, ScoreObjective, SelectSecondaries
 from bot.engine.table.state import Step, TableSetup, TableState
-from bot.ui.sheet_drawing import WIDTH
-from bot.ui.table.sheet import table_sheet_content, table_sheet_file, table_sheet_text
-from bot.ui.table.sheet_content import Column, Row
-from bot.ui.table.sheet_image import render_table_sheet
+from bot.present.pictures.drawing import WIDTH
+from bot.present.pictures.table_sheet import table_sheet_content, table_sheet_picture, table_sheet_text
+from bot.present.pictures.table_sheet_content import Column, Row
+from bot.present.pictures.table_sheet_image import render_table_sheet
 
 ALICE, BOB = "111", "222"
 PACKS = installed_packs()
@@ -275,6 +275,6 @@ def test_the_picture_is_a_readable_png_and_the_file_is_named_after_the_game() ->
     assert image.format == "PNG" and image.width == WIDTH and 1500 < image.height < 2600
     early = png(table_sheet_content(GT, gt_game().state))
     assert early.width == WIDTH and early.height < image.height  # no lost VP: no taller rows
-    file = table_sheet_file(GT, game.state, 7)
-    assert file.filename == "score-sheet-7.png"  # as docs/players/playing.md names it, for every pack
-    assert Image.open(file.fp).size == image.size
+    picture = table_sheet_picture(GT, game.state, 7)
+    assert picture.name == "score-sheet-7.png"  # as docs/players/playing.md names it, for every pack
+    assert Image.open(io.BytesIO(picture.png)).size == image.size

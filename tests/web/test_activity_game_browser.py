@@ -88,7 +88,7 @@ async def test_a_whole_game_from_the_call(browser: Any, harness, voice, oauth: F
     players = (str(alice.id), str(bob.id))
     seed = find_seed(catalog, players, lambda s: any(q.kind == PromptKind.ALPHA_TARGETS for q in s.prompts),
                      steps=battle_steps(*players, ALICE_FIXED, None), prefix="call")
-    monkeypatch.setattr("bot.ui.game_options.new_seed", lambda: seed)
+    monkeypatch.setattr("bot.services.game_options.new_seed", lambda: seed)
     instance = oauth.launch(voice.id, GUILD_ID, alice.id, bob.id)
     errors: list[str] = []
     alice_page = await open_table(browser, harness, oauth, instance, alice, errors)

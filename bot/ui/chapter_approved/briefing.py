@@ -3,7 +3,6 @@ each Primary scoring line as one line. The full card texts are one `/card` away.
 
 from __future__ import annotations
 
-import io
 
 import discord
 
@@ -12,11 +11,11 @@ from bot.engine.chapter_approved.game import Event
 from bot.engine.chapter_approved.objectives import table_objectives
 from bot.engine.chapter_approved.state import GameState
 from bot.present import GameModel
-from bot.present.mission_deck_words import mission_name, primary_line, supply_drop_text
-from bot.ui.chapter_approved.map_image import marker_numbers, render_deployment
+from bot.present.mission_deck_words import primary_line, supply_drop_text
+from bot.present.pictures.map import MAP_FILE, marker_numbers, table_map
+from bot.ui.files import attached
 from bot.ui.text import clip, field_value, title_case
 
-MAP_FILE = "deployment.png"
 
 
 def briefing(model: GameModel, catalog: Catalog, state: GameState, events: tuple[Event, ...]
@@ -50,7 +49,7 @@ def briefing(model: GameModel, catalog: Catalog, state: GameState, events: tuple
     summary.set_image(url=f"attachment://{MAP_FILE}")
     summary.set_footer(text=clip("Full card texts and rulings: " + ", ".join(f"/card {name}" for name in cards),
                                  2048))
-    return [summary], [table_map(catalog, state)]
+    return [summary], [attached(table_map(catalog, state))]
 
 
 def disposition_briefing(model: GameModel, catalog: Catalog, state: GameState, events: tuple[Event, ...]
@@ -80,21 +79,6 @@ def disposition_briefing(model: GameModel, catalog: Catalog, state: GameState, e
     summary.set_footer(text=f"{catalog.title}: the cards' facts in our own words. Powered by 40kdc-data "
                             "(github.com/wn-mitch/40kdc-data).")
     return summary
-
-
-def table_map(catalog: Catalog, state: GameState) -> discord.File:
-    """The deployment map with the objective markers of this game, numbered as the briefing lists them."""
-    mission = state.mission
-    markers = table_objectives(catalog, state, removed=True)
-    highlight = marker_numbers(markers)
-    if mission.alpha_objective:
-        highlight[mission.alpha_objective] += " α"
-        highlight[mission.omega_objective] += " Ω"
-    picture = render_deployment(catalog.deployment(mission.deployment), highlight=highlight,
-                                removed=state.removed_objectives, markers=markers,
-                                mission=mission_name(catalog, state),
-                                layouts=tuple(catalog.layout(layout) for layout in mission.layouts))
-    return discord.File(io.BytesIO(picture), filename=MAP_FILE)
 
 
 def _random_choices(catalog: Catalog, state: GameState) -> str:

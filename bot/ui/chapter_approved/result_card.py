@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import discord
 
-import io
 
-from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.state import GameState
 from bot.engine.rng import seed_hash
 from bot.services.game_log import score_sheet
 from bot.present import GameModel
-from bot.ui.chapter_approved.sheet_image import render_score_sheet, score_sheet_content
 from bot.ui.markup import description
-from bot.ui.sheet_drawing import sheet_filename
+from bot.present.pictures.drawing import sheet_filename
 from bot.ui.text import clip, field_value
 
 
@@ -38,12 +35,6 @@ def verify_text(state: GameState, game_id: int) -> str:
     return (f"Seed `` {seed} `` — SHA-256 `{seed_hash(seed)}` (the hash shown since the start). Anyone can "
             f"re-derive every shuffle, draw and roll: `/game log`, then `python -m bot verify game-{game_id}.json` "
             "('Verify a game' in the docs).")
-
-
-def sheet_file(catalog: Catalog, state: GameState, game_id: int) -> discord.File:
-    """The score sheet picture: public information only, so it may be posted at any time."""
-    png = render_score_sheet(score_sheet_content(catalog, state, game_id))
-    return discord.File(io.BytesIO(png), filename=sheet_filename(game_id))
 
 
 def result_embed(model: GameModel, state: GameState) -> discord.Embed:

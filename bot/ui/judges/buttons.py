@@ -11,7 +11,8 @@ import discord
 from bot.services.judges import EXTRA_MINUTES, MAX_RULING
 from bot.store.judge_models import JudgeCall
 from bot.ui.dynamic import CustomId, Persistent, one_of
-from bot.ui.forms import Field, Form, FormSpec
+from bot.present.offers import Field, FormSpec
+from bot.ui.forms import Form
 
 CALL_ID = CustomId("mdjc:{game}")
 JUDGE_ID = CustomId("mdj:{call}:{action}", action=one_of("claim", "resolve", "time"))

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 from bot.engine.gt2020.game import BATTLE_READY, GrandTournamentRules
 from bot.engine.table.state import END_GAME, Seat, TableState, Tally
-from bot.ui.table.gt2020 import SIZES
-from bot.ui.table.sheet_content import (
+from bot.engine.names import size_name
+from bot.present.pictures.table_sheet_content import (
     HOW, Cell, Column, Row, Section, TableSheet, cell, footer, heading, lost, progress, round_label, rounds, score,
     sections_order, text_cell, title, vp,
 )
@@ -91,7 +91,7 @@ def sheet(rules: GrandTournamentRules, state: TableState, game_id: int | None) -
         sections.append(Section(heading(seat, side), side, player.columns, tuple(rows), summary))
     return TableSheet(
         title=title("Tournament Scoring Sheet", game_id),
-        lines=(rules.title, f"Battle size: {SIZES.get(state.setup.size or '', state.setup.size)}",
+        lines=(rules.title, f"Battle size: {size_name(state.setup.size) if state.setup.size else None}",
                f"Mission: {mission.name} ({how})"),
         corner="Battle round", sections=tuple(sections), outcome=outcome(state), footer=footer(state))
 

@@ -8,18 +8,15 @@ new table pack adds its module there.
 
 from __future__ import annotations
 
-import io
 from typing import Any, Protocol
-
-import discord
 
 from bot.engine.packs import FOURTH_PACK, GT_PACK
 from bot.engine.table.rules import TableRules
 from bot.engine.table.state import Seat, TableState
-from bot.ui.sheet_drawing import sheet_filename
-from bot.ui.table import fourth_edition_sheet, gt2020_sheet
-from bot.ui.table.sheet_content import TableSheet, heading, sections_order
-from bot.ui.table.sheet_image import render_table_sheet
+from bot.present.pictures import Picture, fourth_edition_sheet, gt2020_sheet
+from bot.present.pictures.drawing import sheet_filename
+from bot.present.pictures.table_sheet_content import TableSheet, heading, sections_order
+from bot.present.pictures.table_sheet_image import render_table_sheet
 
 
 class PackSheet(Protocol):
@@ -59,7 +56,7 @@ def table_sheet_text(rules: TableRules, state: TableState) -> dict[str, str]:
     return out
 
 
-def table_sheet_file(rules: TableRules, state: TableState, game_id: int) -> discord.File:
+def table_sheet_picture(rules: TableRules, state: TableState, game_id: int) -> Picture:
     """The sheet picture: public information only, so it may be posted at any time."""
     png = render_table_sheet(table_sheet_content(rules, state, game_id))
-    return discord.File(io.BytesIO(png), filename=sheet_filename(game_id))  # one name for every pack's sheet
+    return Picture(sheet_filename(game_id), png)  # one name for every pack's sheet

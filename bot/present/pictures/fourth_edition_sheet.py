@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.engine.fourth_edition.game import FourthEditionRules, mission_roll
 from bot.engine.table.state import END_GAME, Seat, TableState
-from bot.ui.table.sheet_content import (
+from bot.present.pictures.table_sheet_content import (
     HOW, Cell, Column, Row, Section, TableSheet, cell, footer, heading, progress, round_label, rounds, score,
     sections_order, text_cell, title, vp,
 )

@@ -1,4 +1,4 @@
-"""What a table game's score sheet shows (bot/ui/table/sheet.py), as strings, and the pieces every pack's sheet
+"""What a table game's score sheet shows (bot/present/pictures/table_sheet.py), as strings, and the pieces every pack's sheet
 shares: a battle round's VP, the progress line, the seed, the sections' order and headings.
 
 A pack's own sheet (gt2020_sheet.py, fourth_edition_sheet.py) fills a `TableSheet` from public information only;

@@ -2,7 +2,7 @@
 
 `map_key` gathers what the map says (title, legend, scale), so a test can read it; `render_deployment` draws the
 table and its scale, and stores the title and legend in the PNG's text chunks (the briefing shows them as text).
-Text is set in the DejaVu Sans shipped in bot/ui/fonts: a machine's default font may lack α, Ω or ’.
+Text is set in the DejaVu Sans shipped in bot/present/pictures/fonts: a machine's default font may lack α, Ω or ’.
 """
 
 from __future__ import annotations
@@ -17,11 +17,14 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 from PIL.PngImagePlugin import PngInfo
 
-from bot.engine.chapter_approved.catalog import Deployment, Shape, TerrainLayout
-from bot.engine.chapter_approved.objectives import Marker, table_markers
+from bot.engine.chapter_approved.catalog import Catalog, Deployment, Shape, TerrainLayout
+from bot.engine.chapter_approved.objectives import Marker, table_markers, table_objectives
+from bot.engine.chapter_approved.state import GameState
 from bot.engine.names import size_name, title_case
+from bot.present.mission_deck_words import mission_name
+from bot.present.pictures import Picture
 
-FONTS = Path(__file__).parents[1] / "fonts"  # bot/ui/fonts
+FONTS = Path(__file__).with_name("fonts")  # bot/present/pictures/fonts
 REGULAR_FONT = FONTS / "DejaVuSans.ttf"
 BOLD_FONT = FONTS / "DejaVuSans-Bold.ttf"
 
@@ -281,3 +284,21 @@ def _png(image: Image.Image, key: MapKey) -> bytes:
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True, pnginfo=info)
     return out.getvalue()
+
+
+MAP_FILE = "deployment.png"
+
+
+def table_map(catalog: Catalog, state: GameState) -> Picture:
+    """The deployment map with the objective markers of this game, numbered as the briefing lists them."""
+    mission = state.mission
+    markers = table_objectives(catalog, state, removed=True)
+    highlight = marker_numbers(markers)
+    if mission.alpha_objective:
+        highlight[mission.alpha_objective] += " α"
+        highlight[mission.omega_objective] += " Ω"
+    picture = render_deployment(catalog.deployment(mission.deployment), highlight=highlight,
+                                removed=state.removed_objectives, markers=markers,
+                                mission=mission_name(catalog, state),
+                                layouts=tuple(catalog.layout(layout) for layout in mission.layouts))
+    return Picture(MAP_FILE, picture)

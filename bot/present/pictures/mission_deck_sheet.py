@@ -17,11 +17,12 @@ from bot.engine.chapter_approved.state import GameState, Source, Status
 from bot.engine.rng import seed_hash
 from bot.services.game_log import score_sheet, seed_is_public
 from bot.present.mission_deck_words import mission_title
-from bot.ui.sheet_drawing import (
+from bot.present.pictures import Picture
+from bot.present.pictures.drawing import (
     HEADER, INK, MARGIN, MUTED, PAPER, RULE, STRIPE, WIDTH, draw_centred, draw_heading, fit_text, load_font,
-    side_colour,
+    sheet_filename, side_colour,
 )
-from bot.ui.text import title_case
+from bot.engine.names import title_case
 
 LABEL_COLUMN = 440
 ROW = 46
@@ -191,3 +192,6 @@ def _draw_line(draw: ImageDraw.ImageDraw, line: Line, y: int, column: float, *, 
                  bold=1 if last or line.kind == "total" else 0)
 
 
+def score_sheet_picture(catalog: Catalog, state: GameState, game_id: int) -> Picture:
+    """The score sheet picture: public information only, so it may be posted at any time."""
+    return Picture(sheet_filename(game_id), render_score_sheet(score_sheet_content(catalog, state, game_id)))

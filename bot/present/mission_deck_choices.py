@@ -1,4 +1,5 @@
-"""What a player can pick right now, as (label, value) pairs for select menus.
+"""What a player of a Chapter Approved game can pick right now, as (label, value) pairs for menus
+(mission_deck_offers.py).
 
 Values are compact and parsed back by `parse_score_value`; the engine re-checks every choice.
 """
@@ -11,9 +12,9 @@ from bot.engine.chapter_approved.catalog import Catalog, ScoringOption
 from bot.engine.chapter_approved.objectives import removable_objectives, table_objectives
 from bot.engine.chapter_approved.scoring import window_refusal
 from bot.engine.chapter_approved.state import GameState, Source
-from bot.ui.text import clip, title_case
+from bot.engine.names import title_case
+from bot.present.offers import MENU_OPTIONS, fit
 
-MAX_MENU = 25  # Discord's limit of options in one select menu
 DEFAULT_MAX_COUNT = 4
 
 
@@ -57,7 +58,7 @@ def score_choices(catalog: Catalog, state: GameState, player_id: str) -> list[tu
             for count in range(1, _max_count(option, base) + 1):
                 label = f"{what}: {option.label} — {count} × {base}VP = {count * base}VP"
                 choices.append((label, _value(source, card_id, option.id, count)))
-    return [(clip(label, 100), value) for label, value in choices[:MAX_MENU]]
+    return [(fit(label), value) for label, value in choices[:MENU_OPTIONS]]
 
 
 def _max_count(option: ScoringOption, base: int) -> int:
@@ -91,7 +92,7 @@ def fixed_choices(catalog: Catalog, state: GameState) -> list[tuple[str, str]]:
 
 def objective_choices(catalog: Catalog, state: GameState) -> list[tuple[str, str]]:
     """The objective markers in No Man's Land still on the table (A Tempting Target)."""
-    return [(clip(m.name, 100), m.id) for m in table_objectives(catalog, state) if m.area == "no_mans_land"]
+    return [(fit(m.name), m.id) for m in table_objectives(catalog, state) if m.area == "no_mans_land"]
 
 
 def corner_choices(state: GameState) -> list[tuple[str, str]]:
@@ -109,8 +110,8 @@ def adapt_swap_choices(catalog: Catalog, state: GameState, player_id: str) -> li
     player = state.player(player_id)
     spares = [c for c in player.set_aside if catalog.secondary(c).fixed]
     pairs = [
-        (clip(f"{title_case(catalog.secondary(old).name)} → {title_case(catalog.secondary(new).name)}", 100),
+        (fit(f"{title_case(catalog.secondary(old).name)} → {title_case(catalog.secondary(new).name)}"),
          f"{old}|{new}")
         for old in player.hand for new in spares
     ]
-    return pairs[:MAX_MENU]
+    return pairs[:MENU_OPTIONS]

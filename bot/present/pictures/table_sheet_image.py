@@ -1,5 +1,5 @@
 """A table game's score sheet as a picture (PNG) readable on a phone: `render_table_sheet` only lays out the
-strings of a `TableSheet` (sheet_content.py), drawn with bot/ui/sheet_drawing.py as every pack's sheet."""
+strings of a `TableSheet` (sheet_content.py), drawn with bot/present/pictures/drawing.py as every pack's sheet."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import io
 
 from PIL import Image, ImageDraw
 
-from bot.ui.sheet_drawing import (
+from bot.present.pictures.drawing import (
     HEADER, INK, MARGIN, MUTED, PAPER, PLAIN, RULE, STRIPE, WIDTH, draw_centred, draw_heading, fit_text, load_font,
     side_colour,
 )
-from bot.ui.table.sheet_content import Row, Section, TableSheet
+from bot.present.pictures.table_sheet_content import Row, Section, TableSheet
 
 LABEL_COLUMN = 240
 ROW = 50
