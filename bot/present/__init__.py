@@ -6,9 +6,10 @@ game is over."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from bot.engine.packs import Packs, is_mission_deck
+from bot.engine.packs import ChapterApprovedRules, Packs, is_mission_deck
+from bot.engine.table.rules import TableRules
 from bot.present import mission_deck, table
 from bot.present.common import Links
 from bot.present.model import GameModel
@@ -19,8 +20,9 @@ __all__ = ["GameModel", "Links", "game_model"]
 def game_model(packs: Packs, state: Any, *, game_id: int, version: int, recent: list[str],
                links: Links = Links()) -> GameModel:
     """The public model of a game of any pack (its JSON is what the pages read)."""
+    # a Mission Deck game's pack is installed as ChapterApprovedRules, a table game's as TableRules
     if is_mission_deck(state):
-        catalog = packs.rules(state.setup.pack).catalog
+        catalog = cast(ChapterApprovedRules, packs.rules(state.setup.pack)).catalog
         return mission_deck.model(catalog, state, game_id=game_id, version=version, recent=recent, links=links)
-    return table.model(packs.rules(state.setup.pack), state, game_id=game_id, version=version, recent=recent,
-                       links=links)
+    return table.model(cast(TableRules, packs.rules(state.setup.pack)), state, game_id=game_id, version=version,
+                       recent=recent, links=links)

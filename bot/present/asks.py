@@ -5,10 +5,11 @@ what is wanted, never what a player chose or what the deck holds."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.state import GameState, Phase, PromptKind, Status
+from bot.engine.models import settled
 from bot.engine.table.rules import TableRules
 from bot.engine.table.state import Step, TableState
 
@@ -78,7 +79,7 @@ def mission_deck_waits(state: GameState) -> set[tuple[str, ...]]:
     """(player, verb, ...) for each turn and decision a Mission Deck game waits on: the roll-off winner's side, the
     player whose turn it is, prompts to answer, the next discard, and once one player has chosen, deployed or
     finished scoring, the other."""
-    waiting = {(q.player, "answer", q.kind.value, q.card) for q in state.prompts}
+    waiting: set[tuple[str, ...]] = {(q.player, "answer", q.kind.value, q.card) for q in state.prompts}
     if state.status == Status.SIDES:
         waiting.add((state.sides_rolloff.winner, "sides"))
     if state.status == Status.BATTLE and state.active is not None:
@@ -86,7 +87,8 @@ def mission_deck_waits(state: GameState) -> set[tuple[str, ...]]:
     if state.phase == Phase.DISCARDS and state.discard_queue:
         waiting.add((state.discard_queue[0], "discard", str(state.round), str(state.turn)))
     if state.clock is not None and state.clock.resume_asked_by is not None:
-        waiting.add((state.clock.paused_by, "resume", str(state.clock.resume_asked_by)))
+        # a resume is asked of the player who paused: asking sets resume_asked_by only on a paused clock
+        waiting.add((cast(str, state.clock.paused_by), "resume", str(state.clock.resume_asked_by)))
     if state.status == Status.SECONDARIES and any(p.choice for p in state.players):
         waiting |= {(p.id, "choose") for p in state.players if p.choice is None}
     if state.status == Status.DISPOSITIONS:
@@ -106,16 +108,17 @@ def table_waits(rules: TableRules, state: TableState) -> set[tuple[str, ...]]:
     """(player, verb, ...) for each turn and decision a table game (Grand Tournament 2020, 4th edition) waits on."""
     waiting: set[tuple[str, ...]] = set()
     if state.status == Step.BATTLE:
-        waiting.add((state.active, "turn", str(state.round), str(state.turn)))
+        # the battle begins with the first player chosen, so there is a player whose turn it is
+        waiting.add((cast(str, state.active), "turn", str(state.round), str(state.turn)))
     if state.status == Step.MISSION:
-        waiting.add((state.strategy_roll.winner, "pickmission"))
+        waiting.add((settled(state.strategy_roll).winner, "pickmission"))
     if state.status == Step.ROUND_END:
         waiting |= {(p, "rounddone", str(state.round)) for p in rules.round_scorers(state)
                     if p not in state.scoring_done}
     if state.status == Step.SIDES:  # a choice of two: the call carries both buttons
-        waiting |= {(state.sides_rolloff.winner, verb) for verb in ("attacker", "defender")}
+        waiting |= {(settled(state.sides_rolloff).winner, verb) for verb in ("attacker", "defender")}
     if state.status == Step.FIRST_TURN:
-        waiting |= {(state.first_turn_rolloff.winner, verb) for verb in ("gofirst", "gosecond")}
+        waiting |= {(settled(state.first_turn_rolloff).winner, verb) for verb in ("gofirst", "gosecond")}
     if state.status == Step.SECONDARIES and any(p.secret for p in state.players):
         waiting |= {(p.id, "select") for p in state.players if p.secret is None}
     for confirmed, step, verb in ((state.deployed, Step.DEPLOYMENT, "deployed"),
@@ -123,5 +126,5 @@ def table_waits(rules: TableRules, state: TableState) -> set[tuple[str, ...]]:
         if state.status == step and confirmed:
             waiting |= {(p.id, verb) for p in state.players if p.id not in confirmed}
     if state.clock is not None and state.clock.resume_asked_by is not None:
-        waiting.add((state.clock.paused_by, "resume", state.clock.resume_asked_by))
+        waiting.add((cast(str, state.clock.paused_by), "resume", state.clock.resume_asked_by))  # asked: paused
     return waiting

@@ -37,6 +37,7 @@ def model(record: TournamentRecord, games: Mapping[int, Any], *, now_ms: int) ->
         return found.faction_name if found else None
 
     pairings = []
+    vp: list[int] | list[None]
     if current is not None:
         results = {r.table: r for r in current.results}
         linked = table_games(record)
@@ -56,21 +57,23 @@ def model(record: TournamentRecord, games: Mapping[int, Any], *, now_ms: int) ->
             bye = current.pairings.bye.a
             pairings.append({"table": None, "names": [name_of(record, bye), None], "armies": [army(bye), None],
                              "vp": [current.pairings.bye.vp_a, None], "state": "bye", "game": None})
-    results = [r for r in record.state.event.rounds for r in r.results if r.table]  # byes apart
+    reported = [r for rnd in record.state.event.rounds for r in rnd.results if r.table]  # byes apart
+    standings: list[dict[str, Any]] | None  # as team_standings gives it (None: an event without teams)
     standings = [{"rank": s.rank, "name": name_of(record, s.player), "record": record_text(s.wins, s.draws, s.losses),
                   "opponents": f"{s.opponents_win_pct:.0f}%", "vp": s.vp, "army": army(s.player),
                   "dropped": s.dropped}
-                 for s in tournament.standings(record.state.event)] if results else []
+                 for s in tournament.standings(record.state.event)] if reported else []
     if record.state.teams is not None:  # the teams' places; each player's own record stays in /tournament
-        standings = team_standings(record) if results else []
+        standings = team_standings(record) if reported else []
     over = record.status == "finished"
     if over:
         status_text = "Final standings"
     elif current is None:
         status_text = "Registration"
     else:
-        done = sum(1 for r in current.results if r.table)
-        status_text = f"Round {played} of {record.rounds_planned} · {done} of {len(current.pairings.tables)} results in"
+        results_in = sum(1 for r in current.results if r.table)
+        status_text = (f"Round {played} of {record.rounds_planned} · {results_in} of {len(current.pairings.tables)} "
+                       "results in")
     return {"kind": "event", "event": record.id, "version": record.version, "name": record.name,
             "status_text": status_text, "round": played, "rounds": record.rounds_planned,
             "round_ends_at_ms": None if over else ends, "pairings": pairings, "standings": standings,

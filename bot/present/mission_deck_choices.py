@@ -38,8 +38,8 @@ def score_choices(catalog: Catalog, state: GameState, player_id: str) -> list[tu
         usable = tuple(o for o in card.scoring if o.mode in ("both", player.mode))
         groups.append((Source.SECONDARY, card_id, title_case(card.name), usable))
     if player.challenger_card and player.challenger_use != "stratagem":
-        card = catalog.challenger(player.challenger_card)
-        groups.append((Source.CHALLENGER, card.id, "Challenger", card.mission.scoring))
+        challenger = catalog.challenger(player.challenger_card)
+        groups.append((Source.CHALLENGER, challenger.id, "Challenger", challenger.mission.scoring))
 
     choices: list[tuple[str, str]] = []
     for source, card_id, what, options in groups:

@@ -11,6 +11,7 @@ from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.game import apply
 from bot.engine.chapter_approved.state import GameState, Phase, PromptKind, Status
 from bot.engine.errors import GameError
+from bot.engine.models import settled
 from bot.engine.names import title_case
 from bot.present import mission_deck_choices as choices
 from bot.present.offers import Control, Field, FormSpec, Menu, Pick
@@ -76,7 +77,7 @@ def _verbs(catalog: Catalog, state: GameState) -> list[str]:
             Phase.BATTLE: ["endturn", "score"],
             Phase.END_OF_TURN: ["done", "score"],
             Phase.DISCARDS: ["discard", "keep"],  # keeping all needs no menu
-        }[state.phase]
+        }[settled(state.phase)]
         if any(p.challenger_card for p in state.players):
             verbs.append("challenger")
         # Tactical: after a draw in the Command phase. Fixed: end of own turn (version 2: a decision of
@@ -219,12 +220,13 @@ def _prompt_menu(catalog: Catalog, state: GameState, me: str) -> Menu:
     yes_no = (Control("yes"), Control("no"))
     match prompt.kind:
         case PromptKind.OPTIONAL_RESHUFFLE:
-            return Menu(f"**{name}** — {card.when_drawn.text}\nShuffle it back and draw a new card?", yes_no)
+            return Menu(f"**{name}** — {settled(card.when_drawn).text}\nShuffle it back and draw a new card?", yes_no)
         case PromptKind.DISCARD_IF:
             hint = ""
-            if state.setup.size in card.when_drawn.holds_in_sizes:
+            if state.setup.size in settled(card.when_drawn).holds_in_sizes:
                 hint = f"\n(This is a {state.setup.size.replace('-', ' ')} game, so the condition holds.)"
-            return Menu(f"**{name}** — {card.when_drawn.condition}{hint}\nDiscard it and draw a new card?", yes_no)
+            return Menu(f"**{name}** — {settled(card.when_drawn).condition}{hint}\nDiscard it and draw a new card?",
+                        yes_no)
         case PromptKind.ALPHA_TARGETS:
             return Menu(f"{owner} drew **{name}**: select three units from your army on the battlefield "
                         "(all of them if you have only one or two) as their Alpha Targets.",
@@ -242,7 +244,7 @@ def _prompt_menu(catalog: Catalog, state: GameState, me: str) -> Menu:
             return Menu(f"{owner} drew **{name}**: select one objective marker in No Man's Land as their "
                         "Tempting Target.", (Pick("objective", options_of(choices.objective_choices(catalog, state))),))
         case PromptKind.ADAPT_KEEP:
-            kept = [(title_case(catalog.secondary(c).name), c) for c in (prompt.card, prompt.other_card)]
+            kept = [(title_case(catalog.secondary(c).name), c) for c in (prompt.card, settled(prompt.other_card))]
             return Menu("Adapt or Die: keep which card? The other is shuffled back.",
                         (Pick("keep", options_of(kept)),))
     raise GameError("Nothing is waiting for your answer.")

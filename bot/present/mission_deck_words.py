@@ -10,6 +10,7 @@ from bot.engine.chapter_approved import catalog as c
 from bot.engine.chapter_approved.catalog import Catalog, ScoringOption
 from bot.engine.chapter_approved.objectives import table_markers, table_objectives
 from bot.engine.chapter_approved.state import GameState, Phase, PlayerState, PromptKind, Source, Status
+from bot.engine.models import settled
 from bot.engine.names import size_name, title_case
 from bot.present.words import Strong, Struck, Text, words
 
@@ -87,13 +88,13 @@ def status_line(catalog: Catalog, state: GameState) -> Text:
                      else "sets up first, then the players alternate")
             marks = ", ".join(f"{p.name} {'✅ deployed' if p.id in state.deployed else '⏳ deploying'}"
                               for p in state.players)
-            return words("Deploy armies: ", Strong(state.player(state.deploys_first).name), f" {order}. {marks}. "
-                         "The first turn is determined once both have pressed Deployment done.")
+            return words("Deploy armies: ", Strong(state.player(settled(state.deploys_first)).name),
+                         f" {order}. {marks}. The first turn is determined once both have pressed Deployment done.")
         case Status.BATTLE:
-            return words("Battle round ", Strong(f"{state.round}/5"), " · ", Strong(state.player(state.active).name),
-                         f"'s turn · {PHASES[state.phase]}")
+            return words("Battle round ", Strong(f"{state.round}/5"), " · ",
+                         Strong(state.player(settled(state.active)).name), f"'s turn · {PHASES[settled(state.phase)]}")
         case Status.ENDED:
-            result = state.result
+            result = settled(state.result)
             if result.winner is None:
                 return words("The battle ended in a ", Strong("draw"), ".")
             how = {"concession": " by concession", "time": " on time"}.get(result.reason, "")
@@ -130,8 +131,8 @@ def layout_letter(layout_id: str) -> str:
 def supply_drop_text(catalog: Catalog, state: GameState) -> str:
     mission = state.mission
     names = {o.id: o.name for o in catalog.deployment(mission.deployment).objectives}
-    return (f"Alpha objective: {names[mission.alpha_objective]} (removed at the start of round 4); "
-            f"Omega objective: {names[mission.omega_objective]} (round 5).")
+    return (f"Alpha objective: {names[settled(mission.alpha_objective)]} (removed at the start of round 4); "
+            f"Omega objective: {names[settled(mission.omega_objective)]} (round 5).")
 
 
 def army_line(state: GameState, player: PlayerState) -> str | None:
@@ -234,7 +235,7 @@ def waiting_lines(catalog: Catalog, state: GameState) -> tuple[Text, ...]:
                                            owner=state.player(prompt.owner).name)
         lines.append(words(Strong(state.player(prompt.player).name), f" {text}"))
     if state.phase == Phase.END_OF_TURN:
-        closing = [state.active] if state.setup.legacy else \
+        closing = [settled(state.active)] if state.setup.legacy else \
             [p.id for p in state.players if p.id not in state.scoring_done]
         lines += [words(Strong(state.player(pid).name), " is still scoring (then presses Done scoring)")
                   for pid in closing]

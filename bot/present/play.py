@@ -5,10 +5,12 @@ send what it reads back through the same service."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
+from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.errors import GameError
-from bot.engine.packs import Packs, is_mission_deck
+from bot.engine.packs import ChapterApprovedRules, Packs, is_mission_deck
+from bot.engine.table.rules import TableRules
 from bot.present import mission_deck_offers as md
 from bot.present import table_offers as tg
 from bot.present.offers import ARMY_FORM, Control, FormSpec, Menu
@@ -19,11 +21,21 @@ FORMS = md.FORMS | tg.FORMS
 MENUS = md.MENUS | tg.MENUS
 
 
+def _catalog(packs: Packs, state: Any) -> Catalog:
+    """A Mission Deck game's catalog: its pack is a Chapter Approved season's, installed as ChapterApprovedRules."""
+    return cast(ChapterApprovedRules, packs.rules(state.pack)).catalog
+
+
+def _table_rules(packs: Packs, state: Any) -> TableRules:
+    """A table game's rules: its pack is an older system's, installed as TableRules."""
+    return cast(TableRules, packs.rules(state.pack))
+
+
 def controls(packs: Packs, state: Any, me: str | None = None) -> list[Control]:
     """The controls the board offers now; for the player `me`, each says whether it opens a menu for them."""
     if is_mission_deck(state):
-        return md.controls(packs.rules(state.pack).catalog, state)
-    return tg.controls(packs.rules(state.pack), state, me)
+        return md.controls(_catalog(packs, state), state)
+    return tg.controls(_table_rules(packs, state), state, me)
 
 
 def simple_actions(state: Any) -> dict[str, Any]:
@@ -36,10 +48,10 @@ def menu(packs: Packs, state: Any, me: str, verb: str) -> Menu:
     if is_mission_deck(state):
         if verb not in md.MENUS:
             raise GameError("That control has no menu.")
-        return md.menu(packs.rules(state.pack).catalog, state, me, verb)
+        return md.menu(_catalog(packs, state), state, me, verb)
     if verb not in tg.MENUS and verb != "deployed":
         raise GameError("That control has no menu.")
-    return tg.menu(packs.rules(state.pack), state, me, verb)
+    return tg.menu(_table_rules(packs, state), state, me, verb)
 
 
 def form(packs: Packs, state: Any, me: str, verb: object, values: list[str] | None = None) -> FormSpec | None:
@@ -49,7 +61,7 @@ def form(packs: Packs, state: Any, me: str, verb: object, values: list[str] | No
     if verb == "units" and is_mission_deck(state):
         return md.units_form(state, me)
     if values is not None and not is_mission_deck(state):
-        return tg.select_form(packs.rules(state.pack), state, me, str(verb), values)
+        return tg.select_form(_table_rules(packs, state), state, me, str(verb), values)
     return None
 
 
@@ -67,7 +79,7 @@ def moves(packs: Packs, state: Any, me: str, verb: object, values: list[str] | N
                 raise GameError("That choice is not on the menu.") from None
         return [(tg.select_action(me, str(verb), values, typed), verb in ("mission", "outcome"))]
     if not is_mission_deck(state) and verb in tg.DEPLOYING:
-        found = tg.deploy_moves(packs.rules(state.pack), state, me, str(verb))
+        found = tg.deploy_moves(_table_rules(packs, state), state, me, str(verb))
         if found is None:
             raise GameError(tg.READY_QUESTION)
         return [(move, verb == "deployed") for move in found]  # the Battle Ready answer holds however it moved

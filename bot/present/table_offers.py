@@ -10,6 +10,7 @@ from bot.engine import moves
 from bot.engine.errors import GameError
 from bot.engine.gt2020.game import GrandTournamentRules
 from bot.engine.gt2020.selection import CODEX, MAX_CODEX_NAME, options as secondary_options
+from bot.engine.models import settled
 from bot.engine.table import actions as t
 from bot.engine.table.rules import SCORING, TableRules
 from bot.engine.table.state import Step, TableState
@@ -120,7 +121,7 @@ def menu(rules: TableRules, state: TableState, me: str, verb: str) -> Menu:
         return Menu("Which objective do you score? You enter the VP next.",
                     (Pick("objective", choices([(fit(o.name), o.id) for o in objectives]), placeholder="Objective"),))
     if verb == "pickmission":
-        if state.status != Step.MISSION or me != state.strategy_roll.winner:
+        if state.status != Step.MISSION or me != settled(state.strategy_roll).winner:
             raise GameError("Only the winner of the Strategy Roll chooses the mission, before deployment.")
         return Menu("Choose the mission (you won the Strategy Roll).",
                     (Pick("mission", choices([(m.name, m.id) for m in rules.data.missions])),))

@@ -4,6 +4,7 @@ sentence, each player's lines. A secret selection shows as "selected" until both
 from __future__ import annotations
 
 from bot.engine.gt2020.game import GrandTournamentRules
+from bot.engine.models import settled
 from bot.engine.table.rules import TableRules
 from bot.engine.table.state import Seat, Step, TableState
 from bot.present.words import Strong, Text, words
@@ -26,21 +27,22 @@ def status_line(rules: TableRules, state: TableState) -> Text:
 
     match state.status:
         case Step.MISSION:
-            return words(name(state.strategy_roll.winner), " won the Strategy Roll and chooses the mission.")
+            return words(name(settled(state.strategy_roll).winner), " won the Strategy Roll and chooses the mission.")
         case Step.SECONDARIES:
             marks = ", ".join(f"{p.name} {'✅ selected' if p.secret else '⏳ selecting'}" for p in state.players)
             return words(f"Secret selection of secondary objectives: {marks}.")
         case Step.SIDES:
-            return words(name(state.sides_rolloff.winner), " won the roll-off and decides who is the Attacker.")
+            return words(name(settled(state.sides_rolloff).winner),
+                         " won the roll-off and decides who is the Attacker.")
         case Step.DEPLOYMENT:
             return words(f"Deployment: {deploys_first(rules, state)} Press Deployment done when set up "
                          f"({_marks(state, state.deployed)}).")
         case Step.FIRST_TURN:
-            roll = state.first_turn_rolloff
+            roll = settled(state.first_turn_rolloff)
             return words(f"First turn roll-off {roll.text}: ", name(roll.winner), " chooses to go first or second.")
         case Step.BATTLE:
             phase = " · Command phase" if state.command_phase and state.setup.version >= 3 else ""
-            return words(f"Battle round {state.round} of {state.battle_rounds} · ", name(state.active),
+            return words(f"Battle round {state.round} of {state.battle_rounds} · ", name(settled(state.active)),
                          f"'s turn{phase}.")
         case Step.ROUND_END:
             scorers = [p for p in state.players if p.id in rules.round_scorers(state)]
@@ -60,7 +62,7 @@ def _marks(state: TableState, confirmed: tuple[str, ...]) -> str:
 
 def deploys_first(rules: TableRules, state: TableState) -> str:
     if state.attacker is not None:
-        return f"the Defender, {state.player(state.defender).name}, selects a zone and sets up first."
+        return f"the Defender, {state.player(settled(state.defender)).name}, selects a zone and sets up first."
     roll = state.set_up_roll
     if roll is None or state.mission is None:
         return ""

@@ -63,6 +63,8 @@ def match(record: TournamentRecord, round_number: int, pair: teams.TeamPair, gam
                 for r in match.reveals]
     score = teams.match_score(ev, pair, results)  # the reported games' BP
     rows, bp = [], list(score.bp)
+    vp: list[int] | list[None]
+    got: list[int] | list[None]
     for table, game in zip(pair.tables, match.games):
         done, state = results.get(table), games.get(linked.get(table, -1))
         if done is not None:

@@ -16,6 +16,7 @@ from bot.engine.chapter_approved.actions import Action, ChooseDisposition, Choos
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.chapter_approved.game import apply, new_game
 from bot.engine.chapter_approved.state import GameState, PlayerState, Source, Status
+from bot.engine.table.state import TableState
 
 FORMAT = "mission-deck game log"
 FORMAT_VERSION = 2  # 1: the export before it carried the facts of each action
@@ -23,7 +24,7 @@ SECRET_STATUSES = (Status.SIDES, Status.SECONDARIES)  # Secondary choices are st
 OVER = (Status.ENDED, Status.ABANDONED)
 
 
-def seed_is_public(state: GameState) -> bool:
+def seed_is_public(state: GameState | TableState) -> bool:
     """A bot-made seed is revealed when the game ends; a seed a player fixed was public from the start."""
     return state.setup.seed_fixed_by is not None or state.status in OVER
 

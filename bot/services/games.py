@@ -19,7 +19,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -30,8 +30,9 @@ from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.errors import GameError, NotAPlayer
 from bot.engine.events import Event
 from bot.engine.moves import Abandon
-from bot.engine.packs import Packs, is_mission_deck
+from bot.engine.packs import ChapterApprovedRules, Packs, is_mission_deck
 from bot.engine.rng import seed_hash
+from bot.engine.table.rules import TableRules
 from bot.services.game_log import export_game
 from bot.services.ladders import Ladders
 from bot.plumbing.locks import KeyedLocks
@@ -108,8 +109,9 @@ class GameService:
 
     async def backfill_summaries(self) -> int:
         """Summarise the games that ended before summaries were written (once, at start-up): how many."""
+        # a game read back from the database has its id
         return await self.history.backfill(lambda game, state: summary_row(
-            self.packs, state, game_id=game.id, guild_id=game.guild_id, channel_id=game.channel_id))
+            self.packs, state, game_id=cast(int, game.id), guild_id=game.guild_id, channel_id=game.channel_id))
 
     async def get_state(self, *, channel_id: int | None = None, game_id: int | None = None,
                         version: int | None = None) -> GameRecord:
@@ -193,10 +195,11 @@ class GameService:
         record = found(await self.repo.get_game(game_id), NoGame(_GONE))
         log = [(e.seq, e.actor, e.created_at.isoformat(), e.action) for e in await self.repo.list_actions(game_id)]
         rules = self.packs.rules(record.pack)
+        # a Mission Deck game's pack is installed as ChapterApprovedRules, a table game's as TableRules
         if is_mission_deck(record.state):
-            export = partial(export_game, rules.catalog)
+            export = partial(export_game, cast(ChapterApprovedRules, rules).catalog)
         else:
-            export = partial(export_table_game, rules)
+            export = partial(export_table_game, cast(TableRules, rules))
         return export(
             record.state, log,
             game_id=record.id, guild_id=record.guild_id, channel_id=record.channel_id,

@@ -4,6 +4,7 @@ season needs. Nothing is ranked on a server before an admin starts a ladder ther
 from __future__ import annotations
 
 import logging
+from typing import cast
 
 from bot.engine.errors import GameError
 from bot.engine.ladder import CountedGame, Standing, rated, recompute
@@ -42,19 +43,21 @@ class Ladders:
         summary = await self.history.summary(game_id)
         if ladder is None or summary is None or not counts(ladder, summary):
             return False
-        async with self._lock(ladder.id):
+        ladder_id = cast(int, ladder.id)  # a ladder read from the store has its id
+        async with self._lock(ladder_id):
             game = counted(summary)
-            table = await self.repo.standings_of(ladder.id, game.players)
-            await self.repo.save(ladder.id, rated(table, game))
+            table = await self.repo.standings_of(ladder_id, game.players)
+            await self.repo.save(ladder_id, rated(table, game))
         return True
 
     async def recompute(self, ladder: Ladder) -> dict[str, Standing]:
         """The table from the ordered counted games, stored whole."""
-        async with self._lock(ladder.id):
+        ladder_id = cast(int, ladder.id)  # a stored ladder (started, or read from the store) has its id
+        async with self._lock(ladder_id):
             games = await self.history.counted(ladder.guild_id, ladder.started_at, packs_of(ladder),
-                                               ladder.include_tournaments, await self.repo.voids(ladder.id))
+                                               ladder.include_tournaments, await self.repo.voids(ladder_id))
             table = recompute(games)
-            await self.repo.save(ladder.id, table, replace_all=True)
+            await self.repo.save(ladder_id, table, replace_all=True)
         return table
 
     async def void(self, guild_id: int, game_id: int, by: str) -> Ladder:
@@ -62,10 +65,11 @@ class Ladders:
         summary = await self.history.summary(game_id)
         if summary is None or summary.guild_id != guild_id or not counts(ladder, summary):
             raise GameError(f"Game {game_id} does not count on this ladder, so there is nothing to void.")
-        if game_id in await self.repo.voids(ladder.id):
+        ladder_id = cast(int, ladder.id)  # a ladder read from the store has its id
+        if game_id in await self.repo.voids(ladder_id):
             raise GameError(f"Game {game_id} is voided already.")
-        await self.repo.void(ladder.id, game_id, by, utcnow())
-        _log.info("Ladder %s: game %s voided by %s", ladder.id, game_id, by)
+        await self.repo.void(ladder_id, game_id, by, utcnow())
+        _log.info("Ladder %s: game %s voided by %s", ladder_id, game_id, by)
         await self.recompute(ladder)
         return ladder
 

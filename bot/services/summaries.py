@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from bot.engine.packs import ChapterApprovedRules, Packs, is_mission_deck
 from bot.engine.names import title_case
+from bot.engine.table.rules import TableRules
 
 
 def summary_row(packs: Packs, state: Any, *, game_id: int, guild_id: int | None, channel_id: int) -> dict[str, Any]:
@@ -18,7 +19,8 @@ def summary_row(packs: Packs, state: Any, *, game_id: int, guild_id: int | None,
         mission = " vs ".join(title_case(rules.catalog.primary(p).name) for p in state.primaries)
         deployment = rules.catalog.battlefield_name(state.mission.deployment, state.mission.layout)
     else:
-        mission = rules.data.mission(state.mission).name if state.mission else "No mission chosen"
+        # every other installed pack is a table game's, installed as TableRules
+        mission = cast(TableRules, rules).data.mission(state.mission).name if state.mission else "No mission chosen"
         deployment = None
     deck = is_mission_deck(state)
     vp = result.vp if result else {p.id: state.total_vp(p.id) for p in state.players}

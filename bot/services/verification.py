@@ -18,17 +18,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pydantic import TypeAdapter, ValidationError
 
 from bot.services import table_log
 from bot.engine.chapter_approved.catalog import Catalog
-from bot.engine.chapter_approved.state import CA_PACK
+from bot.engine.chapter_approved.state import CA_PACK, GameSetup
 from bot.engine.errors import GameError
 from bot.engine.packs import FAMILIES, ChapterApprovedRules, Packs, family
 from bot.engine.rng import seed_hash
 from bot.engine.table.rules import TableRules
+from bot.engine.table.state import TableSetup
 from bot.services.game_log import FORMAT, FORMAT_VERSION, OVER, action_facts, public_view, score_sheet
 
 MISMATCH = 1
@@ -109,7 +110,7 @@ def verify_export(packs: Packs, data: dict[str, Any]) -> list[Check]:
         raise NotVerifiable(f"This is a game of the pack {pack!r}, which is not installed.") from None
     if isinstance(rules, ChapterApprovedRules):
         return verify(rules.catalog, data)
-    return verify_table(rules, data)
+    return verify_table(cast(TableRules, rules), data)  # every other installed pack is a table game's
 
 
 def verify_table(rules: TableRules, data: dict[str, Any]) -> list[Check]:
@@ -123,7 +124,8 @@ def verify_table(rules: TableRules, data: dict[str, Any]) -> list[Check]:
 def _verify(rules: Any, data: dict[str, Any], views: Views) -> list[Check]:
     """The seed against its hash, the start, every action replayed by `rules`, the mission, result and sheet."""
     try:
-        setup = family(rules.pack).setup.model_validate({**data["setup"], "seed": data["seed"]})
+        model = family(rules.pack).setup  # the Mission Deck's or the table game's (bot/engine/packs.py, FAMILIES)
+        setup = cast(GameSetup | TableSetup, model.model_validate({**data["setup"], "seed": data["seed"]}))
     except (KeyError, TypeError, ValidationError) as exc:
         raise NotVerifiable(f"The export's setup cannot be read: {exc}") from None
     if setup.pack != rules.pack:

@@ -21,7 +21,7 @@ def sheet_filename(game_id: int) -> str:
     return f"score-sheet-{game_id}.png"
 
 
-def load_font(size: int) -> ImageFont.FreeTypeFont:
+def load_font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
 

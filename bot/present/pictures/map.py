@@ -20,6 +20,7 @@ from PIL.PngImagePlugin import PngInfo
 from bot.engine.chapter_approved.catalog import Catalog, Deployment, Shape, TerrainLayout
 from bot.engine.chapter_approved.objectives import Marker, table_markers, table_objectives
 from bot.engine.chapter_approved.state import GameState
+from bot.engine.models import settled
 from bot.engine.names import size_name, title_case
 from bot.present.mission_deck_words import mission_name
 from bot.present.pictures import Picture
@@ -201,9 +202,10 @@ def _draw_table(image: Image.Image, deployment: Deployment, layout: TerrainLayou
 def _draw_shape(draw: ImageDraw.ImageDraw, shape: Shape, fill) -> None:
     if shape.polygon is not None:
         draw.polygon([_xy(p.x, p.y) for p in shape.polygon], fill=fill)
-    else:
-        cx, cy = _xy(shape.circle_centre.x, shape.circle_centre.y)
-        r = shape.radius * SCALE
+    else:  # validated: a shape that is not a polygon is a circle, with its centre and radius
+        centre = settled(shape.circle_centre)
+        cx, cy = _xy(centre.x, centre.y)
+        r = settled(shape.radius) * SCALE
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill)
 
 
@@ -296,7 +298,7 @@ def table_map(catalog: Catalog, state: GameState) -> Picture:
     highlight = marker_numbers(markers)
     if mission.alpha_objective:
         highlight[mission.alpha_objective] += " α"
-        highlight[mission.omega_objective] += " Ω"
+        highlight[settled(mission.omega_objective)] += " Ω"  # drawn with the Alpha
     picture = render_deployment(catalog.deployment(mission.deployment), highlight=highlight,
                                 removed=state.removed_objectives, markers=markers,
                                 mission=mission_name(catalog, state),

@@ -8,6 +8,7 @@ import io
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 
@@ -19,9 +20,12 @@ from matplotlib.figure import Figure  # noqa: E402
 from bot.store.community_models import GameSummary  # noqa: E402
 from bot.store.history import FactionRecord  # noqa: E402
 
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
+
 FONT = Path(__file__).with_name("fonts") / "DejaVuSans.ttf"
 font_manager.fontManager.addfont(str(FONT))
-STYLE = {"font.family": "DejaVu Sans", "font.size": 9}
+STYLE: dict[RcKeyType, Any] = {"font.family": "DejaVu Sans", "font.size": 9}
 WIN, LOSS, DRAW = "#3a7d44", "#b23a48", "#8a8a8a"
 TOP = 8  # missions and deployments shown
 
@@ -190,7 +194,8 @@ def server_picture(stats: ServerStats) -> bytes:
 def rows_csv(rows: list[GameSummary]) -> bytes:
     """The rows behind the pictures, one finished game a line."""
     out = io.StringIO()
-    columns = [c.name for c in GameSummary.__table__.columns]
+    # SQLModel sets __table__ on a table model when the class is made; its type does not declare it
+    columns = [c.name for c in GameSummary.__table__.columns]  # type: ignore[attr-defined]
     writer = csv.writer(out)
     writer.writerow(columns)
     for row in rows:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.engine.models import settled
 from bot.engine.rng import seed_hash
 from bot.engine.table.state import END_GAME, Seat, Step, TableState, Tally
 from bot.services.game_log import seed_is_public
@@ -143,7 +144,7 @@ def sections_order(state: TableState) -> list[tuple[Seat, str | None]]:
     """Attacker then Defender once sides are chosen, else the players in their order."""
     if state.attacker is None:
         return [(state.player(pid), None) for pid in state.setup.players]
-    return [(state.player(state.attacker), "Attacker"), (state.player(state.defender), "Defender")]
+    return [(state.player(state.attacker), "Attacker"), (state.player(settled(state.defender)), "Defender")]
 
 
 def heading(seat: Seat, side: str | None) -> str:

@@ -153,7 +153,8 @@ def _short(draw: ImageDraw.ImageDraw, title: str, font, width: float) -> str:
 
 def _wrap(draw: ImageDraw.ImageDraw, text: str, font, width: float, lines: int = 2) -> list[str]:
     """`text` in plain characters on at most `lines` lines of `width` pixels, the last cut with an ellipsis."""
-    words, out = text.translate(PLAIN).split(), []
+    words = text.translate(PLAIN).split()
+    out: list[str] = []
     while words and len(out) < lines - 1:
         line = words.pop(0)
         while words and draw.textlength(f"{line} {words[0]}", font=font) <= width:

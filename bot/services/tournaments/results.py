@@ -82,13 +82,13 @@ class Results(EventChanges):
             result = next(r for r in current.results if r.table == table)
             earlier = next((r for r in event.rounds[index].results if r.table == table), None)
             if organiser:
-                pending = record.state.pending
+                reports = record.state.pending
                 if index == len(event.rounds) - 1:
-                    pending = _without(record.state, table)
+                    reports = _without(record.state, table)
                 corrections = record.state.corrections
                 if earlier is not None:
                     corrections = (*corrections, Correction(by=actor, before=earlier, after=result))
-                state = record.state.model_copy(update={"event": checked, "pending": pending,
+                state = record.state.model_copy(update={"event": checked, "pending": reports,
                                                         "corrections": corrections})
                 saved = await self._save(record, state)
                 return ReportOutcome(saved, pairing, result=result, corrected=earlier)
