@@ -20,6 +20,7 @@ from bot.services.games import GameService
 from bot.plumbing.settings import Settings
 from bot.store.db import is_postgres, make_engine, make_sessionmaker, upgrade_database
 from bot.store.picks import SecretPicks
+from bot.store.desk import DeskRepository
 from bot.store.shares import ShareRepository
 from bot.services.tournaments import TournamentService
 from bot.ui.armies import FullList
@@ -43,6 +44,7 @@ from bot.web.limits import RateLimits
 from bot.web.server import WebSurface
 from bot.services.teams import TeamService
 from bot.ui.teams.board import DYNAMIC_ITEMS as TEAM_ITEMS, follow_results
+from bot.ui.tournament.requests import DeskAsks
 from bot.ui.tournament import CheckInButton, CloseCheckInButton, ConfirmResult, DraftButton, NudgeButton
 
 _log = logging.getLogger(__name__)
@@ -129,21 +131,24 @@ class MissionBot(commands.Bot):
         self.tournaments = TournamentService(sessions, changes=self.changes)
         self.teams = TeamService(self.tournaments)
         self.picks = SecretPicks(sessions)
+        judges = JudgeService(sessions, changes=self.changes)
+        desks = DeskRepository(sessions)
         views = PackViews(self.service.packs)
         if self.settings.web_port is not None:  # subscribed first: its pages never wait for the Discord board
-            self.web = WebSurface(self.service, self.tournaments, ShareRepository(sessions),
-                                  public_url=self.settings.web_url, limits=RateLimits.of(self.settings),
+            self.web = WebSurface(self.service, self.tournaments, ShareRepository(sessions), teams=self.teams,
+                                  judges=judges, desks=desks, public_url=self.settings.web_url,
+                                  limits=RateLimits.of(self.settings),
                                   discord=DiscordApi.of(self.settings, self.application_id))
             await self.web.start(self.settings.web_host, self.settings.web_port)
         self.desk = GameDesk(self, self.service, views, activity=self.web is not None and self.web.activity is not None)
         if self.web is not None and self.web.activity is not None:
             self.web.activity.table = self.desk  # the Activity posts and answers challenges through the desk
         # Judges at an event's tables: a Call a judge on each table's board, its calls on the venue screen.
-        self.judges = JudgeDesk(self, JudgeService(sessions, changes=self.changes), self.tournaments, self.desk.alarms)
+        self.judges = JudgeDesk(self, judges, self.tournaments, self.desk.alarms)
         self.desk.board.extras.append(self.judges.board_button)
         self.changes.subscribe(partial(follow_results, self))  # a team match's board follows its games' results
-        if self.web is not None:
-            self.web.feeds.judges = self.judges.service
+        # What organisers ask at the web desk that posts in Discord, done where this process serves the server.
+        self.changes.subscribe(DeskAsks(self, self.tournaments, self.judges, desks).on_change)
         for name in self.extension_names:
             await self.load_extension(name)
         self.add_dynamic_items(*self.dynamic_items)

@@ -26,6 +26,8 @@ from bot.engine.teams.scoring import MatchOutcome
 from bot.engine.tournament.event import MISSION_LETTERS, Reason, missing_tables
 from bot.present.entrants import name_of
 from bot.store.tournament_repository import TournamentRecord
+from bot.present.exports import exports
+from bot.services.tournaments.entries import MAX_CLUB
 from bot.services.tournaments import (
     MAX_NAME,
     MAX_ROUND_MINUTES,
@@ -42,12 +44,10 @@ from bot.store.share_models import ShareKind
 from bot.plumbing.times import DEFAULT_ZONE, parse_when
 from bot.ui import event_lists
 from bot.ui import tournament as ui
-from bot.ui.teams.exports import team_players_csv, team_standings_csv
 from bot.ui.armies import detachments_typed, factions_typed, read_attachment
 from bot.ui.controls import view_of
 from bot.services.game_options import pack_choices
 from bot.ui.game_options import packs_typed
-from bot.ui.judges.texts import calls_csv
 from bot.ui.sharing import event_links_text, web_of
 from bot.ui.limits import AUTOCOMPLETE_CHOICES
 from bot.ui.text import pinging
@@ -184,10 +184,12 @@ class TournamentCog(BotCog, name="tournament", description="Run a Swiss tourname
 
     @app_commands.command(name="register", description="Register for this server's tournament")
     @app_commands.describe(player="Register someone else (organisers only)",
-                           disposition="Chapter Approved 2026-27: your list's Force Disposition (registered once)")
+                           disposition="Chapter Approved 2026-27: your list's Force Disposition (registered once)",
+                           club="Your club (or team): the organisers may keep club mates apart in the pairings")
     @app_commands.autocomplete(disposition=dispositions_typed)
     async def register(self, interaction: discord.Interaction, player: discord.Member | None = None,
-                       disposition: str | None = None) -> None:
+                       disposition: str | None = None,
+                       club: app_commands.Range[str, 1, MAX_CLUB] | None = None) -> None:
         record = await self.service.current(_guild(interaction))
         who = player or interaction.user
         if who.id != interaction.user.id and not ui.is_organiser(interaction, record):
@@ -198,9 +200,10 @@ class TournamentCog(BotCog, name="tournament", description="Run a Swiss tourname
         if disposition is not None and catalog.force_dispositions:
             disposition = resolve(disposition, [(d.id, d.name) for d in catalog.dispositions],
                                   "a Force Disposition")
-        saved = await self.service.register(record.guild_id, str(who.id), who.display_name, disposition)
+        saved = await self.service.register(record.guild_id, str(who.id), who.display_name, disposition, club)
         count = len(saved.state.event.players) - len(saved.state.event.dropped)
         with_list = f", {catalog.disposition(disposition).name}" if disposition else ""
+        with_list += f", {discord.utils.escape_markdown(club.strip())}" if club and club.strip() else ""
         await interaction.response.send_message(
             f"{who.mention} is registered for **{saved.name}**{with_list} ({count} "
             f"player{'s' if count != 1 else ''}).", allowed_mentions=NO_PINGS)
@@ -427,6 +430,24 @@ class TournamentCog(BotCog, name="tournament", description="Run a Swiss tourname
         for embeds in messages[1:]:
             await interaction.followup.send(embeds=embeds, ephemeral=not public)
 
+    @app_commands.command(name="desk", description="The organiser's desk: run the event from one live web page "
+                                                  "(organisers and judges)")
+    async def desk(self, interaction: discord.Interaction) -> None:
+        record = await self.service.current(_guild(interaction))
+        if not await self.bot.judges.is_judge(interaction, record):  # type: ignore[attr-defined]
+            raise GameError("Only the event's organisers (Manage Server, or its organiser role) and judges (its judge "
+                            "role) open its desk.")
+        web = web_of(self.bot)
+        if web.desk is None:
+            raise GameError("The desk signs organisers in with Discord: the bot's host sets DISCORD_CLIENT_SECRET "
+                            "(and the redirect URL in the Developer Portal), as the admins' page on the web pages "
+                            "says.")
+        await interaction.response.send_message(
+            f"🗂️ **{discord.utils.escape_markdown(record.name)}**'s desk: <{web.public_url}/desk/{record.id}>\n"
+            "Sign in with Discord there: organisers run the whole day (check-in, pairings and their draft, results, "
+            "time, judge calls, exports), judges see the round and the calls. Discord decides who is which, again "
+            "at every action.", ephemeral=True)
+
     @app_commands.command(name="share", description="Live web pages: the venue screen and each table's overlays "
                                                    "(organisers)")
     @app_commands.describe(stop="Revoke the links: the pages open with them stop")
@@ -447,14 +468,11 @@ class TournamentCog(BotCog, name="tournament", description="Run a Swiss tourname
     @app_commands.command(name="export", description="The standings and every result as CSV files")
     async def export(self, interaction: discord.Interaction) -> None:
         record = await self.service.latest(_guild(interaction))
-        files = [ui.csv_file(ui.standings_csv(record), f"tournament-{record.id}-standings.csv"),
-                 ui.csv_file(ui.results_csv(record), f"tournament-{record.id}-results.csv")]
-        if record.state.teams is not None:
-            files += [ui.csv_file(team_standings_csv(record), f"tournament-{record.id}-teams.csv"),
-                      ui.csv_file(team_players_csv(record), f"tournament-{record.id}-team-games.csv")]
+        calls = None
         if ui.is_organiser(interaction, record):  # every judge call, with its notes and rulings: the organisers'
             calls = await self.bot.judges.service.calls(record.id)  # type: ignore[attr-defined]
-            files.append(ui.csv_file(calls_csv(record, calls), f"tournament-{record.id}-calls.csv"))
+        files = [ui.csv_file(text, f"tournament-{record.id}-{name}.csv")
+                 for name, text in exports(record, calls).items()]
         await interaction.response.send_message(f"**{record.name}**: standings and results.", files=files,
                                                 ephemeral=True)
 

@@ -21,7 +21,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.plumbing.changes import Change, ChangeStream
 from bot.engine.errors import GameError, InvalidValue, NotAPlayer
 from bot.store.judge_calls import JudgeCallRepository
-from bot.store.judge_models import JudgeCall, JudgeDuty, JudgeSettings
+from bot.store.judge_models import JudgeCall, JudgeDuty, JudgeSettings, TableTime
 from bot.store.models import utcnow
 from bot.store.tournament_repository import TournamentRecord
 
@@ -182,6 +182,18 @@ class JudgeService:
         await self.repo.add_minutes(call_id, minutes)
         await self._changed(call.tournament_id)
         return await self.get(call_id), total + minutes
+
+    async def give_minutes(self, table: EventTable, minutes: int, by: str) -> int:
+        """An organiser gives a table `minutes` more in its round, without a call (the desk): its minutes in all."""
+        total = await self.extension(table.event_id, table.round_number, table.table)
+        if not 1 <= minutes <= MAX_EXTRA_MINUTES or total + minutes > MAX_EXTRA_MINUTES:
+            raise InvalidValue(f"Table {table.table} has {total} extra minutes this round already: at most "
+                               f"{MAX_EXTRA_MINUTES} in all.")
+        await self.repo.give_minutes(TableTime(tournament_id=table.event_id, round_number=table.round_number,
+                                               table_number=table.table, minutes=minutes, given_by=by,
+                                               given_at=self.now()))
+        await self._changed(table.event_id)
+        return total + minutes
 
     async def reraise(self, call_id: int) -> JudgeCall | None:
         """Raise a call again if nobody has claimed it: the call, or None when it was claimed, closed or raised

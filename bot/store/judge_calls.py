@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.store.judge_models import JudgeCall, JudgeDuty, JudgeSettings
+from bot.store.judge_models import JudgeCall, JudgeDuty, JudgeSettings, TableTime
 
 
 class JudgeCallRepository:
@@ -92,12 +92,24 @@ class JudgeCallRepository:
                                .values(extra_minutes=JudgeCall.extra_minutes + minutes))
 
     async def extensions(self, tournament_id: int) -> dict[tuple[int, int], int]:
-        """(round, table) -> the minutes organisers gave the table in that round, for the tables given any."""
-        query = (select(JudgeCall.round_number, JudgeCall.table_number, func.sum(JudgeCall.extra_minutes))
-                 .where(JudgeCall.tournament_id == tournament_id, JudgeCall.extra_minutes > 0)
-                 .group_by(col(JudgeCall.round_number), col(JudgeCall.table_number)))
+        """(round, table) -> the minutes organisers gave the table in that round (from its calls and from the
+        desk), for the tables given any."""
+        from_calls = (select(JudgeCall.round_number, JudgeCall.table_number, func.sum(JudgeCall.extra_minutes))
+                      .where(JudgeCall.tournament_id == tournament_id, JudgeCall.extra_minutes > 0)
+                      .group_by(col(JudgeCall.round_number), col(JudgeCall.table_number)))
+        from_desk = (select(TableTime.round_number, TableTime.table_number, func.sum(TableTime.minutes))
+                     .where(TableTime.tournament_id == tournament_id)
+                     .group_by(col(TableTime.round_number), col(TableTime.table_number)))
+        found: dict[tuple[int, int], int] = {}
         async with self._sessionmaker() as session, session.begin():
-            return {(r, t): int(m) for r, t, m in (await session.exec(query)).all()}
+            for query in (from_calls, from_desk):
+                for r, t, m in (await session.exec(query)).all():
+                    found[(r, t)] = found.get((r, t), 0) + int(m)
+        return found
+
+    async def give_minutes(self, row: TableTime) -> None:
+        async with self._sessionmaker() as session, session.begin():
+            session.add(row)
 
     async def _update(self, call_id: int, conditions: list[Any], **values: Any) -> bool:
         statement = update(JudgeCall).where(col(JudgeCall.id) == call_id, *conditions).values(**values)

@@ -79,3 +79,18 @@ class JudgeSettings(SQLModel, table=True):
                                          description="The calls message, edited in place")
     reraise_minutes: int | None = Field(default=None, description="A call nobody claims is raised again after "
                                                                   "these minutes (None: the default, 5); migration 0012")
+
+
+class TableTime(SQLModel, table=True):
+    """Minutes an organiser gave a table from the desk, without a judge call (migration 0013)."""
+
+    __tablename__ = "table_time"
+    __table_args__ = (Index("ix_table_time_tournament", "tournament_id"), {"sqlite_autoincrement": True})
+
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: int
+    round_number: int
+    table_number: int
+    minutes: int
+    given_by: str = Field(sa_type=String(32))
+    given_at: datetime = Field(sa_type=UtcDateTime)

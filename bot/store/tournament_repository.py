@@ -21,6 +21,7 @@ from bot.engine.chapter_approved.state import CA_PACK
 from bot.engine.models import Army, Frozen
 from bot.engine.teams.event import TeamEvent
 from bot.engine.tournament.event import Outcome, Reason, Result, Tournament, outcome_of
+from bot.engine.tournament.rules import PairingRules
 
 from bot.store.codec import load_snapshot
 from bot.store.models import utcnow
@@ -131,6 +132,12 @@ class EventState(Frozen):
     teams: TeamEvent | None = Field(None, description="A team event's teams and rounds of team matches (None: "
                                                       "singles); its games are the event's tables")
     match_boards: tuple[MatchBoard, ...] = ()
+    clubs: dict[str, str] = Field(default_factory=dict, description="player id -> their club (or team, in a singles "
+                                                                     "event): friendly fire keeps them apart")
+    pins: dict[str, int] = Field(default_factory=dict, description="player id -> the table they always sit at")
+    pairing_rules: PairingRules = PairingRules()
+    tables_channel_id: int | None = Field(None, description="Where the last round was published from in Discord: "
+                                                            "the event's channel when it names none")
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,8 @@ from bot.store.tournament_repository import TournamentRepository
 BATCH = 500  # rows per INSERT round trip
 TABLES: Sequence[Table] = metadata().sorted_tables  # every table, parents before children
 # the database hands out their ids
-SERIAL_TABLES = ("game", "tournament", "open_challenge", "reminder", "ladder", "judge_call", "share_link", "army_list")
+SERIAL_TABLES = ("game", "tournament", "open_challenge", "reminder", "ladder", "judge_call", "share_link", "army_list",
+                 "desk_log")
 
 
 class TransferError(Exception):

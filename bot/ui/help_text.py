@@ -138,7 +138,8 @@ PLAYERS = HelpSection(
                       "/mission roll pack:4th-edition opponent:@bob"),
         )),
         HelpGroup("Tournaments", (
-            HelpEntry("/tournament register", "join this server's tournament"),
+            HelpEntry("/tournament register", "join this server's tournament; `club:` your club, which the organisers "
+                      "may keep apart in the pairings", "/tournament register club:Iron Wolves", options=("club",)),
             HelpEntry("/tournament list submit", "your army list for the event (a file, or a form to paste it); "
                       "again to replace it until the deadline", "/tournament list submit file:my-list.txt"),
             HelpEntry("/tournament list show", "a list, privately: yours, or anyone's at an open-list event",
@@ -204,6 +205,8 @@ ORGANISERS = HelpSection(
         HelpGroup("At the end", (
             HelpEntry("/tournament standings", "post the standings for everyone"),
             HelpEntry("/tournament export", "the standings and every result as CSV files"),
+            HelpEntry("/tournament desk", "the organiser's desk: one live web page, signed in with Discord, to run "
+                      "the whole day (check-in, the draft and its pairing rules, results, time, judge calls, exports)"),
             HelpEntry("/tournament share", "the venue screen's link (round clock, pairings, live scores, standings) "
                       "and each table's overlays, for you"),
             HelpEntry("/tournament finish", "close the event once every result is in"),

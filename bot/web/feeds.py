@@ -10,10 +10,10 @@ import asyncio
 import json
 import logging
 import time
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from bot.plumbing.changes import Change
 from bot.engine.errors import GameError
@@ -25,6 +25,7 @@ from bot.services.games import GameService
 from bot.store.shares import ShareRepository
 from bot.services.tournaments import TournamentService
 from bot.present.recent import RecentEvents
+from bot.store.tournament_repository import TournamentRecord
 
 _log = logging.getLogger(__name__)
 
@@ -34,6 +35,14 @@ GONE = "gone"  # a frame's event: the link was revoked or what it showed is gone
 CLOSE = "close"  # a frame's event that ends the stream quietly (the process stops): the page reconnects
 UNSHARED = "unshared"  # a change's `what` when links to it were revoked
 REVOKED = "This link was revoked by the players or the organiser."
+
+
+class DeskModels(Protocol):
+    """What the desk's pages are sent (bot/web/desk.py)."""
+
+    async def model(self, event_id: int, games: dict[int, Any]) -> dict[str, Any]: ...
+
+    def view(self, target_kind: str, model: dict[str, Any]) -> dict[str, Any]: ...
 
 
 @dataclass(eq=False)
@@ -56,10 +65,13 @@ class LiveFeeds:
         self.service, self.tournaments, self.shares = service, tournaments, shares
         self.recent = RecentEvents(GAMES_REMEMBERED, RECENT_LINES)
         self._viewers: dict[tuple[str, int], set[Viewer]] = defaultdict(set)
-        self._event_games: dict[int, set[int]] = {}  # each watched event's games of the round shown
+        self._watched_games: dict[tuple[str, int], set[int]] = {}  # each watched event's games of the round shown
+        self._states: OrderedDict[int, Any] = OrderedDict()  # games' newest states, as their changes bring them
         self._dirty: dict[tuple[str, int], int | None] = {}  # targets changed since their last model (a version)
         self._pushing: dict[tuple[str, int], asyncio.Task] = {}  # the task sending a target's models
         self.judges: JudgeService | None = None  # when set, an event's screen shows its judges' calls and duty
+        # The organiser's desk (bot/web/desk.py), when set: its ("desk", event) and ("judges", event) pages.
+        self.desk: DeskModels | None = None
 
     # ---- viewers ---------------------------------------------------------------------------------
 
@@ -76,8 +88,7 @@ class LiveFeeds:
             viewers.discard(viewer)
             if not viewers:
                 del self._viewers[viewer.target]
-                if viewer.target[0] == "event":
-                    self._event_games.pop(viewer.target[1], None)
+                self._watched_games.pop(viewer.target, None)
 
     def viewers(self) -> Iterator[Viewer]:
         for viewers in self._viewers.values():
@@ -95,7 +106,14 @@ class LiveFeeds:
     async def frame(self, target: tuple[str, int], version: int | None = None) -> str:
         """The model as the page reads it. `version`: a game's, as a change from another process announced it."""
         kind, target_id = target
-        model = await (self.game(target_id, version) if kind == "game" else self.event(target_id))
+        if kind == "game":
+            model = await self.game(target_id, version)
+        elif kind == "event":
+            model = await self.event(target_id)
+        else:
+            assert self.desk is not None
+            record = await self.tournaments.get(target_id)
+            model = self.desk.view(kind, await self.desk.model(target_id, await self._round_states(target, record)))
         return json.dumps(model, separators=(",", ":"))
 
     async def game(self, game_id: int, version: int | None = None) -> dict[str, Any]:
@@ -105,16 +123,32 @@ class LiveFeeds:
 
     async def event(self, tournament_id: int) -> dict[str, Any]:
         record = await self.tournaments.get(tournament_id)
-        games = event_view.table_games(record)
-        self._event_games[tournament_id] = set(games.values())
-        states = {}
-        for game_id in games.values():
-            try:
-                states[game_id] = (await self.service.get_state(game_id=game_id)).state
-            except GameError:  # deleted since: the table shows as waiting
-                continue
+        states = await self._round_states(("event", tournament_id), record)
         model = event_view.model(record, states, now_ms=time.time_ns() // 1_000_000)
         return model if self.judges is None else with_judges(model, await self.judges.venue(tournament_id))
+
+    async def _round_states(self, target: tuple[str, int], record: TournamentRecord) -> dict[int, Any]:
+        """The states of the event's round's games (their live VP), remembered from their changes; the page of
+        `target` is sent a new model when one of them changes."""
+        games = event_view.table_games(record)
+        self._watched_games[target] = set(games.values())
+        states = {}
+        for game_id in games.values():
+            state = self._states.get(game_id)
+            if state is None:
+                try:
+                    state = (await self.service.get_state(game_id=game_id)).state
+                except GameError:  # deleted since: the table shows as waiting
+                    continue
+                self._remember(game_id, state)
+            states[game_id] = state
+        return states
+
+    def _remember(self, game_id: int, state: Any) -> None:
+        self._states.pop(game_id, None)
+        self._states[game_id] = state
+        while len(self._states) > GAMES_REMEMBERED:
+            self._states.popitem(last=False)
 
     # ---- the subscriber ------------------------------------------------------------------------------
 
@@ -126,9 +160,13 @@ class LiveFeeds:
             return
         if change.kind == "game" and change.result is not None:
             self.recent.add(change.id, [e.text for e in change.result.events if e.private_to is None])
-        targets = [(change.kind, change.id)] if (change.kind, change.id) in self._viewers else []
-        if change.kind == "game":  # an event screen shows its tables' live VP
-            targets += [("event", e) for e, games in self._event_games.items() if change.id in games]
+            self._remember(change.id, change.result.state)
+        elif change.kind == "game":
+            self._states.pop(change.id, None)  # another process's: read again when shown
+        kinds = ("game",) if change.kind == "game" else ("event", "desk", "judges")
+        targets = [(kind, change.id) for kind in kinds if (kind, change.id) in self._viewers]
+        if change.kind == "game":  # an event's screen and desk show its tables' live VP
+            targets += [target for target, games in self._watched_games.items() if change.id in games]
         for target in targets:
             version = change.version if target[0] == "game" else None
             self._dirty[target] = max(version or 0, self._dirty.get(target) or 0) or None

@@ -13,6 +13,8 @@ from bot.services.judges import JudgeService
 from bot.services.games import GameService
 from bot.plumbing.settings import Settings
 from bot.store.db import is_postgres, make_engine, make_sessionmaker, upgrade_database
+from bot.services.teams import TeamService
+from bot.store.desk import DeskRepository
 from bot.store.shares import ShareRepository
 from bot.services.tournaments import TournamentService
 from bot.web.discord_api import DiscordApi
@@ -33,9 +35,10 @@ async def serve_pages(settings: Settings, catalog: Catalog, *, ready: asyncio.Ev
         from bot.plumbing.change_relay import PgRelay  # asyncpg: installed with the postgres extra
         await changes.connect(PgRelay(settings.database_url))
     service = GameService(catalog, sessions, changes=changes)
-    web = WebSurface(service, TournamentService(sessions, changes=changes), ShareRepository(sessions),
+    tournaments = TournamentService(sessions, changes=changes)
+    web = WebSurface(service, tournaments, ShareRepository(sessions), teams=TeamService(tournaments),
+                     judges=JudgeService(sessions, changes=changes), desks=DeskRepository(sessions),
                      public_url=settings.web_url, limits=RateLimits.of(settings), discord=DiscordApi.of(settings, None))
-    web.feeds.judges = JudgeService(sessions, changes=changes)  # the venue screen shows the judges' calls
     await web.start(settings.web_host, settings.web_port)
     if ready is not None:
         ready.set()

@@ -13,6 +13,7 @@ A token is a share link's secret (bot/store/shares.py); a revoked one opens noth
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -32,7 +33,12 @@ from bot.store.shares import ShareRepository
 from bot.services.tournaments import TournamentService
 from bot.present.pictures.map import table_map
 from bot.present.pictures.sheets import score_sheet
+from bot.services.judges import JudgeService
+from bot.services.teams import TeamService
+from bot.store.desk import DeskRepository
 from bot.web.activity import Activity
+from bot.web.desk import Desk, Signed
+from bot.web.desk_auth import DESK_CLOSED, SESSION_COOKIE, DeskAuth
 from bot.web.activity_sessions import LEFT_CALL
 from bot.web.discord_api import DiscordApi
 from bot.web.feeds import CLOSE, GONE, UNSHARED, LiveFeeds
@@ -49,13 +55,14 @@ HEAD = """<!doctype html>
 {screen}<title>{title}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/static/web.css">
-<script src="/static/live.js" defer></script>
+<script src="/static/{script}" defer></script>
 </head>
 """
 # A page read on a screen is dark and fits a phone; an overlay keeps the browser's defaults, so OBS sees through it.
 SCREEN = '<meta name="viewport" content="width=device-width, initial-scale=1">\n<meta name="color-scheme" content="dark">\n'
 SHELLS = {"board": ("Live game", SCREEN), "event": ("Event", SCREEN), "overlay": ("Overlay", ""),
-          "activity": ("The table", SCREEN)}
+          "activity": ("The table", SCREEN), "desk": ("Organiser's desk", SCREEN)}
+SCRIPTS = {"desk": "desk.js"}  # every other page is drawn by live.js
 
 OVERLAYS = ("scoreboard", "cards", "mission", "clock")
 HEARTBEAT_SECONDS = 15.0  # a comment line keeps proxies from closing a quiet stream
@@ -84,17 +91,33 @@ def shell(name: str) -> str:
     title, screen = SHELLS[name]
     body = (PAGES / f"{name}.html").read_text(encoding="utf-8")
     body = body.replace("<!--table-->\n", (PAGES / "table.html").read_text(encoding="utf-8"))
-    return HEAD.format(title=title, screen=screen) + body + "</html>\n"
+    return HEAD.format(title=title, screen=screen, script=SCRIPTS.get(name, "live.js")) + body + "</html>\n"
+
+
+def desk_page(name: str, signed: Signed | None, refusal: str) -> str:
+    """The desk's page: its shell, told who is signed in, what they are at the event and the token their actions
+    carry; or, refused, why."""
+    attributes = {"data-name": name, "data-refused": refusal}
+    if signed is not None:
+        attributes |= {"data-standing": signed.standing.value, "data-csrf": signed.session.csrf,
+                       "data-event": str(signed.record.id)}
+    said = " ".join(f'{key}="{html.escape(value, quote=True)}"' for key, value in attributes.items())
+    return shell("desk").replace('data-desk=""', said, 1)
 
 
 class WebSurface:
     def __init__(self, service: GameService, tournaments: TournamentService, shares: ShareRepository, *,
-                 public_url: str, limits: RateLimits | None = None, discord: DiscordApi | None = None) -> None:
+                 teams: TeamService, judges: JudgeService, desks: DeskRepository, public_url: str,
+                 limits: RateLimits | None = None, discord: DiscordApi | None = None) -> None:
         self.service, self.tournaments, self.shares = service, tournaments, shares
-        # The Discord Activity, when the application's OAuth2 client and token are configured (bot/web/activity.py).
-        self.activity = Activity(service, discord) if discord is not None else None
         self.public_url = public_url.rstrip("/")
+        # The Discord Activity and the organiser's desk, when the application's OAuth2 client and token are
+        # configured (bot/web/activity.py, bot/web/desk.py).
+        self.activity = Activity(service, discord) if discord is not None else None
+        self.desk = Desk(service, tournaments, teams, judges, desks, DeskAuth(discord, desks, self.public_url)) \
+            if discord is not None else None
         self.feeds = LiveFeeds(service, tournaments, shares)
+        self.feeds.judges, self.feeds.desk = judges, self.desk
         self.limits = limits or RateLimits()
         service.changes.subscribe(self.feeds.on_change)
         if tournaments.changes is not service.changes:
@@ -149,6 +172,16 @@ class WebSurface:
             app.router.add_get("/activity/api/map.png", self._activity_picture(self._map_of))
             app.router.add_get("/activity/api/sheet.png", self._activity_picture(self._sheet_of))
             app.router.add_static("/activity/static", STATIC, append_version=False)  # through Discord's proxy
+        if self.desk is not None:
+            desk = self.desk
+            app.router.add_get("/desk/callback", self._desk_callback)
+            app.router.add_post("/desk/signout", self._desk_signout)
+            app.router.add_get("/desk/{event:[0-9]+}", self._desk_page)
+            app.router.add_get("/desk/{event:[0-9]+}/api/stream", self._desk_stream)
+            app.router.add_post("/desk/{event:[0-9]+}/api/act", desk.act)
+            app.router.add_get("/desk/{event:[0-9]+}/api/members", desk.members)
+            app.router.add_get("/desk/{event:[0-9]+}/export/{name}", desk.download)
+            app.router.add_get("/desk/{event:[0-9]+}/list/{list:[0-9]+}", desk.list_text)
         app.on_shutdown.append(self._on_shutdown)
         return app
 
@@ -295,14 +328,64 @@ class WebSurface:
             except web.HTTPException:
                 return False
             return True
-        return await self._serve(request, ("game", record.id), None, ACTIVITY_HEADERS, own, still_in_call)
+        return await self._serve(request, ("game", record.id), None, ACTIVITY_HEADERS, own, still_in_call,
+                                 every=activity.discord.ttl)
+
+    # ---- the organiser's desk (bot/web/desk.py) -----------------------------------------------------
+
+    async def _desk_page(self, request: web.Request) -> web.Response:
+        """The desk, for an organiser or a judge; anyone else is told why not. Not signed in: off to Discord."""
+        desk = self.desk
+        assert desk is not None
+        session = await desk.auth.session(request)
+        if session is None:
+            raise desk.auth.sign_in(int(request.match_info["event"]))
+        try:
+            signed = await desk.signed(request)
+        except web.HTTPException as exc:
+            if exc.status not in (403, 404):
+                raise
+            return web.Response(text=desk_page(session.name, None, json.loads(exc.text or "{}").get("error", "")),
+                                content_type="text/html", status=exc.status)
+        return web.Response(text=desk_page(session.name, signed, ""), content_type="text/html")
+
+    async def _desk_callback(self, request: web.Request) -> web.Response:
+        assert self.desk is not None
+        raise await self.desk.auth.callback(request)
+
+    async def _desk_signout(self, request: web.Request) -> web.Response:
+        assert self.desk is not None
+        session = await self.desk.auth.session(request)
+        if session is not None and not self.desk.auth.same_site(request, session):
+            raise web.HTTPForbidden(text="Sign out from the desk's own page.")
+        await self.desk.auth.sign_out(request)
+        response = web.json_response({"ok": True})
+        response.del_cookie(SESSION_COOKIE, path="/desk")
+        return response
+
+    async def _desk_stream(self, request: web.Request) -> web.StreamResponse:
+        """The desk's model for as long as Discord says the user may see it (checked every few seconds)."""
+        desk = self.desk
+        assert desk is not None
+        signed = await desk.signed(request)
+        target = desk.target(signed)
+
+        async def still_allowed() -> bool:
+            try:
+                again = await desk.signed(request)
+            except web.HTTPException:
+                return False
+            return desk.target(again) == target
+        return await self._serve(request, target, None, SECURITY_HEADERS, None, still_allowed,
+                                 every=desk.auth.discord.member_ttl, refused=DESK_CLOSED)
 
     async def _serve(self, request: web.Request, target: Target, token: str | None, headers: dict[str, str],
                      own: Callable[[str], Awaitable[str]] | None = None,
-                     allowed: Callable[[], Awaitable[bool]] | None = None) -> web.StreamResponse:
+                     allowed: Callable[[], Awaitable[bool]] | None = None, *, every: float = HEARTBEAT_SECONDS,
+                     refused: str = LEFT_CALL) -> web.StreamResponse:
         """A page's stream: the model now, then at every change; `own` adds the viewer's own part to a model;
-        `allowed` is asked again as often as Discord's answer about an instance is trusted (the Activity's user still
-        in the call), and ends the stream when it says no."""
+        `allowed` is asked again every `every` seconds (as often as Discord's answer is trusted: the Activity's user
+        still in the call, a desk's user still an organiser), and ends the stream with `refused` when it says no."""
         client = client_address(request) if token is not None else None  # the Activity's: see _guard
         if client is not None and not self.limits.stream_started(client):
             raise web.HTTPTooManyRequests(text="Too many pages open from here.")
@@ -318,7 +401,7 @@ class WebSurface:
         try:
             await response.prepare(request)
             await response.write(f"retry: {RETRY_MS}\n\n".encode())
-            checked, every = loop.time(), self.activity.discord.ttl if self.activity else HEARTBEAT_SECONDS
+            checked = loop.time()
             while True:
                 wait = HEARTBEAT_SECONDS if allowed is None else min(HEARTBEAT_SECONDS, every)
                 try:
@@ -328,7 +411,7 @@ class WebSurface:
                 if allowed is not None and loop.time() - checked >= every:
                     checked = loop.time()
                     if not await allowed():
-                        event, data = GONE, json.dumps({"message": LEFT_CALL})
+                        event, data = GONE, json.dumps({"message": refused})
                 if not event:
                     await response.write(b": still here\n\n")
                     continue

@@ -24,7 +24,7 @@ from bot.store.db import make_engine, make_sessionmaker
 from bot.store.repository import GameRepository
 from bot.store.tournament_repository import load_event
 from bot.services.tournaments import TournamentService
-from bot.ui.tournament import result_notes
+from bot.present.exports import result_notes
 from tests.store.conftest import STORED_V1, stored_v1_database
 
 CATALOG = default_catalog()

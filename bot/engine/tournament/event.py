@@ -8,7 +8,7 @@ state given is never changed. Pairing lives in `pairing`, records and standings 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from pydantic import Field
 
@@ -26,12 +26,13 @@ from bot.engine.tournament.ranking import (
     player_records,
     rank_records,
 )
+from bot.engine.tournament.rules import PairingRules, avoids_clubs
 
 __all__ = [
     "MISSION_LETTERS", "Outcome", "Pairing", "Pairings", "PlayerRecord", "Reason", "Result", "Round", "Standing",
     "Tournament", "add_player", "check_mission", "draft_round", "drop_player", "loser", "missing_tables",
     "outcome_of", "pick_mission", "publish_round", "records", "record_result", "reinstate_player", "repair_round",
-    "standings", "start_round", "verdict",
+    "standings", "start_round", "tables_played", "verdict",
 ]
 
 # The Chapter Approved Tournament Mission Pool (Tournament Companion): missions A to T.
@@ -101,11 +102,24 @@ def standings(t: Tournament) -> list[Standing]:
     return rank_records(records(t))
 
 
+def tables_played(rounds: Iterable[Round]) -> dict[str, dict[int, list[int]]]:
+    """Player -> table number -> the rounds (in `rounds`' order) they played at it."""
+    played: dict[str, dict[int, list[int]]] = {}
+    for r in rounds:
+        for x in r.pairings.tables:
+            for p in (x.a, x.b):
+                played.setdefault(p, {}).setdefault(x.table, []).append(r.number)
+    return played
+
+
 def start_round(
-    t: Tournament, rng: random.Random, mission: str | None = None, *, published: bool = True
+    t: Tournament, rng: random.Random, mission: str | None = None, *, published: bool = True,
+    rules: PairingRules | None = None, clubs: Mapping[str, str] | None = None, pins: Mapping[str, int] | None = None,
 ) -> Tournament:
     """Pair the next round and choose its mission (random from the pool unless the organiser names one).
-    `published=False` keeps it a draft for the organiser to review (`publish_round`, `repair_round`)."""
+    `published=False` keeps it a draft for the organiser to review (`publish_round`, `repair_round`).
+    `rules` (friendly fire, fresh tables), `clubs` (player -> club) and `pins` (player -> table) are the
+    organiser's: kept outside the event's state, they are passed in each time."""
     if t.rounds and not t.rounds[-1].published:
         raise InvalidValue(f"Round {t.rounds[-1].number} is still a draft: publish it or re-pair it first.")
     if t.rounds and (missing := missing_tables(t.rounds[-1])):
@@ -121,7 +135,12 @@ def start_round(
     if t.pool:
         letter = check_mission(mission) if mission is not None else pick_mission(
             [r.mission for r in t.rounds if r.mission], rng)
-    pairings = pair_round(records(t), number, rng, t.bye_vp)
+    fresh = rules is not None and rules.fresh_tables
+    previous = None
+    if fresh:
+        previous = {p: set(tables) for p, tables in tables_played(r for r in t.rounds if r.published).items()}
+    pairings = pair_round(records(t), number, rng, t.bye_vp, clubs=clubs, avoid_clubs=avoids_clubs(rules, number),
+                          pins=pins, fresh_tables=fresh, previous_tables=previous)
     new = Round(number=number, mission=letter, pairings=pairings, results=(pairings.bye,) if pairings.bye else (),
                 published=published)
     return t.model_copy(update={"rounds": (*t.rounds, new)})
@@ -135,12 +154,15 @@ def draft_round(t: Tournament, number: int, draw: int) -> Round:
     return current
 
 
-def repair_round(t: Tournament, number: int, draw: int, rng: random.Random) -> Tournament:
+def repair_round(
+    t: Tournament, number: int, draw: int, rng: random.Random, *, rules: PairingRules | None = None,
+    clubs: Mapping[str, str] | None = None, pins: Mapping[str, int] | None = None,
+) -> Tournament:
     """A new draw of the draft round `number` with the same mission: `rng` must be a new stream (the next
     draw's), so players who are equal by the rules of pairing may meet someone else; the rules still hold."""
     current = draft_round(t, number, draw)
     before = t.model_copy(update={"rounds": t.rounds[:-1]})
-    redrawn = start_round(before, rng, current.mission, published=False).rounds[-1]
+    redrawn = start_round(before, rng, current.mission, published=False, rules=rules, clubs=clubs, pins=pins).rounds[-1]
     return t.model_copy(update={"rounds": (*t.rounds[:-1], redrawn.model_copy(update={"draw": draw + 1}))})
 
 

@@ -24,15 +24,21 @@ How a round is paired
    re-paired together (up to 3 x chunk players), which may float another player instead. If players are
    still unpaired at the bottom, the whole field is paired at once; only if that fails too are rematches
    allowed, each at a penalty above every other criterion, and counted.
-5. Tables are numbered from 1, the best records first.
+5. Tables are numbered from 1, the best records first; pins and fresh tables re-seat pairs (`seating`).
+
+Friendly fire (`avoid_clubs`): two players of one club are avoided like a rematch wherever a rematch is (the
+bye, the windows, the whole field); in the last resort a club pair costs one level less than a rematch, so
+rematches stay as few as without the rule. Round 1 stays the shuffle unless it seats club mates together; then
+those pairs and enough others are re-paired by a matching of players of different clubs (`_first_round_clubs`).
 
 What is guaranteed: no rematch while the field (less the bye) can be paired without one, and otherwise the
-fewest rematches for the chosen bye. Fields of up to `exact_limit` players are one window, so the pairing is the exact
-optimum of the weights below (tests compare it with an exhaustive search). Larger fields are optimal window
-by window; bench/bench_pairing.py reports their pair-downs against the fewest possible without history.
+fewest rematches for the chosen bye; with `avoid_clubs`, the same for rematches and club pairs together.
+Fields of up to `exact_limit` players are one window, so the pairing is the exact optimum of the weights below
+(tests compare it with an exhaustive search). Larger fields are optimal window by window;
+bench/bench_pairing.py reports their pair-downs against the fewest possible without history.
 
 Edge weights (integers, each level scaled above the sum of all lower ones, so the order is strict):
-  1. not a rematch (only in the last-resort graph);
+  1. not a rematch (only in the last-resort graph), then, with `avoid_clubs`, not a club pair;
   2. record: a pair costs d^2 where d is the distance in brackets, and leaving a player unpaired costs
      d^2 + d where d is the distance to the bracket below the window (a float pairs down at least that
      far later, and floats no further than it must). Squaring makes two one-bracket pair-downs
@@ -49,7 +55,8 @@ Edge weights (integers, each level scaled above the sum of all lower ones, so th
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 import networkx as nx
@@ -57,6 +64,8 @@ import networkx as nx
 from bot.engine.errors import InvalidValue
 from bot.engine.models import Frozen
 from bot.engine.tournament.ranking import MAX_GAME_VP, Outcome, PlayerRecord, Result, opponents_win_rate
+from bot.engine.tournament.rules import club_keys, club_mates
+from bot.engine.tournament.seating import seat_tables
 
 CHUNK = 32
 EXACT_LIMIT = 40
@@ -85,8 +94,15 @@ def pair_round(
     *,
     chunk: int = CHUNK,
     exact_limit: int = EXACT_LIMIT,
+    clubs: Mapping[str, str] | None = None,
+    avoid_clubs: bool = False,
+    pins: Mapping[str, int] | None = None,
+    fresh_tables: bool = False,
+    previous_tables: Mapping[str, Collection[int]] | None = None,
 ) -> Pairings:
-    """Pair the active (not dropped) players of `records` for `round_number`."""
+    """Pair the active (not dropped) players of `records` for `round_number`: with `avoid_clubs`, players of one
+    club in `clubs` (player -> club name) are kept apart while the field allows; `pins` (player -> table) and
+    `fresh_tables` (against `previous_tables`, player -> tables played) decide the table numbers."""
     active = sorted(p for p, r in records.items() if not r.dropped)
     if len(active) < 2:
         raise InvalidValue("At least two active players are needed to pair a round.")
@@ -95,19 +111,28 @@ def pair_round(
     if not 0 <= bye_vp <= MAX_GAME_VP:
         raise InvalidValue(f"The bye's VP must be between 0 and {MAX_GAME_VP}; got {bye_vp}.")
     tiebreak = {p: rng.random() for p in active}  # drawn in id order: reproducible from the seed
+    mates = club_mates(clubs, active) if avoid_clubs else {}
+    if not any(mates.values()):
+        mates = {}  # nobody has a club mate here: pair exactly as without the rule
     if round_number == 1:
         rng.shuffle(active)
         bye = active.pop() if len(active) % 2 else None
-        field = _Field.build(records, active, tiebreak, rng)
         pairs = [(active[i], active[i + 1]) for i in range(0, len(active), 2)]
+        if mates and any(b in mates[a] for a, b in pairs):
+            pairs, bye = _first_round_clubs(pairs, bye, club_keys(clubs, list(mates)), rng)
+        field = _Field.build(records, [p for ab in pairs for p in ab], tiebreak, rng, mates)
     else:
-        bye = _choose_bye(records, active, tiebreak) if len(active) % 2 else None
-        field = _Field.build(records, [p for p in active if p != bye], tiebreak, rng)
+        bye = _choose_bye(records, active, tiebreak, mates) if len(active) % 2 else None
+        field = _Field.build(records, [p for p in active if p != bye], tiebreak, rng, mates)
         pairs = _pair(field, chunk, exact_limit)
     pairs.sort(key=lambda ab: sorted(field.position[p] for p in ab))
+    numbers = list(range(1, len(pairs) + 1))
+    if pins or fresh_tables:
+        numbers = seat_tables(pairs, previous_tables or {}, pins or {}, fresh_tables).tables
     return Pairings(
         round_number=round_number,
-        tables=tuple(Pairing(table=i, a=a, b=b) for i, (a, b) in enumerate(pairs, 1)),
+        tables=tuple(sorted((Pairing(table=i, a=a, b=b) for i, (a, b) in zip(numbers, pairs, strict=True)),
+                            key=lambda x: x.table)),
         bye=None if bye is None else Result(
             round_number=round_number, table=0, a=bye, outcome=Outcome.A_WINS, vp_a=bye_vp
         ),
@@ -127,10 +152,13 @@ class _Field:
     met: dict[str, frozenset[str]]
     path_span: int  # above any path distance
     rng: random.Random
+    mates: Mapping[str, frozenset[str]]  # club mates, with `avoid_clubs` (empty without)
+    avoid: dict[str, frozenset[str]]  # who each may not meet in the strict phase: opponents, and club mates
 
     @classmethod
     def build(
-        cls, records: Mapping[str, PlayerRecord], players: list[str], tiebreak: dict[str, float], rng: random.Random
+        cls, records: Mapping[str, PlayerRecord], players: list[str], tiebreak: dict[str, float], rng: random.Random,
+        mates: Mapping[str, frozenset[str]] | None = None,
     ) -> _Field:
         order = sorted(
             players, key=lambda p: (tuple(-k for k in records[p].record_key), records[p].path[::-1], tiebreak[p])
@@ -141,14 +169,18 @@ class _Field:
             if records[p].record != previous:
                 index, previous = index + 1, records[p].record
             bracket[p] = index
+        mates = mates or {}
+        met = {p: frozenset(records[p].opponents) for p in players}
         return cls(
             records=records,
             order=order,
             position={p: i for i, p in enumerate(order)},
             bracket=bracket,
-            met={p: frozenset(records[p].opponents) for p in players},
+            met=met,
             path_span=1 << max(len(records[p].path) for p in players),
             rng=rng,
+            mates=mates,
+            avoid={p: met[p] | mates[p] for p in players} if mates else met,
         )
 
     def path_distance(self, a: str, b: str) -> int:
@@ -163,26 +195,88 @@ class _Field:
         return self.bracket[self.order[i]] if i < len(self.order) else self.bracket[last] + 1
 
 
-def _choose_bye(records: Mapping[str, PlayerRecord], active: list[str], tiebreak: dict[str, float]) -> str:
+def _choose_bye(
+    records: Mapping[str, PlayerRecord], active: list[str], tiebreak: dict[str, float],
+    mates: Mapping[str, frozenset[str]],
+) -> str:
+    """The lowest-ranked candidate who leaves a field without rematch or club pair; failing that, one who leaves
+    a field without rematch; failing that, the lowest-ranked."""
     owp = {p: opponents_win_rate(records[p], records) for p in active}
     candidates = sorted(
         active, key=lambda p: (records[p].had_bye, records[p].record_key, owp[p], records[p].vp, tiebreak[p])
     )
-    for c in candidates:
-        if _rematch_free_possible(records, [p for p in active if p != c]):
-            return c
+    opponents = {p: frozenset(records[p].opponents) for p in active}
+    tiers = [{p: opponents[p] | mates[p] for p in active}, opponents] if mates else [opponents]
+    for avoid in tiers:
+        for c in candidates:
+            if _rematch_free_possible(avoid, [p for p in active if p != c]):
+                return c
     return candidates[0]
 
 
-def _rematch_free_possible(records: Mapping[str, PlayerRecord], players: list[str]) -> bool:
+def _rematch_free_possible(avoid: Mapping[str, frozenset[str]], players: list[str]) -> bool:
+    """Whether `players` can all be paired, none with someone in their `avoid` set."""
     n = len(players)
     group = set(players)
-    met = {p: group.intersection(records[p].opponents) for p in players}
+    met = {p: group.intersection(avoid[p]) for p in players}
     if all(n - 1 - len(met[p]) >= n / 2 for p in players):
         return True  # Dirac: minimum degree >= n/2 gives a Hamiltonian cycle, so a perfect matching
     graph = nx.Graph()
     graph.add_edges_from((a, b) for i, a in enumerate(players) for b in players[i + 1 :] if b not in met[a])
     return 2 * len(nx.max_weight_matching(graph, maxcardinality=True)) == n
+
+
+def _first_round_clubs(
+    pairs: list[tuple[str, str]], bye: str | None, keys: Mapping[str, str], rng: random.Random
+) -> tuple[list[tuple[str, str]], str | None]:
+    """Round 1 when the shuffle seats club mates together. With no history, the field pairs without a club pair
+    when no club holds more than half of it, and otherwise needs (biggest club - half) club pairs. The bye goes to
+    a player who makes that smallest (the shuffle's bye if it does); the club pairs that must be are made inside
+    the biggest club; the shuffle's other club pairs, with as few of its clean pairs as let them pair cleanly,
+    are re-paired by a maximum-cardinality matching of players of different clubs, with random weights."""
+    order = [p for ab in pairs for p in ab] + ([bye] if bye else [])
+    counts = Counter(keys[p] for p in order if keys[p])
+    half = (len(order) - (bye is not None)) // 2
+
+    def forced(left_out: str | None) -> int:  # the club pairs any pairing of the field less `left_out` has
+        own = keys[left_out] if left_out else ""
+        return max(0, max((n - (k == own) for k, n in counts.items()), default=0) - half)
+
+    if bye is not None:
+        fewest = min(forced(p) for p in order)
+        if forced(bye) > fewest:
+            new = next(p for p in reversed(order) if forced(p) == fewest)
+            pairs = [(bye if a == new else a, bye if b == new else b) for a, b in pairs]
+            bye = new
+    reserved: list[tuple[str, str]] = []
+    if excess := forced(bye):
+        own = keys[bye] if bye else ""
+        big = max(counts, key=lambda k: counts[k] - (k == own))
+        reserved = [ab for ab in pairs if keys[ab[0]] == keys[ab[1]] == big][:excess]
+        taken = {p for ab in reserved for p in ab}
+        more = [p for ab in pairs for p in ab if keys[p] == big and p not in taken][: 2 * (excess - len(reserved))]
+        reserved += zip(more[::2], more[1::2], strict=True)
+    taken = {p for ab in reserved for p in ab}
+    clean = [ab for ab in pairs if not taken & set(ab) and (not keys[ab[0]] or keys[ab[0]] != keys[ab[1]])]
+    kept = {p for ab in clean for p in ab}
+    window = [p for ab in pairs for p in ab if p not in taken and p not in kept]
+    in_window = Counter(keys[p] for p in window if keys[p])
+    while clean and 2 * max(in_window.values(), default=0) > len(window):
+        top = max(in_window, key=in_window.__getitem__)
+        ab = next((ab for ab in clean if top not in (keys[ab[0]], keys[ab[1]])), clean[0])
+        clean.remove(ab)
+        window += ab
+        in_window.update(keys[p] for p in ab if keys[p])
+    graph = nx.Graph()
+    graph.add_nodes_from(window)
+    graph.add_weighted_edges_from(
+        (a, b, rng.randrange(RANDOM_SPAN))
+        for i, a in enumerate(window) for b in window[i + 1 :] if not keys[a] or keys[a] != keys[b]
+    )
+    position = {p: i for i, p in enumerate(order)}
+    matched = [tuple(sorted(e, key=position.__getitem__)) for e in nx.max_weight_matching(graph, maxcardinality=True)]
+    left = [p for p in window if p not in {q for ab in matched for q in ab}]  # none: the window pairs cleanly
+    return reserved + clean + [(a, b) for a, b in matched] + list(zip(left[::2], left[1::2], strict=True)), bye
 
 
 @dataclass
@@ -194,7 +288,7 @@ class _Window:
 
 def _pair(field: _Field, chunk: int, exact_limit: int) -> list[tuple[str, str]]:
     rest = field.order
-    smallest = 2 * max(len(field.met[p]) for p in rest) + 3  # a chunk this big always pairs (Dirac)
+    smallest = 2 * max(len(field.avoid[p]) for p in rest) + 3  # a chunk this big always pairs (Dirac)
     windows = [(0, len(rest))] if len(rest) <= exact_limit else _windows(field, rest, chunk, smallest)
     done: list[_Window] = []
     carry: list[str] = []
@@ -267,13 +361,16 @@ def _solve(
     per_path = pairs_max * RANDOM_SPAN
     per_record = per_path * pairs_max * (field.path_span + 1)
     per_fresh = per_record * pairs_max * (5 * brackets * brackets + 1)
+    per_club = 0
+    if field.mates:  # a club pair costs less than a rematch, more than all lower levels (weights unchanged without)
+        per_club, per_fresh = per_fresh, per_fresh * (pairs_max + 1)
     graph = nx.Graph()
     graph.add_nodes_from(players)
     for i, a in enumerate(players):
         for b in players[i + 1 :]:
-            fresh = b not in field.met[a]
-            if not (fresh or allow_rematch):
+            if not allow_rematch and b in field.avoid[a]:
                 continue
+            fresh = b not in field.met[a]
             record = (
                 _float_cost(field, a, below) + _float_cost(field, b, below)
                 - _pair_cost(field, a, b) + brackets * brackets
@@ -281,7 +378,8 @@ def _solve(
             path = field.path_span - field.path_distance(a, b)
             graph.add_edge(
                 a, b,
-                weight=fresh * per_fresh + record * per_record + path * per_path + field.rng.randrange(RANDOM_SPAN),
+                weight=fresh * per_fresh + (b not in field.mates.get(a, ())) * per_club + record * per_record
+                + path * per_path + field.rng.randrange(RANDOM_SPAN),
             )
     matched = nx.max_weight_matching(graph, maxcardinality=True)
     pairs = settled + [tuple(sorted(e, key=field.position.__getitem__)) for e in matched]
@@ -303,10 +401,11 @@ def _pair_interchangeable(field: _Field, players: Sequence[str]) -> tuple[list[t
       distance of u and v is at most the sum of theirs, and the path distance is a metric. Without such a
       swap the partners on each side have all met one another: at most M + 1 of them, and a clean one alone
       (so two clean partners at most, or one and up to D others).
-    The rest are paired in order (random among equals), and big brackets shrink to a few players.
+    The rest are paired in order (random among equals), and big brackets shrink to a few players. With
+    `avoid_clubs`, club mates count as having met (`field.avoid`), and the argument holds as it is.
     """
     group = set(players)
-    met = {p: len(field.met[p] & group) for p in players}
+    met = {p: len(field.avoid[p] & group) for p in players}
     met_here = {p for p in players if met[p]}
     keep = 1 + min(max(2, len(met_here) + 1), 2 * max(met.values(), default=0) + 2)
     classes: dict[tuple[int, str], list[str]] = {}

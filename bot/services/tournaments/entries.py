@@ -13,11 +13,16 @@ from bot.store.tournament_models import TournamentStatus
 from bot.store.tournament_repository import EntryList, EventState, ListChange, TournamentRecord
 
 
+MAX_CLUB = 60
+
+
 class Entries(EventChanges):
-    async def register(self, guild_id: int, player: str, name: str, disposition: str | None = None
-                       ) -> TournamentRecord:
+    async def register(self, guild_id: int, player: str, name: str, disposition: str | None = None,
+                       club: str | None = None) -> TournamentRecord:
         """A player, with their Force Disposition where the event's deck has them: registered once, as it is
-        written on their list."""
+        written on their list; and their club (friendly fire keeps club mates apart), when they give one."""
+        club = _club(club)
+
         def op(record: TournamentRecord) -> EventState:
             state = record.state
             dispositions = state.dispositions
@@ -43,8 +48,9 @@ class Entries(EventChanges):
             elif disposition is None:
                 raise InvalidValue("You are registered with your team: register your list's Force Disposition "
                                    "(`disposition:`), or submit your list.")
+            clubs = {**state.clubs, player: club} if club else state.clubs
             return team_rounds.refuse_clashes(state.model_copy(update={
-                "event": event, "names": {**state.names, player: name}, "dispositions": dispositions,
+                "event": event, "names": {**state.names, player: name}, "dispositions": dispositions, "clubs": clubs,
             }), player)
         return await self._change(guild_id, op)
 
@@ -122,6 +128,17 @@ class Entries(EventChanges):
         if state.list_deadline is not None and self.now() > state.list_deadline:
             raise InvalidValue("The list deadline has passed: an organiser can still take your list.")
 
+    async def set_club(self, tournament_id: int, player: str, club: str | None) -> TournamentRecord:
+        """The player's club (or team, in a singles event), which friendly fire keeps apart; None or "": none."""
+        club = _club(club)
+
+        def op(record: TournamentRecord) -> EventState:
+            if player not in record.state.event.players:
+                raise NotAPlayer("That player is not registered in this event.")
+            clubs = {p: c for p, c in record.state.clubs.items() if p != player} | ({player: club} if club else {})
+            return record.state.model_copy(update={"clubs": clubs})
+        return await self.change_by_id(tournament_id, op)
+
     async def reinstate(self, guild_id: int, player: str) -> TournamentRecord:
         return await self._change(
             guild_id, lambda r: r.state.model_copy(update={"event": tournament.reinstate_player(r.state.event, player)})
@@ -191,3 +208,10 @@ def not_checked_in(record: TournamentRecord) -> list[str]:
 
 def absent_digest(players: list[str]) -> str:
     return hashlib.sha256("|".join(players).encode()).hexdigest()[:12]
+
+
+def _club(club: str | None) -> str:
+    club = (club or "").strip()
+    if len(club) > MAX_CLUB:
+        raise InvalidValue(f"A club's name is at most {MAX_CLUB} characters.")
+    return club

@@ -3,19 +3,29 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import random
 from collections.abc import Awaitable, Callable
 
 from bot.engine.errors import GameError, InvalidValue
 from bot.engine.rng import derive_rng
+from bot.engine.tournament import draft
 from bot.engine.tournament import event as tournament
+from bot.engine.tournament.rules import PairingRules
 from bot.services import team_rounds
 from bot.services.tournaments.events import EventChanges
 from bot.store.tournament_models import TournamentStatus
 from bot.store.tournament_repository import EventState, RoundClock, TournamentRecord
 
 MAX_ROUND_MINUTES = 600
+MAX_TABLE = 1000
+STALE_DRAFT = ("The draft changed since your desk showed it (another organiser edited it, re-paired or published it): "
+               "your desk shows it as it is now.")
 REMINDERS = (30, 10, 0)  # minutes left when the round's channel is reminded
+
+
+class StaleDraft(GameError):
+    pass
 
 
 class Rounds(EventChanges):
@@ -42,7 +52,8 @@ class Rounds(EventChanges):
                                        "Correct them with `/tournament list submit player:`.")
             # Pairing a big field takes a moment: keep the event loop free meanwhile.
             paired = await asyncio.to_thread(
-                tournament.start_round, event, pairing_rng(record.seed, number, 0), mission, published=False)
+                tournament.start_round, event, pairing_rng(record.seed, number, 0), mission, published=False,
+                **organisers_rules(record.state))
             state = record.state.model_copy(update={"event": paired, "pending": (), "clock": None})
             return await self._save(record, state)
 
@@ -52,15 +63,21 @@ class Rounds(EventChanges):
             return await self.change_by_id(tournament_id, lambda record: team_rounds.pair_state(
                 record, number, team_rounds.draft_of(record, number, draw) + 1))
         return await self._change_draft(tournament_id, lambda record: asyncio.to_thread(
-            tournament.repair_round, record.state.event, number, draw, pairing_rng(record.seed, number, draw + 1)))
+            tournament.repair_round, record.state.event, number, draw, pairing_rng(record.seed, number, draw + 1),
+            **organisers_rules(record.state)))
 
-    async def publish(self, tournament_id: int, number: int, draw: int) -> TournamentRecord:
-        """Make the draft round the round being played: announced, and open to results."""
-        if (await self.get(tournament_id)).state.teams is not None:
-            return await self.change_by_id(tournament_id, lambda r: team_rounds.publish_state(r, number, draw))
-        async def op(record: TournamentRecord) -> tournament.Tournament:
-            return tournament.publish_round(record.state.event, number, draw)
-        return await self._change_draft(tournament_id, op)
+    async def publish(self, tournament_id: int, number: int, draw: int, *,
+                      channel_id: int | None = None) -> TournamentRecord:
+        """Make the draft round the round being played: announced, and open to results. `channel_id`: where in
+        Discord it was published from (the event's channel when it names no announcement channel)."""
+        def op(record: TournamentRecord) -> EventState:
+            if record.state.teams is not None:
+                state = team_rounds.publish_state(record, number, draw)
+            else:
+                state = record.state.model_copy(update={
+                    "event": tournament.publish_round(record.state.event, number, draw)})
+            return state.model_copy(update={"tables_channel_id": channel_id or state.tables_channel_id})
+        return await self.change_by_id(tournament_id, op)
 
     async def _change_draft(
         self, tournament_id: int, op: Callable[[TournamentRecord], Awaitable[tournament.Tournament]]
@@ -72,6 +89,48 @@ class Rounds(EventChanges):
                 raise GameError("This tournament has finished.")
             event = await op(record)
             return await self._save(record, record.state.model_copy(update={"event": event}))
+
+    # --- the organiser's rules and edits of a draft -----------------------------------------------
+
+    async def set_rules(self, tournament_id: int, rules: PairingRules) -> TournamentRecord:
+        """The pairing rules of the rounds paired from now on (a draft already paired keeps its draw: re-pair it)."""
+        return await self.change_by_id(tournament_id, lambda r: r.state.model_copy(update={"pairing_rules": rules}))
+
+    async def pin(self, tournament_id: int, player: str, table: int | None) -> TournamentRecord:
+        """Pin a player to a table for the rest of the event (None: unpin); a draft waiting is seated so."""
+        def op(record: TournamentRecord) -> EventState:
+            state = record.state
+            if player not in state.event.players:
+                raise InvalidValue("That player is not registered in this event.")
+            if table is not None and not 1 <= table <= MAX_TABLE:
+                raise InvalidValue(f"Tables are numbered 1 to {MAX_TABLE}.")
+            if table is not None and (taken := next((p for p, t in state.pins.items() if t == table and p != player),
+                                                    None)):
+                raise InvalidValue(f"Table {table} is pinned for {state.names.get(taken, taken)} already.")
+            pins = {p: t for p, t in state.pins.items() if p != player} | ({player: table} if table else {})
+            update: dict = {"pins": pins}
+            rounds = state.event.rounds
+            if table is not None and rounds and not rounds[-1].published and rounds[-1].pairings.tables \
+                    and table <= len(rounds[-1].pairings.tables) and state.teams is None:
+                seated = draft.pin_player(rounds[-1], player, table) if not _has_bye(rounds[-1], player) else None
+                if seated is not None:
+                    update["event"] = state.event.model_copy(update={"rounds": (*rounds[:-1], seated)})
+            return state.model_copy(update=update)
+        return await self.change_by_id(tournament_id, op)
+
+    async def edit_draft(self, tournament_id: int, number: int, draw: int, seen: str,
+                         edit: Callable[[tournament.Round], tournament.Round]) -> TournamentRecord:
+        """An organiser's edit of the draft round they see (`seen`: its draft_digest): refused when the draft moved
+        on or another organiser edited it since."""
+        def op(record: TournamentRecord) -> EventState:
+            if record.state.teams is not None:
+                raise InvalidValue("A team round's games are paired by its captains: there is no draft to edit.")
+            current = tournament.draft_round(record.state.event, number, draw)
+            if draft_digest(current) != seen:
+                raise StaleDraft(STALE_DRAFT)
+            rounds = (*record.state.event.rounds[:-1], edit(current))
+            return record.state.model_copy(update={"event": record.state.event.model_copy(update={"rounds": rounds})})
+        return await self.change_by_id(tournament_id, op)
 
     # --- the round clock ------------------------------------------------------------------------
 
@@ -119,6 +178,20 @@ class Rounds(EventChanges):
                                    f"table{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))}.")
             team_rounds.refuse_unfinished(record)
             return await self._save(record, record.state, TournamentStatus.FINISHED)
+
+
+def organisers_rules(state: EventState) -> dict:
+    """What the organisers chose for the next pairing: the rules, the players' clubs and pins."""
+    return {"rules": state.pairing_rules, "clubs": state.clubs, "pins": state.pins}
+
+
+def draft_digest(r: tournament.Round) -> str:
+    """Names one exact draft (its draw and seats): an edit made on an older one is refused."""
+    return hashlib.sha256(r.pairings.model_dump_json().encode()).hexdigest()[:12]
+
+
+def _has_bye(r: tournament.Round, player: str) -> bool:
+    return r.pairings.bye is not None and r.pairings.bye.a == player
 
 
 def pairing_rng(seed: str, number: int, draw: int) -> random.Random:

@@ -236,6 +236,26 @@ class JudgeDesk:
         await self._tell_thread(extended, extended_text(record, extended, str(interaction.user.id), EXTRA_MINUTES,
                                                         total), pinging(list(extended.player_ids)))
 
+    async def from_desk(self, record: TournamentRecord, call: JudgeCall) -> None:
+        """A call claimed or resolved at the organiser's desk: its message, its thread and the calls list follow,
+        as a press in the judges' channel would have them."""
+        if call.message_id is not None and call.channel_id is not None:
+            duty, role = await self._called(record)
+            extra = await self.service.extension(record.id, call.round_number, call.table_number)
+            try:
+                await self.bot.get_partial_messageable(call.channel_id).get_partial_message(call.message_id).edit(
+                    content=call_text(record, call, duty, role, extra, self.service.now()), view=call_view(call),
+                    allowed_mentions=NO_PINGS)
+            except discord.HTTPException:
+                _log.info("The message of judge call %s is gone", call.id)
+        assert call.id is not None
+        self.alarms.drop(("judge", call.id))
+        if call.resolved_at is not None:
+            await self._tell_thread(call, resolved_text(call), NO_PINGS)
+        else:
+            await self._tell_thread(call, claimed_text(call), pinging(list(call.player_ids)))
+        await self.show_calls(record)
+
     async def _show_call(self, interaction: discord.Interaction, record: TournamentRecord, call: JudgeCall) -> None:
         """Redraw the call's message through the press (or the form) that changed it; nobody is notified."""
         duty, role = await self._called(record)

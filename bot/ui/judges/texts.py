@@ -4,14 +4,11 @@ the event's export."""
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterable
 from datetime import datetime
 
 import discord
 
-from bot.present.entrants import name_of
 from bot.store.judge_models import JudgeCall, JudgeDuty
 from bot.store.tournament_repository import TournamentRecord
 from bot.ui.limits import EMBED_DESCRIPTION, EMBED_TITLE, MESSAGE_CHARS
@@ -145,25 +142,3 @@ def extended_text(record: TournamentRecord, call: JudgeCall, organiser: str, min
     until = f" Your round now ends <t:{ends}:t> (<t:{ends}:R>)." if ends is not None else ""
     return (f"⏱️ {mention(a)} {mention(b)}: organiser {mention(organiser)} gave table {call.table_number} "
             f"{minutes} more minutes ({total} in all this round).{until}")
-
-
-def calls_csv(record: TournamentRecord, calls: list[JudgeCall]) -> str:
-    """Every call of the event: its table and round, who called and why, when it was raised, claimed and resolved,
-    by whom, the ruling and the minutes it gave the table. Times are UTC, ISO 8601."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["call", "round", "table", "player_a_id", "player_a", "player_b_id", "player_b", "called_by_id",
-                     "called_by", "note", "raised_at", "raised_again_at", "claimed_by_id", "claimed_by",
-                     "claimed_at", "resolved_by_id", "resolved_by", "resolved_at", "ruling", "extra_minutes"])
-
-    def stamp(moment: datetime | None) -> str:
-        return moment.isoformat() if moment is not None else ""
-
-    for call in calls:
-        a, b = (call.player_ids + ("", ""))[:2]
-        writer.writerow([call.id, call.round_number, call.table_number, a, name_of(record, a), b, name_of(record, b),
-                         call.caller, name_of(record, call.caller), call.note or "", stamp(call.raised_at),
-                         stamp(call.reraised_at), call.claimed_by or "", call.claimed_name or "",
-                         stamp(call.claimed_at), call.resolved_by or "", call.resolved_name or "",
-                         stamp(call.resolved_at), call.ruling or "", call.extra_minutes])
-    return out.getvalue()

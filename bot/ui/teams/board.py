@@ -101,18 +101,19 @@ async def send_team_draft(interaction: discord.Interaction, record: TournamentRe
                                     allowed_mentions=discord.AllowedMentions.none())
 
 
-async def publish_team_round(interaction: discord.Interaction, record: TournamentRecord) -> None:
-    """A published team round: each match's thread with its board, and the round in the announcement channel."""
-    count = await open_match_threads(interaction.client, record, interaction.channel)  # type: ignore[arg-type]
+async def publish_team_round(client: discord.Client, record: TournamentRecord,
+                             fallback: discord.abc.Messageable | None) -> str:
+    """A published team round: each match's thread with its board, and the round in the announcement channel (else
+    `fallback`); what was done, for the organiser."""
+    count = await open_match_threads(client, record, fallback)
     current = team_event(record).rounds[-1]
     lines = draft_lines(record)
-    channel = await table_channel(interaction.client, record, interaction.channel)  # type: ignore[arg-type]
+    channel = await table_channel(client, record, fallback)
     await channel.send(f"🏆 **{discord.utils.escape_markdown(record.name)}** round {current.number}: the captains "
                        "pair their games in each match's thread.", embeds=line_embeds(lines, "Team matches")[:10],
                        allowed_mentions=discord.AllowedMentions.none())
-    await interaction.followup.send(f"Round {current.number} is published: {count} match thread"
-                                    f"{'s' if count != 1 else ''} opened in <#{channel.id}>, each with its pairing "
-                                    "board.", ephemeral=True)
+    return (f"Round {current.number} is published: {count} match thread{'s' if count != 1 else ''} opened in "
+            f"<#{channel.id}>, each with its pairing board.")
 
 
 async def open_match_threads(client: discord.Client, record: TournamentRecord,
@@ -216,6 +217,15 @@ async def show(client: discord.Client, record: TournamentRecord, round_number: i
             await redraw(client, record, round_number, pair, board)
     if fixed:
         await open_fixed(client, record, fixed)
+
+
+async def follow_late(client: discord.Client, record: TournamentRecord, round_number: int, match: int) -> None:
+    """The bot chose for a late side from the organiser's desk: the board moves on, and the games it fixed open."""
+    pair = teams.match_of(team_event(record), round_number, match)
+    linked = {g.table for g in record.state.table_games if g.round_number == round_number}
+    fixed = [Fixed(round_number, match, t, g) for t, g in zip(pair.tables, pair.match.games)
+             if g.layout is not None and t not in linked]
+    await show(client, record, round_number, match, fixed)
 
 
 async def redraw(client: discord.Client, record: TournamentRecord, round_number: int, pair: teams.TeamPair,

@@ -9,14 +9,13 @@ import discord
 
 from bot.engine.errors import GameError
 from bot.store.tournament_repository import TournamentRecord
-from bot.ui.teams.board import publish_team_round, send_team_draft
+from bot.ui.teams.board import send_team_draft
 from bot.ui.tournament.organisers import is_organiser
 from bot.ui.dynamic import DIGEST, CustomId, Persistent, one_of
-from bot.ui.tournament.posting import (
-    announce, announcement_channel, archive_table_threads, event_catalog, open_table_threads, post,
-)
+from bot.ui.tournament.posting import event_catalog, post
+from bot.ui.tournament.rounds import open_round
 from bot.ui.tournament.texts import (
-    announced_text, checkin_closed_text, draft_messages, mission_title, nudge_messages, score_line,
+    checkin_closed_text, draft_messages, mission_title, nudge_messages, score_line,
 )
 
 if TYPE_CHECKING:
@@ -113,21 +112,10 @@ class DraftButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], custom_
         if self.action == "repair":
             await send_draft(interaction, await service.repair(self.tournament, self.round_number, self.draw))
             return
-        record = await service.publish(self.tournament, self.round_number, self.draw)
-        if record.state.teams is not None:
-            await publish_team_round(interaction, record)
-            return
-        threads = isinstance(await announcement_channel(interaction.client, record, interaction.channel),
-                             discord.TextChannel)  # type: ignore[arg-type]
-        where, count = await announce(interaction.client, record, interaction.channel,  # type: ignore[arg-type]
-                                      tables_pinged=threads)
-        _, threads = await open_table_threads(interaction.client, record, interaction.channel)  # type: ignore[arg-type]
-        archived = await archive_table_threads(interaction.client, record, self.round_number - 1)
-        tidied = f" Archived the {archived} table threads of round {self.round_number - 1}." if archived else ""
-        await interaction.followup.send(f"Round {self.round_number} is published. "
-                                        f"{announced_text(record, where, count)} Opened {threads} table "
-                                        f"thread{'s' if threads != 1 else ''} there, each with its game "
-                                        f"ready.{tidied}", ephemeral=True)
+        record = await service.publish(self.tournament, self.round_number, self.draw,
+                                       channel_id=interaction.channel_id)
+        done = await open_round(interaction.client, record, interaction.channel)  # type: ignore[arg-type]
+        await interaction.followup.send(done, ephemeral=True)
 
 
 class NudgeButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], custom_id=NUDGE_ID):

@@ -15,6 +15,7 @@ import discord
 from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.rng import derive_rng
 from bot.engine.tournament import event as tournament
+from bot.present.exports import result_notes
 from bot.present.entrants import army_of, name_of, record_text
 from bot.store.tournament_repository import PendingReport, TournamentRecord
 from bot.services.team_rounds import unfinished_matches
@@ -26,12 +27,6 @@ from bot.ui.text import pinging, title_case
 COLOUR = discord.Colour.dark_gold()
 OUTCOME_WORDS = {tournament.Outcome.A_WINS: "A wins", tournament.Outcome.B_WINS: "B wins",
                  tournament.Outcome.DRAW: "draw"}
-# A result not decided by the score, as the standings note it: (for the winner, for the loser).
-REASON_NOTES = {
-    tournament.Reason.CONCESSION: ("won by concession", "conceded"),
-    tournament.Reason.NO_SHOW: ("won by no-show", "no-show"),
-    tournament.Reason.AS_ENTERED: ("as entered", "as entered"),
-}
 
 
 def mention(player: str) -> str:
@@ -223,21 +218,6 @@ def round_embed(catalog: Catalog, record: TournamentRecord) -> discord.Embed:
                                            f"{current.pairings.bye.vp_a}VP", inline=False)
     header.set_footer(text="Report your result with /tournament report my-vp: opponent-vp:")
     return header
-
-
-def result_notes(event: tournament.Tournament) -> dict[str, list[str]]:
-    """Each player's games not decided by the score: 'R2 conceded', 'R3 won by no-show'."""
-    notes: dict[str, list[str]] = {}
-    for r in event.rounds:
-        for res in sorted(r.results, key=lambda x: x.table):
-            if res.reason not in REASON_NOTES:
-                continue
-            won, lost = REASON_NOTES[res.reason]
-            loser = tournament.loser(res)
-            for player in (res.a, res.b):
-                assert player is not None  # a bye is decided by the score
-                notes.setdefault(player, []).append(f"R{r.number} {lost if player == loser else won}")
-    return notes
 
 
 def own_standing(record: TournamentRecord, player: str) -> str:
