@@ -19,6 +19,7 @@ from bot.engine.tournament.draft import draft_problems
 from bot.engine.tournament.pairing import Pairing
 from bot.present import event as event_view
 from bot.present.entrants import army_of, name_of
+from bot.present.teams import matches as team_matches
 from bot.services.judges import Venue
 from bot.services.team_rounds import unfinished_matches
 from bot.services.tournaments.entries import absent_digest, not_checked_in
@@ -41,11 +42,11 @@ def desk_model(record: TournamentRecord, games: Mapping[int, Any], venue: Venue,
     """The whole desk, as its organisers see it. `games`: the states of the round's table games, by game id."""
     state, event = record.state, record.state.event
     current = event.rounds[-1] if event.rounds else None
-    venue_model = event_view.model(record, games, now_ms=now_ms)
+    shown = event_view.current_round(record)
     return {
         "kind": "desk", "event": record.id, "version": record.version, "name": record.name,
         "status": record.status, "team_event": state.teams is not None,
-        "status_text": venue_model["status_text"] if current is None or current.published
+        "status_text": event_view.status_text(record, shown) if current is None or current.published
         else f"Round {current.number} of {record.rounds_planned} · a draft",
         "rounds_planned": record.rounds_planned, "rounds_paired": len(event.rounds), "pool": event.pool,
         "lists": state.list_policy, "rules": state.pairing_rules.model_dump(),
@@ -54,8 +55,9 @@ def desk_model(record: TournamentRecord, games: Mapping[int, Any], venue: Venue,
         "round": _round(record, current, games, venue, now_ms) if current is not None else None,
         "players": _players(record),
         "judges": _judges(record, venue),
-        "standings": venue_model["standings"],
-        "teams": venue_model["teams"],
+        "standings": event_view.standings(record),
+        "teams": team_matches(record, games),
+        "rosters": _rosters(record), "late": _late(record, now_ms),
         "log": [{"at_ms": int(e.at.timestamp() * 1000), "by": e.user_name, "action": e.action, "detail": e.detail}
                 for e in log[:LOG_SHOWN]],
         "updated_ms": now_ms,
@@ -188,3 +190,29 @@ def _judges(record: TournamentRecord, venue: Venue) -> dict[str, Any]:
                        "note": c.note, "raised_ms": int(c.raised_at.timestamp() * 1000),
                        "claimed_by": c.claimed_name} for c in venue.calls],
             "on_duty": [d.name for d in venue.on_duty]}
+
+
+def _rosters(record: TournamentRecord) -> list[dict[str, Any]] | None:
+    """A team event's teams with their captains and players."""
+    ev = record.state.teams
+    if ev is None:
+        return None
+    return [{"name": t.name, "captain": name_of(record, t.captain), "dropped": t.dropped,
+             "players": [name_of(record, p) for p in t.members]} for t in ev.teams]
+
+
+def _late(record: TournamentRecord, now_ms: int) -> list[dict[str, Any]]:
+    """The matches whose captains' pairing is past its step's deadline: the organiser may let the bot choose for
+    the late side (bot/ui/teams/board.py calls them in the match's thread too)."""
+    ev = record.state.teams
+    late: list[dict[str, Any]] = []
+    if ev is None:
+        return late
+    for board in record.state.match_boards:
+        pair = next((m for r in ev.rounds if r.number == board.round_number for m in r.matches
+                     if m.number == board.match), None)
+        if pair is not None and not pair.match.done and board.step == pair.match.steps and board.deadline \
+                and board.deadline * 1000 < now_ms:
+            late.append({"round": board.round_number, "match": board.match, "step": board.step,
+                         "waiting": [ev.team(pair.teams[side]).name for side in pair.match.waiting_on()]})
+    return late

@@ -57,25 +57,36 @@ def model(record: TournamentRecord, games: Mapping[int, Any], *, now_ms: int) ->
             bye = current.pairings.bye.a
             pairings.append({"table": None, "names": [name_of(record, bye), None], "armies": [army(bye), None],
                              "vp": [current.pairings.bye.vp_a, None], "state": "bye", "game": None})
-    reported = [r for rnd in record.state.event.rounds for r in rnd.results if r.table]  # byes apart
-    standings: list[dict[str, Any]] | None  # as team_standings gives it (None: an event without teams)
-    standings = [{"rank": s.rank, "name": name_of(record, s.player), "record": record_text(s.wins, s.draws, s.losses),
-                  "opponents": f"{s.opponents_win_pct:.0f}%", "vp": s.vp, "army": army(s.player),
-                  "dropped": s.dropped}
-                 for s in tournament.standings(record.state.event)] if reported else []
-    if record.state.teams is not None:  # the teams' places; each player's own record stays in /tournament
-        standings = team_standings(record) if reported else []
     over = record.status == "finished"
-    if over:
-        status_text = "Final standings"
-    elif current is None:
-        status_text = "Registration"
-    else:
-        results_in = sum(1 for r in current.results if r.table)
-        status_text = (f"Round {played} of {record.rounds_planned} · {results_in} of {len(current.pairings.tables)} "
-                       "results in")
     return {"kind": "event", "event": record.id, "version": record.version, "name": record.name,
-            "status_text": status_text, "round": played, "rounds": record.rounds_planned,
-            "round_ends_at_ms": None if over else ends, "pairings": pairings, "standings": standings,
+            "status_text": status_text(record, current), "round": played, "rounds": record.rounds_planned,
+            "round_ends_at_ms": None if over else ends, "pairings": pairings, "standings": standings(record),
             "teams": team_matches(record, games),
             "updated_ms": now_ms}
+
+
+def status_text(record: TournamentRecord, current: tournament.Round | None) -> str:
+    """Where the event is: registration, the round shown with its results in, or the final standings."""
+    if record.status == "finished":
+        return "Final standings"
+    if current is None:
+        return "Registration"
+    results_in = sum(1 for r in current.results if r.table)
+    return (f"Round {current.number} of {record.rounds_planned} · {results_in} of {len(current.pairings.tables)} "
+            "results in")
+
+
+def standings(record: TournamentRecord) -> list[dict[str, Any]]:
+    """The standings once a result is in: each player's place, or a team event's teams' (each player's own record
+    stays in /tournament)."""
+    if not any(r.table for rnd in record.state.event.rounds for r in rnd.results):  # byes apart
+        return []
+    if record.state.teams is not None:
+        return team_standings(record) or []
+
+    def army(player: str) -> str | None:
+        found = army_of(record, player)
+        return found.faction_name if found else None
+    return [{"rank": s.rank, "name": name_of(record, s.player), "record": record_text(s.wins, s.draws, s.losses),
+             "opponents": f"{s.opponents_win_pct:.0f}%", "vp": s.vp, "army": army(s.player), "dropped": s.dropped}
+            for s in tournament.standings(record.state.event)]

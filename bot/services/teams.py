@@ -4,6 +4,7 @@ what each does to the event)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import replace
 
@@ -13,6 +14,9 @@ from bot.engine.teams import match as pairing
 from bot.store.tournament_repository import EventState, MatchBoard, TournamentRecord
 from bot.services.team_rounds import Fixed, choose_state, late_rng, refuse_clashes, team_event, with_teams
 from bot.services.tournaments import TournamentService
+
+
+NOT_LATE = "This step's deadline has not passed: the captains still have time."
 
 
 class TeamService:
@@ -68,6 +72,10 @@ class TeamService:
             pair = teams.match_of(team_event(record), round_number, match_number)
             if pair.match.steps != step or pair.match.done:
                 raise InvalidValue("That step is over: both captains chose in time.")
+            board = next((b for b in record.state.match_boards if (b.round_number, b.match) == (round_number,
+                                                                                                   match_number)), None)
+            if board is None or board.step != step or board.deadline is None or time.time() <= board.deadline:
+                raise InvalidValue(NOT_LATE)
             state = record.state
             for side in pair.match.waiting_on():
                 current = teams.match_of(team_event(record), round_number, match_number).match

@@ -155,7 +155,7 @@ class WebSurface:
             app.router.add_get(prefix + "/stream", self._stream)
             app.router.add_get(prefix + "/map.png", self._map)
             app.router.add_get(prefix + "/sheet.png", self._sheet)
-        app.router.add_get("/e/{token}", self._page("event"))
+        app.router.add_get("/e/{token}", self._event_page)
         app.router.add_get("/e/{token}/overlay/match", self._page("overlay"))  # a team event's match
         app.router.add_get("/e/{token}/stream", self._stream)
         app.router.add_static("/static", STATIC, append_version=False)
@@ -258,6 +258,15 @@ class WebSurface:
             await self._target(request)
             return web.Response(text=shell(name), content_type="text/html")
         return page
+
+    async def _event_page(self, request: web.Request) -> web.StreamResponse:
+        """The venue screen; with the desk on, a link to it for the organisers (who sign in there)."""
+        _, event_id = await self._target(request)
+        page = shell("event")
+        if self.desk is not None:
+            page = page.replace('<a id="desk-link" class="e-desk" hidden>', f'<a id="desk-link" class="e-desk" '
+                                f'href="/desk/{event_id}">', 1)
+        return web.Response(text=page, content_type="text/html")
 
     async def _overlay(self, request: web.Request) -> web.StreamResponse:
         if request.match_info["kind"] not in OVERLAYS:

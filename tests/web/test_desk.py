@@ -10,6 +10,7 @@ from dataclasses import replace
 import pytest
 
 from bot.engine.tournament.draft import draft_problems
+from bot.plumbing.changes import Change
 from tests.cogs.harness import Harness
 from tests.cogs.test_tournament_commands import MANAGE_SERVER, current, enter_round, open_event
 from tests.discord_model import FakeUser
@@ -181,4 +182,30 @@ async def test_an_event_day_at_the_desk(harness: Harness, desk_oauth: FakeOAuth,
     assert status == 200 and "attachment" in headers["Content-Disposition"] and text.startswith("rank,")
     model = await desk.next_model(where=lambda m: any("corrected" in e["detail"] for e in m["log"]))
     assert all(e["by"] == "Organiser" for e in model["log"] if e["action"] != "publish")
+    await desk.close()
+
+
+async def test_a_team_event_at_the_desk_chooses_for_a_late_captain(harness: Harness, desk_oauth: FakeOAuth,
+                                                                   organiser: FakeUser,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.cogs.test_team_events import Board, publish_round, team_event
+    await team_event(harness, organiser, 3, 2, **{"pairing-minutes": 5})
+    await publish_round(harness, organiser)
+    record = await current(harness)
+    deadline = record.state.match_boards[0].deadline
+    desk = await desk_of(harness, desk_oauth, organiser)
+    model = await desk.watch()
+    assert [t["name"] for t in model["rosters"]] == ["Team 0", "Team 1"] and model["late"] == []
+    status, answer = await desk.act("team.late", round=1, match=1, step=1)
+    assert status == 400 and "still have time" in answer["error"]  # the service's own refusal: not late yet
+    monkeypatch.setattr("time.time", lambda: deadline + 1)  # past the step's deadline, for the desk and the service
+    monkeypatch.setattr("time.time_ns", lambda: (deadline + 1) * 10**9)
+    await harness.bot.tournaments.changes.publish(Change("event", record.id, 0, "desk"))
+    model = await desk.next_model(where=lambda m: m["late"])
+    [late] = model["late"]
+    assert late["match"] == 1 and set(late["waiting"]) == {"Team 0", "Team 1"}
+    status, answer = await desk.act("team.late", round=1, match=1, step=late["step"])
+    assert status == 200, answer
+    board = Board(harness, 1, 1)
+    assert (await board.pair()).match.steps > late["step"]  # both sides chosen at random, the board moved on
     await desk.close()

@@ -23,7 +23,7 @@ from bot.engine.teams.match import WANTED, Step, options
 from bot.plumbing.locks import KeyedLocks
 from bot.store.tournament_repository import MatchBoard, TournamentRecord
 from bot.services.team_rounds import Fixed, round_results, team_event
-from bot.services.teams import TeamService
+from bot.services.teams import NOT_LATE, TeamService
 from bot.ui.armies import FullList
 from bot.ui.dynamic import INT, CustomId, Persistent
 from bot.ui.errors import reply_privately
@@ -403,7 +403,7 @@ class LateButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], custom_i
             raise GameError("Only an organiser can choose for a late side.")
         board = board_of(record, self.round_number, self.match)
         if board is None or board.step != self.step or board.deadline is None or time.time() <= board.deadline:
-            raise GameError("This step's deadline has not passed: the captains still have time.")
+            raise GameError(NOT_LATE)  # before the press is acknowledged: the service refuses it so too
         await interaction.response.defer()
         pair = teams.match_of(team_event(record), self.round_number, self.match)
         late = [team_name(record, pair.teams[s]) for s in pair.match.waiting_on()]

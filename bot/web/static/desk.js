@@ -104,6 +104,7 @@ function render(m) {
     renderRound(m);
     renderJudges(m);
     if (m.judges_only) return;
+    renderTeams(m);
     renderRules(m);
     renderPlayers(m);
     renderCorrect(m);
@@ -264,6 +265,35 @@ function resultForm(t, round) {
     if (done) { openForm = null; render(model); }
   });
   return form;
+}
+
+function renderTeams(m) {
+  show($('teams-box'), !!m.rosters);
+  if (!m.rosters) return;
+  const late = $('late');
+  late.replaceChildren();
+  for (const match of m.late || []) {
+    const li = el('li', 'd-call', late);
+    el('b', '', li, `Match ${match.match}`);
+    el('span', '', li, ` is past its step's deadline: ${match.waiting.join(' and ')} still to choose.`);
+    button(li, 'Choose at random for the late side', () => act('team.late', { round: match.round, match: match.match, step: match.step }), 'd-btn tiny');
+  }
+  const matches = $('matches');
+  matches.replaceChildren();
+  for (const x of m.teams || []) {
+    if (x.bye) { el('li', 'd-help', matches, `${x.teams[0]} has the bye.`); continue; }
+    const li = el('li', '', matches);
+    el('b', '', li, `Match ${x.number}: ${x.teams[0]} ${x.bp[0]} – ${x.bp[1]} ${x.teams[1]}`);
+    const verdict = x.outcome === 'win' ? `${x.teams[0]} wins` : x.outcome === 'loss' ? `${x.teams[1]} wins` : x.outcome === 'draw' ? 'a draw' : x.step;
+    el('span', 'd-about', li, ` · ${verdict} (a win needs a lead of ${x.margin})`);
+  }
+  const rosters = $('rosters');
+  rosters.replaceChildren();
+  for (const t of m.rosters) {
+    const li = el('li', t.dropped ? 'dropped' : '', rosters);
+    el('b', '', li, t.name);
+    el('span', 'd-about', li, ` · captain ${t.captain}: ${t.players.join(', ')}`);
+  }
 }
 
 function renderRules(m) {
