@@ -1,13 +1,16 @@
 """Many games at once, as when a tournament round starts (GitHub issue "Forty tables at once").
 
 Run from the repository root:  .venv/bin/python -m bench.bench_tables [--games 1 10 40 100] [--postgres URL]
-[--processes 2] [--postgres-only] [--think 2 0] [--requests-per-second 40]
+[--processes 2] [--postgres-only] [--think 1-2 0] [--requests-per-second 40] [--no-limits]
 For each number of games, on SQLite and (with --postgres or TEST_POSTGRES_URL, a user who may create databases)
 on PostgreSQL (with --postgres-only, there alone), the bot runs as separate processes against the fake Discord and
 every game starts at the same moment; the players press whatever the game lets them (forms submitted at once),
 until battle round 2 (tests/e2e/crowd.py), at each pace of --think: a player reads the board for that many seconds
-before each move (2: tables at play; 0: every table pressing again the moment its board shows the last press, which
-measures how many presses the bot serves more than how soon one shows). PostgreSQL runs of 100 games or more use
+before each move (1-2: between 1 and 2 s, tables at play; 0: every table pressing again the moment its board shows the
+last press, which measures how many presses the bot serves more than how soon one shows). The fake Discord answers
+as Discord does under its rate limits (each channel's 5 messages and 5 edits in 5 s, 5 deletes a second, the global
+50 a second: tests/e2e/discord_limits.py), so every figure is the one a real server would see; --no-limits lifts
+them. PostgreSQL runs of 100 games or more use
 --processes bot processes, one shard each. --requests-per-second sets the bot's own pace under Discord's global
 limit (REQUESTS_PER_SECOND; a value far above 50 shows what the limit costs, though a real Discord would refuse it).
 Each run prints one block:
@@ -18,7 +21,8 @@ Each run prints one block:
   - press -> board edit: a move the bot took to the first write of its game's board showing it, and
     /game new to its challenge in the channel (which may follow a private "thinking…" acknowledgement);
   - REST requests per second: all, those under Discord's global limit (all but /interactions and /webhooks)
-    and their busiest 1-second window (Discord allows 50), and the routes most used;
+    and their busiest 1-second window (Discord allows 50), the requests Discord refused (429), and the routes most
+    used;
   - wall time, the bot processes' CPU seconds and CPU % (of one core; the fake Discord and players apart).
 Figures only: nothing is asserted about time.
 """
@@ -38,7 +42,7 @@ from pathlib import Path
 
 from bot.decks import default_catalog
 from bot.engine.chapter_approved.catalog import Catalog
-from tests.e2e.crowd import Crowd, play_crowd
+from tests.e2e.crowd import Crowd, Think, play_crowd
 from tests.store.conftest import POSTGRES_ENV, database_named, drop_database, run_admin
 
 SHARDED_FROM = 100  # games: PostgreSQL runs this big use --processes bot processes
@@ -100,8 +104,9 @@ def report(crowd: Crowd, title: str) -> None:
     c50, c99 = percentiles([g.challenged for g in games if g.challenged is not None])
     print(f"  press -> board edit: p50 {e50:.0f} ms · p99 {e99:.0f} ms; /game new -> challenge posted: "
           f"p50 {c50:.0f} ms · p99 {c99:.0f} ms")
+    refused = f", refused {len(crowd.fake.refused)}" if crowd.fake.limits else " (limits off)"
     print(f"  REST: {len(requests)} requests, {len(requests) / wall:.1f}/s; under the global limit {len(limited)}, "
-          f"{len(limited) / wall:.1f}/s, busiest second {busiest_second(limited)}")
+          f"{len(limited) / wall:.1f}/s, busiest second {busiest_second(limited)}{refused}")
     print("  routes: " + " · ".join(f"{route} {count}" for route, count in routes))
     print(f"  wall {wall:.1f} s · bot CPU {crowd.bot_cpu:.1f} s ({crowd.bot_cpu / wall * 100:.0f} %) · "
           f"fake Discord and players CPU {crowd.driver_cpu:.1f} s")
@@ -118,39 +123,48 @@ def report(crowd: Crowd, title: str) -> None:
         print(f"  routes the fake Discord lacks: {sorted(set(crowd.fake.unhandled))}")
 
 
-async def on_postgres(admin_url: str, count: int, processes: int, catalog: Catalog, tmp: Path, think: float,
-                      env: dict[str, str]) -> Crowd:
+async def on_postgres(admin_url: str, count: int, processes: int, catalog: Catalog, tmp: Path, think: Think,
+                      env: dict[str, str], limits: bool) -> Crowd:
     """A crowd on a scratch PostgreSQL database, dropped afterwards (the bot processes migrate it)."""
     name = f"bench_{uuid.uuid4().hex[:12]}"
     await run_admin(admin_url, f'CREATE DATABASE "{name}"')
     try:
         return await play_crowd(count, database_named(admin_url, name), tmp, catalog, processes=processes,
-                                think=think, env=env)
+                                think=think, env=env, limits=limits)
     finally:
         await drop_database(admin_url, name)
 
 
-def pace_name(think: float) -> str:
+def pace(text: str) -> Think:
+    """'2' -> 2.0; '1-2' -> (1.0, 2.0)."""
+    low, _, high = text.partition("-")
+    return (float(low), float(high)) if high else float(low)
+
+
+def pace_name(think: Think) -> str:
+    if isinstance(think, tuple):
+        return f"a move every {think[0]:g} to {think[1]:g} s per table"
     return f"a move every {think:g} s per table" if think else "every table pressing as fast as its board shows"
 
 
-async def bench(counts: list[int], postgres: str | None, processes: int, sqlite: bool, paces: list[float],
-                requests_per_second: int | None) -> None:
+async def bench(counts: list[int], postgres: str | None, processes: int, sqlite: bool, paces: list[Think],
+                requests_per_second: int | None, limits: bool) -> None:
     logging.basicConfig(level=logging.ERROR)
     catalog = default_catalog()
     env = {"REQUESTS_PER_SECOND": str(requests_per_second)} if requests_per_second else {}
-    limit = f" · {requests_per_second} requests/s" if requests_per_second else ""
+    limit = (f" · {requests_per_second} requests/s" if requests_per_second else "") + \
+        ("" if limits else " · Discord's rate limits lifted")
     for count, think in ((c, t) for c in counts for t in paces):
         games = f"{count} game{'s' if count > 1 else ''} at once · {pace_name(think)}{limit}"
         if sqlite:
             with tempfile.TemporaryDirectory() as tmp:
                 crowd = await play_crowd(count, f"sqlite+aiosqlite:///{tmp}/bench.db", Path(tmp), catalog,
-                                         think=think, env=env)
+                                         think=think, env=env, limits=limits)
                 report(crowd, f"{games} · SQLite · 1 bot process")
         if postgres:
             shards = processes if count >= SHARDED_FROM else 1
             with tempfile.TemporaryDirectory() as tmp:
-                crowd = await on_postgres(postgres, count, shards, catalog, Path(tmp), think, env)
+                crowd = await on_postgres(postgres, count, shards, catalog, Path(tmp), think, env, limits)
                 report(crowd, f"{games} · PostgreSQL · {shards} bot process{'es' if shards > 1 else ''}")
 
 
@@ -163,15 +177,17 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2,
                         help=f"bot processes for the PostgreSQL runs of {SHARDED_FROM} games or more (default 2)")
     parser.add_argument("--postgres-only", action="store_true", help="skip the SQLite runs")
-    parser.add_argument("--think", type=float, nargs="+", default=[2.0, 0.0],
-                        help="seconds each player reads the board before each move, a run each (default 2 0)")
+    parser.add_argument("--think", type=pace, nargs="+", default=[(1.0, 2.0), 0.0],
+                        help="seconds each player reads the board before each move, a run each: a figure, or a "
+                             "range such as 1-2 (default 1-2 0)")
+    parser.add_argument("--no-limits", action="store_true", help="lift Discord's rate limits in the fake Discord")
     parser.add_argument("--requests-per-second", type=int,
                         help="the bot's pace under the global limit (default: its own, 40)")
     args = parser.parse_args()
     if args.postgres_only and not args.postgres:
         parser.error(f"--postgres-only needs --postgres or ${POSTGRES_ENV}")
     asyncio.run(bench(args.games, args.postgres, args.processes, sqlite=not args.postgres_only, paces=args.think,
-                      requests_per_second=args.requests_per_second))
+                      requests_per_second=args.requests_per_second, limits=not args.no_limits))
 
 
 if __name__ == "__main__":

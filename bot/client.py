@@ -45,6 +45,7 @@ from bot.web.server import WebSurface
 from bot.services.teams import TeamService
 from bot.ui.teams.board import DYNAMIC_ITEMS as TEAM_ITEMS, follow_results
 from bot.ui.tournament.requests import DeskAsks
+from bot.ui.tournament.tables import TableThreads
 from bot.ui.tournament import CheckInButton, CloseCheckInButton, ConfirmResult, DraftButton, NudgeButton
 
 _log = logging.getLogger(__name__)
@@ -112,6 +113,7 @@ class MissionBot(commands.Bot):
         self.db_engine: AsyncEngine | None = None
         self.desk: GameDesk | None = None
         self.web: WebSurface | None = None  # the web pages, when WEB_PORT is set
+        self.tables: TableThreads | None = None
         self.changes = ChangeStream()
 
     async def setup_hook(self) -> None:
@@ -147,6 +149,8 @@ class MissionBot(commands.Bot):
         self.judges = JudgeDesk(self, judges, self.tournaments, self.desk.alarms)
         self.desk.board.extras.append(self.judges.board_button)
         self.changes.subscribe(partial(follow_results, self))  # a team match's board follows its games' results
+        self.tables = TableThreads(self)  # an event's table threads, opened in the background, archived when done
+        self.changes.subscribe(self.tables.on_change)
         # What organisers ask at the web desk that posts in Discord, done where this process serves the server.
         self.changes.subscribe(DeskAsks(self, self.tournaments, self.judges, desks).on_change)
         for name in self.extension_names:
@@ -162,6 +166,8 @@ class MissionBot(commands.Bot):
         if self.desk is not None:
             self.desk.alarms.stop()
             await self.desk.idle()
+        if self.tables is not None:
+            self.tables.stop()  # a restart resumes the openings under way
         await self.changes.close()
         await super().close()
         if self.db_engine is not None:

@@ -93,31 +93,32 @@ class GameCog(BotCog, name="game", description="Play a mission pack's game here"
             raise GameError("Strategy Ratings run from 1 to 3.")
         if clock is not None and not 1 <= clock <= MAX_CLOCK_MINUTES:
             raise GameError(f"The chess clock gives each player 1 to {MAX_CLOCK_MINUTES} minutes.")
-        pack = pack or await self.service.community.default_pack(interaction.guild_id)
-        pack, mission = read_typed(self.service.packs, pack, mission, size)
-        options = GameOptions(pack=pack, size=size, mission=mission, level=level, my_strategy=my_strategy,
-                              their_strategy=their_strategy, twist=twist, challenger=challenger, seed=seed,
-                              thread=thread, clock=clock, clock_expiry=clock_expiry, deployment=deployment,
-                              layout=layout, faction=faction, detachment=detachment)
-        me = str(interaction.user.id)
-        starts_at = await self._when(me, when) if when else None
-        if opponent is None:
-            await self._open_challenge(interaction, options, starts_at, expires, for_role)
-            return
-        if expires is not None or for_role is not None:
-            raise GameError("`expires:` and `for:` belong to open challenges: leave `opponent:` empty to post one.")
-        if opponent.bot:
-            raise GameError("Bots cannot play: challenge a person.")
-        setup = options.setup(self.service.packs, (me, str(opponent.id)),
-                              (interaction.user.display_name, opponent.display_name))
-        # Acknowledged at once: the game is stored and its map drawn after, which takes a while when forty tables
-        # start together. Here the challenge replaces the public "thinking…" (an interaction's follow-up, outside
-        # Discord's global limit); in a thread it is posted there and the "thinking…" is private.
-        await interaction.response.defer(ephemeral=thread, thinking=True)
+        if opponent is not None:
+            if expires is not None or for_role is not None:
+                raise GameError("`expires:` and `for:` belong to open challenges: leave `opponent:` empty to post one.")
+            if opponent.bot:
+                raise GameError("Bots cannot play: challenge a person.")
+            # Acknowledged before anything is read or stored: forty tables start together. Here the challenge
+            # replaces the public "thinking…" (an interaction's follow-up, outside Discord's global limit); in a
+            # thread it is posted there and the "thinking…" is private.
+            await interaction.response.defer(ephemeral=thread, thinking=True)
         try:
+            pack = pack or await self.service.community.default_pack(interaction.guild_id)
+            pack, mission = read_typed(self.service.packs, pack, mission, size)
+            options = GameOptions(pack=pack, size=size, mission=mission, level=level, my_strategy=my_strategy,
+                                  their_strategy=their_strategy, twist=twist, challenger=challenger, seed=seed,
+                                  thread=thread, clock=clock, clock_expiry=clock_expiry, deployment=deployment,
+                                  layout=layout, faction=faction, detachment=detachment)
+            me = str(interaction.user.id)
+            starts_at = await self._when(me, when) if when else None
+            if opponent is None:
+                await self._open_challenge(interaction, options, starts_at, expires, for_role)
+                return
+            setup = options.setup(self.service.packs, (me, str(opponent.id)),
+                                  (interaction.user.display_name, opponent.display_name))
             await self._challenge(interaction, opponent, setup, options, starts_at)
         except Exception:
-            if not thread:  # a refusal or a fault is for the sender alone: the public "thinking…" goes first
+            if opponent is not None and not thread:  # a refusal or a fault is the sender's: "thinking…" goes first
                 await interaction.delete_original_response()
             raise
 
@@ -130,7 +131,8 @@ class GameCog(BotCog, name="game", description="Play a mission pack's game here"
         if thread:
             kind = size.replace('-', ' ') if size else rules.title
             name = f"{interaction.user.display_name} vs {opponent.display_name} ({kind})"
-            place = await open_thread(interaction.channel, name, [interaction.user, opponent], "Mission Deck game")
+            place = await open_thread(self.bot, interaction.channel, name, [interaction.user, opponent],
+                                      "Mission Deck game")
         what = "a game" if pack == CA_PACK else f"a {rules.title} game"
         challenge = f"{opponent.mention}, {interaction.user.mention} challenges you to {what}."
         if starts_at is not None:

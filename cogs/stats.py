@@ -18,6 +18,7 @@ from bot.present.pictures.stats import (
 )
 from bot.ui.text import clip
 from bot.ui.limits import MESSAGE_CHARS
+from bot.plumbing.drawing import drawn
 from cogs.base import BotCog
 
 
@@ -51,7 +52,7 @@ class StatsCog(BotCog, name="stats", description="Stats of this server's finishe
         if not stats.games:
             raise GameError("No finished games on this server yet.")
         await interaction.response.defer(ephemeral=not public, thinking=True)
-        picture = await self.bot.loop.run_in_executor(None, server_picture, stats)
+        picture = await drawn(server_picture, stats)
         await interaction.followup.send(stats.text(), file=discord.File(io.BytesIO(picture), "server-stats.png"),
                                         ephemeral=not public)
 
@@ -72,7 +73,7 @@ class StatsCog(BotCog, name="stats", description="Stats of this server's finishe
         if not stats.lines:
             raise GameError(stats.text())
         await interaction.response.defer(ephemeral=not public, thinking=True)
-        picture = await self.bot.loop.run_in_executor(None, faction_picture, stats)
+        picture = await drawn(faction_picture, stats)
         await interaction.followup.send(clip(stats.text(), MESSAGE_CHARS),
                                         file=discord.File(io.BytesIO(picture), "factions.png"),
                                         ephemeral=not public, allowed_mentions=discord.AllowedMentions.none())

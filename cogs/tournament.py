@@ -448,6 +448,50 @@ class TournamentCog(BotCog, name="tournament", description="Run a Swiss tourname
             "time, judge calls, exports), judges see the round and the calls. Discord decides who is which, again "
             "at every action.", ephemeral=True)
 
+    @app_commands.command(name="tables", description="Where table threads open (up to 5 channels), and open any the "
+                                                    "round lacks (organisers)")
+    @app_commands.rename(channel_2="channel-2", channel_3="channel-3", channel_4="channel-4", channel_5="channel-5")
+    @app_commands.describe(channel="The first channel (none named: the event's announcement channel)",
+                           channel_2="Another: Discord opens about one thread a second in each channel",
+                           channel_3="Another", channel_4="Another", channel_5="Another")
+    async def tables(self, interaction: discord.Interaction, channel: discord.TextChannel | None = None,
+                     channel_2: discord.TextChannel | None = None, channel_3: discord.TextChannel | None = None,
+                     channel_4: discord.TextChannel | None = None,
+                     channel_5: discord.TextChannel | None = None) -> None:
+        record = await self._organiser(interaction, "choose where table threads open")
+        named = tuple(c.id for c in (channel, channel_2, channel_3, channel_4, channel_5) if c is not None)
+        if record.state.teams is not None and named:
+            raise GameError("A team event's games open in their match's channel: name its announcement channel "
+                            "instead.")
+        record = await self.service.set_table_channels(record.id, named)
+        where = ", ".join(f"<#{c}>" for c in named) if named else "the event's announcement channel"
+        said = f"Table threads open in {where}, the tables in blocks in that order." if len(named) > 1 else \
+            f"Table threads open in {where}."
+        rounds = record.state.event.rounds
+        linked = {g.table for g in record.state.table_games if rounds and g.round_number == rounds[-1].number}
+        missing = [p for p in rounds[-1].pairings.tables if p.table not in linked] if rounds and rounds[-1].published \
+            and record.state.teams is None else []
+        if not missing:
+            await interaction.response.send_message(said, ephemeral=True)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async def answer(text: str, over: bool) -> None:
+            await interaction.edit_original_response(content=text)
+        head = f"{said} Round {rounds[-1].number} has {len(missing)} table{'s' if len(missing) != 1 else ''} " \
+               "without a thread:"
+        tables = self.bot.tables  # type: ignore[attr-defined]
+        if tables.busy(record.id):
+            await answer(f"{said} Round {rounds[-1].number}'s tables are opening already.", True)
+            return
+        await answer(f"{head} opening them.", False)
+        tables.open(record, interaction.channel, answer, head=head)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Connected (again): the table threads a restart cut short carry on opening."""
+        if resumed := await self.bot.tables.resume():  # type: ignore[attr-defined]
+            _log.info("Resumed opening the table threads of %d events", resumed)
+
     @app_commands.command(name="share", description="Live web pages: the venue screen and each table's overlays "
                                                    "(organisers)")
     @app_commands.describe(stop="Revoke the links: the pages open with them stop")

@@ -126,6 +126,7 @@ class FakeChannel:
     type: int = TEXT
     parent_id: int | None = None
     denied: int = 0  # permissions an @everyone overwrite takes away here, from the bot too (a read-only channel)
+    owner_id: int = APP_ID  # a thread's: who started it
 
     @property
     def mention(self) -> str:
@@ -150,7 +151,7 @@ class FakeChannel:
             data |= {"available_tags": [], "default_reaction_emoji": None, "default_sort_order": None,
                      "default_forum_layout": 0}
         if self.is_thread:
-            data |= {"owner_id": str(APP_ID), "member_count": 2, "message_count": 0, "total_message_sent": 0,
+            data |= {"owner_id": str(self.owner_id), "member_count": 2, "message_count": 0, "total_message_sent": 0,
                      "thread_metadata": {"archived": archived, "locked": False, "auto_archive_duration": 1440,
                                          "archive_timestamp": _NOW}}
         return data
@@ -240,6 +241,7 @@ class DiscordModel:
         self.channels: dict[int, FakeChannel] = {CHANNEL_ID: FakeChannel(CHANNEL_ID, "general")}
         self.archived: set[int] = set()  # archived threads
         self.thread_members: dict[int, set[int]] = {}
+        self.max_active_threads = 1000  # Discord's limit of active (not archived) threads per server
         self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
         self.roles: dict[int, FakeRole] = {}
         self.messages: dict[int, dict[str, Any]] = {}
@@ -292,17 +294,51 @@ class DiscordModel:
         if parent.type != TEXT:
             raise DiscordError(400, 50024, "Cannot execute action on this channel type")
         self._require(discord.Permissions(create_public_threads=True), channel=parent)
+        self._room_for_a_thread(parent.guild_id)
         return self.channel(self.add_channel(body["name"], type=PUBLIC_THREAD, parent=parent).id)
+
+    def fill_threads(self, guild_id: int, parent_id: int, count: int, *, owner: FakeUser | None = None) -> list[FakeChannel]:
+        """`count` active threads under `parent_id` (started by `owner`, else the bot), made directly (no REST, no
+        limit): a server at its limit."""
+        parent = self.channels[parent_id]
+        assert parent.guild_id == guild_id, "the parent channel is in another server"
+        threads = [FakeChannel(self.next_id(), f"thread {n}", guild_id, type=PUBLIC_THREAD, parent_id=parent_id,
+                               owner_id=owner.id if owner else self.app_id) for n in range(count)]
+        self.channels.update((thread.id, thread) for thread in threads)
+        return threads
+
+    def active_threads(self, guild_id: int) -> dict[str, Any]:
+        """GET /guilds/{guild}/threads/active: the server's threads that are not archived."""
+        threads = [self.channel(c.id) for c in self.channels.values()
+                   if c.is_thread and c.guild_id == guild_id and c.id not in self.archived]
+        return {"threads": threads, "members": []}
+
+    def _room_for_a_thread(self, guild_id: int) -> None:
+        """Refuse one more active thread in a server at its limit."""
+        active = sum(1 for c in self.channels.values()
+                     if c.is_thread and c.guild_id == guild_id and c.id not in self.archived)
+        if active >= self.max_active_threads:
+            raise DiscordError(400, 160006, "Maximum number of active threads reached")
+
+    def _unarchive(self, channel: FakeChannel) -> None:
+        if channel.id in self.archived:
+            self._room_for_a_thread(channel.guild_id)
+            self.archived.discard(channel.id)
 
     def edit_channel(self, channel_id: int, body: dict[str, Any]) -> dict[str, Any]:
         channel = self._channel(channel_id)
         if "archived" in body and channel.is_thread:
-            (self.archived.add if body["archived"] else self.archived.discard)(channel_id)
+            if body["archived"]:
+                self.archived.add(channel_id)
+            else:
+                self._unarchive(channel)
         return self.channel(channel_id)
 
     def add_thread_member(self, channel_id: int, user_id: int) -> None:
         if not self._channel(channel_id).is_thread:
             raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        if channel_id in self.archived:
+            raise DiscordError(400, 50083, "Thread is archived")
         self.thread_members.setdefault(channel_id, set()).add(user_id)
 
     def delete_channel(self, channel_id: int) -> dict[str, Any]:
@@ -647,7 +683,6 @@ class DiscordModel:
         channel = self._channel(channel_id)
         if channel.is_thread:
             self._require(discord.Permissions(send_messages_in_threads=True, view_channel=True), channel=channel)
-            self.archived.discard(channel_id)  # a message in an archived (not locked) thread unarchives it
         elif channel.type == FORUM:
             raise DiscordError(400, 50008, "Cannot send messages in a non-text channel")
         else:
@@ -655,6 +690,12 @@ class DiscordModel:
         if files:
             self._require(discord.Permissions(attach_files=True), channel=channel)
         _check_message(body, files, needs_content=True)
+        if channel.is_thread:
+            self._unarchive(channel)  # a message in an archived (not locked) thread unarchives it, if there is room
+            # Discord adds every user the message may ping to a public thread.
+            pinged = _pinged_users(body, self.users)
+            if pinged:
+                self.thread_members.setdefault(channel_id, set()).update(pinged)
         message_type = 19 if body.get("message_reference") else 0
         message = self._create_message(channel_id, body, files, message_type=message_type)
         self.sent.append(Sent("message", copy.deepcopy(body), _copy(message)))
@@ -777,6 +818,18 @@ class DiscordModel:
                 "proxy_url": f"https://media.example/{attachment_id}/{filename}",
             })
         return attachments
+
+
+_USER_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def _pinged_users(body: dict[str, Any], users: dict[int, FakeUser]) -> set[int]:
+    """The known users a message's content mentions and its allowed_mentions lets it ping (none given: all)."""
+    allowed = body.get("allowed_mentions")
+    mentioned = {int(found) for found in _USER_MENTION.findall(body.get("content") or "")} & set(users)
+    if allowed is None or "users" in (allowed.get("parse") or []):
+        return mentioned
+    return mentioned & {int(user) for user in allowed.get("users") or []}
 
 
 def _copy(message: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -25,6 +25,9 @@ REMINDER_LEAD = timedelta(minutes=15)
 class CommunityRepository:
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
         self._sessionmaker = sessionmaker
+        # Each server's default pack as read or set: only the process serving a server sets it (its /settings pack),
+        # and every /game new reads it, forty of them at once when a round starts.
+        self._packs: dict[int, str] = {}
 
     # ---- open challenges ---------------------------------------------------------------------------
 
@@ -119,9 +122,11 @@ class CommunityRepository:
         """The pack a server's admins chose for /game new (Chapter Approved 2025-26 if none, or not a server)."""
         if guild_id is None:
             return CA_PACK
-        async with self._sessionmaker() as session, session.begin():
-            row = await session.get(ServerSettings, guild_id)
-        return row.default_pack if row is not None else CA_PACK
+        if guild_id not in self._packs:
+            async with self._sessionmaker() as session, session.begin():
+                row = await session.get(ServerSettings, guild_id)
+            self._packs[guild_id] = row.default_pack if row is not None else CA_PACK
+        return self._packs[guild_id]
 
     async def set_default_pack(self, guild_id: int, pack: str) -> None:
         async with self._sessionmaker() as session, session.begin():
@@ -130,6 +135,7 @@ class CommunityRepository:
                 session.add(ServerSettings(guild_id=guild_id, default_pack=pack))
             else:
                 row.default_pack = pack
+        self._packs[guild_id] = pack
 
     # ---- reminders ---------------------------------------------------------------------------------
 

@@ -93,6 +93,12 @@ class GameRepository:
             row = (await session.exec(query)).one_or_none()
         return _record(row) if row is not None else None
 
+    async def channels_playing(self, channel_ids: list[int]) -> set[int]:
+        """Which of these channels have a game in progress."""
+        query = select(Game.channel_id).where(col(Game.channel_id).in_(channel_ids), Game.status == GameStatus.ACTIVE)
+        async with self._sessionmaker() as session, session.begin():
+            return set((await session.exec(query)).all())
+
     async def clocked_games(self) -> list[GameRecord]:
         """The active games with a chess clock (at start-up, to watch their clocks again)."""
         query = select(Game).where(Game.status == GameStatus.ACTIVE, col(Game.state_json).like('%"clock":{%'))

@@ -138,6 +138,10 @@ class EventState(Frozen):
     pairing_rules: PairingRules = PairingRules()
     tables_channel_id: int | None = Field(None, description="Where the last round was published from in Discord: "
                                                             "the event's channel when it names none")
+    table_channels: tuple[int, ...] = Field((), description="The text channels table threads open from, the tables "
+                                                            "in blocks among them (none: the event's channel)")
+    opening: int | None = Field(None, description="The round whose table threads are being opened: a restart "
+                                                  "resumes it")
 
 
 @dataclass(frozen=True)

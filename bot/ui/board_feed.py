@@ -47,11 +47,11 @@ class BoardFeed:
     """The live boards of this process's games, their calls and result cards: a subscriber of the change stream."""
 
     def __init__(self, bot: discord.Client, service: GameService, views: PackViews, *,
-                 coalesce_seconds: float, activity: bool = False) -> None:
+                 activity: bool = False) -> None:
         self.bot, self.service, self.views = bot, service, views
         self.activity = activity  # the web pages serve the Discord Activity: a board in a voice chat can open it
         self.recent = RecentEvents(RECENT_GAMES, RECENT_EVENTS)
-        self.boards = LiveBoards(bot, service.repo, self._load, self.draw, coalesce_seconds=coalesce_seconds)
+        self.boards = LiveBoards(bot, service.repo, self._load, self.draw)
         self.calls = StoredCalls(bot, service.community)
         self._showing = InFlight()  # changes on their way to the board
         # Buttons other features add to a game's board (an event table's Call a judge): None where they have none.

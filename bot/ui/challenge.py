@@ -9,18 +9,15 @@ import discord
 from bot.engine.errors import GameError
 from bot.services.games import ActResult
 from bot.ui.controls import GameButton, view_of
-from bot.ui.permissions import missing_permission_text
+from bot.ui.threads import new_thread
 
 ACCEPT_QUESTION = "\nAccept?"  # the challenge's last line, until it is answered
 
 
-async def open_thread(channel: discord.TextChannel, name: str, players: list[discord.abc.Snowflake],
-                      reason: str) -> discord.Thread:
+async def open_thread(client: discord.Client, channel: discord.TextChannel, name: str,
+                      players: list[discord.abc.Snowflake], reason: str) -> discord.Thread:
     """A public thread from `channel` with the players in it."""
-    try:
-        place = await channel.create_thread(name=name[:100], type=discord.ChannelType.public_thread, reason=reason)
-    except discord.Forbidden:
-        raise GameError(missing_permission_text("create_public_threads")) from None
+    place = await new_thread(client, channel, name, reason)
     for player in players:
         await place.add_user(player)
     return place
@@ -45,8 +42,13 @@ async def offer_game(client: discord.Client, guild_id: int | None, place: discor
     """Start the game in `place` and build its challenge, which the second player accepts (`accept`: the verb of
     the seat that accepts, "accept-first" for the challenger's), pinging exactly `pinged`: the message to post."""
     result = await start_game(client, guild_id, place, setup, thread=thread)
-    view = view_of(GameButton(result.game_id, result.version, accept),
-                   GameButton(result.game_id, result.version, "decline"))
-    briefing = await client.desk.briefing(result)  # type: ignore[attr-defined]
-    return result, dict(content=content + ACCEPT_QUESTION, view=view,
-                        allowed_mentions=discord.AllowedMentions(users=pinged), **briefing)
+    return result, await challenge(client, result, content, pinged, accept=accept)
+
+
+async def challenge(client: discord.Client, game: ActResult, content: str, pinged: list[discord.abc.Snowflake], *,
+                    accept: str = "accept") -> dict[str, Any]:
+    """A game's challenge, with its briefing and its Accept and Decline buttons."""
+    view = view_of(GameButton(game.game_id, game.version, accept), GameButton(game.game_id, game.version, "decline"))
+    briefing = await client.desk.briefing(game)  # type: ignore[attr-defined]
+    return dict(content=content + ACCEPT_QUESTION, view=view, allowed_mentions=discord.AllowedMentions(users=pinged),
+                **briefing)

@@ -15,7 +15,6 @@ Who to call follows from the state before and after each action, not from memory
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -46,6 +45,7 @@ from bot.ui.packs import PackViews
 from bot.ui.reminders import Reminders
 from bot.ui.result_reports import ResultReports
 from bot.ui.text import pinging
+from bot.plumbing.drawing import drawn
 
 _log = logging.getLogger(__name__)
 
@@ -61,11 +61,11 @@ class GameDesk:
     board, the clock watch and the result's reports as the change stream's subscribers."""
 
     def __init__(self, bot: discord.Client, service: GameService, views: PackViews | None = None, *,
-                 coalesce_seconds: float = 0.75, activity: bool = False) -> None:
+                 activity: bool = False) -> None:
         self.bot = bot
         self.service = service
         self.views = views or PackViews(service.packs)
-        self.board = BoardFeed(bot, service, self.views, coalesce_seconds=coalesce_seconds, activity=activity)
+        self.board = BoardFeed(bot, service, self.views, activity=activity)
         self._accepting: set[int] = set()  # games whose board is being posted
         self._challenges: OrderedDict[int, tuple[int, int, str]] = OrderedDict()  # game -> its challenge, as posted
         self.alarms = Alarms()  # every stored moment this process waits for: clocks, challenges, reminders
@@ -76,14 +76,6 @@ class GameDesk:
         service.changes.subscribe(self.board.on_change)
         service.changes.subscribe(self.clocks.on_change)
         service.changes.subscribe(ResultReports(bot, service).on_change)
-
-    @property
-    def coalesce_seconds(self) -> float:
-        return self.board.boards.coalesce_seconds
-
-    @coalesce_seconds.setter
-    def coalesce_seconds(self, seconds: float) -> None:
-        self.board.boards.coalesce_seconds = seconds
 
     # ---- the board, for the controls, the open challenges and the reminders ----------------------
 
@@ -307,7 +299,7 @@ class GameDesk:
         presses."""
         model = game_model(self.service.packs, started.state, game_id=started.game_id, version=started.version,
                            recent=[])
-        return await asyncio.to_thread(self.views.of(started.state).briefing, model, started.state, started.events)
+        return await drawn(self.views.of(started.state).briefing, model, started.state, started.events)
 
     async def open_board(self, record: GameRecord, *, actor: str) -> None:
         """Both players are in: the board, calling the player the game passes to first (the roll-off or Strategy

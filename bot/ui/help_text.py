@@ -193,6 +193,9 @@ ORGANISERS = HelpSection(
             HelpEntry("/tournament pair", "draft the next round privately, then Publish it (tables get threads)",
                       "/tournament pair mission:F"),
             HelpEntry("/tournament announce", "post the round's pairings and mission again"),
+            HelpEntry("/tournament tables", "where table threads open: up to 5 channels share a big round's tables, "
+                      "which open sooner; also opens any table the round still lacks",
+                      "/tournament tables channel:#tables-a channel-2:#tables-b"),
             HelpEntry("/tournament round start", "start the round's clock, with reminders",
                       "/tournament round start minutes:180"),
             HelpEntry("/tournament status", "which tables have their result; Nudge them pings the rest"),

@@ -3,11 +3,11 @@
 When the game starts waiting on someone new (a turn, a decision, a question) or has news that must reach the
 players (a time-out, a reveal, the start of a scheduled game), the board is posted anew at the bottom, its content
 naming exactly who it waits on, and the board before it is deleted: a call is part of the board, never a message
-of its own left behind. Between calls the board is edited in place: the first refresh after a quiet moment edits
-it at once (the leading edge), and the refreshes arriving while that edit is in flight or within `coalesce_seconds`
-of its start are coalesced into one trailing edit, made when that window closes and reading the newest state. So a
-lone press shows at once, a burst of presses within a window makes two edits, and a busy table stays inside
-Discord's rate limits (no two edits of a game's board start within one window).
+of its own left behind. Between calls the board is edited in place, at once: refreshes arriving while an edit is in
+flight ride on one more edit made when it is done, reading the newest state. An edit through the channel spends the
+channel's allowance as Discord counts it (5 edits in 5 s): while it has room the edit goes at once, and only when it
+has none does the edit wait for it, gathering the refreshes that arrive meanwhile. So every move of a burst shows as
+soon as the edit before it is done, and a busy channel never waits on Discord's side with an old board.
 
 Nothing is pinned: the board moves, and in Discord every pin leaves a "pinned a message" notice in the channel.
 A board posted by an earlier version (pinned, with calls of its own) is deleted like any other at the next move.
@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.plumbing.budget import ChannelBudget
 from bot.plumbing.locks import KeyedLocks
 from bot.store.repository import GameRecord, GameRepository
 from bot.ui.text import pinging
@@ -55,17 +56,16 @@ class Drawing:
 
 
 class LiveBoards:
-    """Every game's board message: posted, moved to the bottom, edited (at once, then coalesced) or deleted, one
+    """Every game's board message: posted, moved to the bottom, edited (at once, within the channel's allowance) or deleted, one
     game at a time, through the last press's token where there is one."""
 
     def __init__(self, bot: discord.Client, repo: GameRepository, load: Callable[[int], Awaitable[GameRecord]],
-                 draw: Callable[[GameRecord, str | None], Drawing], *, coalesce_seconds: float) -> None:
+                 draw: Callable[[GameRecord, str | None], Drawing], *, budget: ChannelBudget | None = None) -> None:
         self.bot, self.repo = bot, repo
         self._load, self._draw = load, draw
-        self.coalesce_seconds = coalesce_seconds  # the window after an edit starts in which no other starts
+        self.budget = budget or ChannelBudget()  # edits of a channel's messages, as Discord allows them
         self._locks = KeyedLocks()
         self._scheduled: dict[int, asyncio.Task] = {}  # edits still waiting to read the state
-        self._started: dict[int, float] = {}  # game -> when its last edit started (loop time), while in its window
         self._running: set[asyncio.Task] = set()  # every edit not finished yet, for idle()
         # board message -> the last press on it: a player may press the new board before the old one is deleted
         self._presses: OrderedDict[int, tuple[discord.Interaction, float]] = OrderedDict()
@@ -134,8 +134,8 @@ class LiveBoards:
                 _log.info("Board %s could not be retired", message_id)
 
     def refresh(self, game_id: int) -> None:
-        """Schedule one edit of the game's board, made at once unless an edit's window is open; refreshes arriving
-        before it reads the state ride on it."""
+        """Schedule one edit of the game's board, made once the edit in flight is done and the channel has room for
+        it; refreshes arriving before it reads the state ride on it."""
         if game_id in self._scheduled:
             return
         task = asyncio.get_running_loop().create_task(self._refresh_soon(game_id))
@@ -149,38 +149,34 @@ class LiveBoards:
             await asyncio.gather(*self._running, return_exceptions=True)
 
     async def _refresh_soon(self, game_id: int) -> None:
-        loop = asyncio.get_running_loop()
-        lock = self._locks(game_id)
-        try:
-            # After an edit, the next waits out its window: a burst makes a leading edit and one trailing edit.
-            started = self._started.get(game_id)
-            if started is not None and (wait := started + self.coalesce_seconds - loop.time()) > 0:
-                await asyncio.sleep(wait)
-            await lock.acquire()  # behind the edit in flight, or a move
-        finally:
-            if self._scheduled.get(game_id) is asyncio.current_task():
-                del self._scheduled[game_id]  # from here on, a refresh needs an edit of its own: this one reads now
-        try:
-            now = loop.time()
-            # Only open windows are kept, so the map never grows with every game ever edited.
-            self._started = {game: at for game, at in self._started.items() if at + self.coalesce_seconds > now}
-            self._started[game_id] = now
-            record = await self._load(game_id)
-            drawing = self._draw(record, None)
-            fields = dict(content=drawing.content or None, embed=drawing.embed, view=drawing.view,
-                          allowed_mentions=discord.AllowedMentions.none())  # an edit never notifies
-            for board in await self.repo.board_messages(game_id):
-                if await self._edit_through_press(board.message_id, fields):
-                    continue
-                message = self.bot.get_partial_messageable(board.channel_id).get_partial_message(board.message_id)
+        async with self._locks(game_id):  # behind the edit in flight, or a move
+            try:
                 try:
-                    await self._edit(message, fields)
-                except (discord.NotFound, discord.Forbidden):  # deleted, or the bot lost access
-                    _log.warning("Board message %s of game %s cannot be edited", board.message_id, game_id)
-        except Exception:
-            _log.exception("Could not refresh the board of game %s", game_id)
-        finally:
-            lock.release()
+                    boards = await self.repo.board_messages(game_id)
+                    await asyncio.sleep(self._wait_for_room(boards))  # refreshes meanwhile ride on this edit
+                finally:
+                    if self._scheduled.get(game_id) is asyncio.current_task():
+                        del self._scheduled[game_id]  # from here on, a refresh needs an edit of its own
+                record = await self._load(game_id)
+                drawing = self._draw(record, None)
+                fields = dict(content=drawing.content or None, embed=drawing.embed, view=drawing.view,
+                              allowed_mentions=discord.AllowedMentions.none())  # an edit never notifies
+                for board in boards:
+                    if await self._edit_through_press(board.message_id, fields):
+                        continue
+                    message = self.bot.get_partial_messageable(board.channel_id).get_partial_message(board.message_id)
+                    try:
+                        await self._edit(message, fields)
+                    except (discord.NotFound, discord.Forbidden):  # deleted, or the bot lost access
+                        _log.warning("Board message %s of game %s cannot be edited", board.message_id, game_id)
+            except Exception:
+                _log.exception("Could not refresh the board of game %s", game_id)
+
+    def _wait_for_room(self, boards: list) -> float:
+        """The seconds until every board edited through its channel fits the channel's allowance (a board pressed
+        on is edited with the press's token, which the channel does not count)."""
+        return max((self.budget.reserve(board.channel_id) for board in boards
+                    if self._press_on(board.message_id) is None), default=0.0)
 
     async def _edit_through_press(self, message_id: int, fields: dict) -> bool:
         """Edit the board with the token of the press made on it, outside the global limit: whether it did."""

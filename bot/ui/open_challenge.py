@@ -151,9 +151,9 @@ class OpenChallenges:
         if options.thread:
             rules = self.desk.service.packs.rules(options.pack)
             kind = options.size.replace("-", " ").title() if options.size else rules.title
-            place = await open_thread(interaction.channel, f"{row.author_name} vs {interaction.user.display_name} "
-                                      f"({kind})", [discord.Object(int(row.author_id)), interaction.user],
-                                      "Open challenge taken")
+            name = f"{row.author_name} vs {interaction.user.display_name} ({kind})"
+            place = await open_thread(interaction.client, interaction.channel, name,
+                                      [discord.Object(int(row.author_id)), interaction.user], "Open challenge taken")
         started = await start_game(interaction.client, interaction.guild_id, place, setup, thread=options.thread)
         record = await self.desk.service.get_state(game_id=started.game_id)
         await self.repo.set_game(row.id, record.id)

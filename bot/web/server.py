@@ -43,6 +43,7 @@ from bot.web.activity_sessions import LEFT_CALL
 from bot.web.discord_api import DiscordApi
 from bot.web.feeds import CLOSE, GONE, UNSHARED, LiveFeeds
 from bot.web.limits import RateLimits, client_address
+from bot.plumbing.drawing import drawn
 
 _log = logging.getLogger(__name__)
 
@@ -287,14 +288,14 @@ class WebSurface:
         catalog = self.service.packs.rules(state.pack).catalog
         if not catalog.has_map(state.mission.deployment):
             raise web.HTTPNotFound(text="This game's deployment has no map.")
-        picture = await asyncio.to_thread(table_map, catalog, state)
+        picture = await drawn(table_map, catalog, state)
         return web.Response(body=picture.png, content_type="image/png")
 
     async def _sheet_of(self, record: GameRecord) -> web.Response:
         if record.state.status != "ended":
             raise web.HTTPNotFound(text="The score sheet is drawn once the game is over.")
         try:
-            sheet = await asyncio.to_thread(score_sheet, self.service.packs, record.state, record.id)
+            sheet = await drawn(score_sheet, self.service.packs, record.state, record.id)
         except GameError as exc:  # a game VP do not decide has none
             raise web.HTTPNotFound(text=exc.message) from None
         return web.Response(body=sheet.png, content_type="image/png")

@@ -65,7 +65,6 @@ class Table:
         self.channel = channel  # where the players type their commands (None: the harness's default channel)
         self.game_id: int | None = None
         self.challenge: Reply | None = None
-        harness.bot.desk.coalesce_seconds = 0
 
     # --- setting up -------------------------------------------------------------------------
 

@@ -128,6 +128,7 @@ class Harness:
         "discord-ui-dynamic-item",
         "discord-ui-modal-dispatch",
         "discord.py: ",
+        "mission-deck: ",  # the bot's own background work a press starts (a round's table threads)
     )
 
     def __init__(self, bot: discord.Client, model: DiscordModel | None = None, *, timeout: float = 5.0) -> None:
@@ -386,6 +387,7 @@ def _default_routes(m: DiscordModel) -> dict[tuple[str, str], Handler]:
         ("POST", "/channels/{channel_id}/threads"): lambda p, b, f: m.create_thread(i(p, "channel_id"), b),
         ("PATCH", "/channels/{channel_id}"): lambda p, b, f: m.edit_channel(i(p, "channel_id"), b),
         ("DELETE", "/channels/{channel_id}"): lambda p, b, f: m.delete_channel(i(p, "channel_id")),
+        ("GET", "/guilds/{guild_id}/threads/active"): lambda p, b, f: m.active_threads(i(p, "guild_id")),
         ("PUT", "/channels/{channel_id}/thread-members/{user_id}"):
             lambda p, b, f: m.add_thread_member(i(p, "channel_id"), i(p, "user_id")),
         ("GET", "/guilds/{guild_id}/members/{member_id}"): lambda p, b, f: m.member(i(p, "guild_id"), i(p, "member_id")),

@@ -83,7 +83,6 @@ async def test_a_board_posted_before_a_restart_takes_its_answer_after_it(catalog
         board = await table.board()
     async with Harness(MissionBot(settings, catalog), model) as harness:
         table.h = harness
-        harness.bot.desk.coalesce_seconds = 0
         await harness.press(verbs(board)["choose"], user=bob, message_id=int(board["id"]))
         menu = next(m for m in reversed(harness.messages()) if "tactical" in verbs(m))
         await harness.press(verbs(menu)["tactical"], user=bob, message_id=int(menu["id"]))

@@ -125,7 +125,7 @@ async def test_a_restart_watches_the_stored_clock_again(table: Table, harness: H
     await started(table, now)
     deadline = (await table.state()).clock.deadline_ms
     harness.bot.desk.alarms.stop()
-    harness.bot.desk = GameDesk(harness.bot, harness.bot.service, coalesce_seconds=0)  # what a restart remembers
+    harness.bot.desk = GameDesk(harness.bot, harness.bot.service)  # what a restart remembers
     assert harness.bot.desk.clocks.deadline(table.game_id) is None
     assert await harness.bot.desk.clocks.watch_stored() == 1
     assert harness.bot.desk.clocks.deadline(table.game_id) == deadline

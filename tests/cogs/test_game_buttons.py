@@ -460,7 +460,7 @@ async def test_a_board_another_process_redrew_works_here(table: Table, harness: 
     # checked against the database, not refused as out of date.
     await table.start()
     assert await table.version() == 0  # this process's copy
-    other = GameDesk(harness.bot, GameService(catalog, harness.bot.service.repo._sessionmaker), coalesce_seconds=0)
+    other = GameDesk(harness.bot, GameService(catalog, harness.bot.service.repo._sessionmaker))
     state = (await other.service.get_state(game_id=table.game_id)).state
     await other.service.act(moves.ChooseSide(actor=state.sides_rolloff.winner, side="attacker"), game_id=table.game_id)
     other.request_refresh(table.game_id)
@@ -482,7 +482,7 @@ async def test_a_restart_does_not_announce_a_waiting_decision_again(table: Table
     assert f"<@{drawer.id}>" in before[-1]
     # A new desk remembers nothing (a restart, or a game pushed out of memory): the question still
     # waits from before the opponent's action, so that action does not announce it again.
-    harness.bot.desk = GameDesk(harness.bot, harness.bot.service, coalesce_seconds=0)
+    harness.bot.desk = GameDesk(harness.bot, harness.bot.service)
     version = await table.version()
     await table.slash("cp spend", table.other(drawer), amount=1)
     assert await table.version() == version + 1

@@ -19,6 +19,7 @@ from typing import Any
 from bot.client import MissionBot
 from bot.engine.chapter_approved.state import Status
 from bot.engine.table.state import Step
+from bot.plumbing.budget import ChannelBudget
 from bot.store.models import GameStatus
 from bot.present.asks import Wait
 from tests.cogs.conftest import harness_settings
@@ -142,11 +143,9 @@ async def test_a_whole_grand_tournament_game_keeps_the_board_at_the_bottom(catal
 
 
 async def test_a_lone_press_edits_the_board_at_once(catalog, tmp_path) -> None:
-    """The first press after a quiet moment is shown at once: the window only paces the edits after it."""
     async with watched_table(catalog, tmp_path) as table:
         await table.start()
         desk = table.h.bot.desk
-        desk.coalesce_seconds = 30  # a window far longer than the test waits
         board = await table.board()
         await table.h.press(verbs(board)["ready"], user=table.first)  # only the board changes
         await asyncio.wait_for(desk.idle(), timeout=5)
@@ -154,45 +153,79 @@ async def test_a_lone_press_edits_the_board_at_once(catalog, tmp_path) -> None:
         assert edited["edited_timestamp"] is not None and "move 1" in edited["embeds"][0]["footer"]["text"]
 
 
-async def test_a_burst_of_presses_makes_a_leading_edit_and_one_trailing_edit(catalog, tmp_path) -> None:
-    """Presses made while the board's last edit is in its window ride on one edit when the window closes, which
-    shows the newest state: two edits for four moves, one window apart."""
+def edits_of(h, board_id: int, first: int) -> list[dict]:
+    return [s.message for s in h.model.sent[first:] if s.kind == "edit" and int(s.message["id"]) == board_id]
+
+
+async def test_edits_through_the_channel_go_at_once_while_its_allowance_has_room(catalog, tmp_path) -> None:
+    """Edits nobody pressed the board for (a command, a clock) spend the channel's allowance as Discord counts it:
+    each goes at once while it has room; past it the refreshes wait for room and ride on one edit showing the
+    newest state, and no window ever holds more edits of the channel than it allows."""
     async with watched_table(catalog, tmp_path) as table:
         await table.start()
-        h, desk = table.h, table.h.bot.desk
+        h, boards = table.h, table.h.bot.desk.board.boards
+        await table.to_battle(first_fixed=None, second_fixed=None)
+        await table.answer_all()
+        await h.slash("game status", user=table.first)  # a board nobody has pressed yet: edits use the channel
+        await boards.idle()
+        boards.budget = ChannelBudget(limit=2, per=WINDOW)
         (board_id,) = await table.board_ids()
-        desk.coalesce_seconds = WINDOW
+        first = len(h.model.sent)
+        for command, options in (("cp spend", {"amount": 1}), ("game undo", {})):  # the allowance's room
+            await h.slash(command, user=table.first, **options)
+            await asyncio.wait_for(boards.idle(), timeout=WINDOW / 2)  # at once
+        for command, options in (("cp spend", {"amount": 1}), ("game undo", {}), ("cp spend", {"amount": 1})):
+            await h.slash(command, user=table.first, **options)  # past it: they wait, and ride on one edit
+        assert len(boards._scheduled) == 1
+        await boards.idle()
+        edits = edits_of(h, board_id, first)
+        footers = [edit["embeds"][0]["footer"]["text"] for edit in edits]
+        version = await table.version()
+        assert len(edits) == 3 and footers[-1] == f"Game 1 · move {version}"
+        times = [datetime.fromisoformat(edit["edited_timestamp"]) for edit in edits]
+        assert (times[2] - times[0]).total_seconds() >= WINDOW * 0.9
+
+
+async def test_a_burst_of_presses_shows_each_move_without_a_window(catalog, tmp_path) -> None:
+    """Presses on the board edit it with their own token, which the channel does not count: a press made while
+    the edit before it is in flight rides on one more edit made as soon as it is done, however many edits the
+    channel's allowance would let through."""
+    async with watched_table(catalog, tmp_path) as table:
+        await table.start()
+        h, boards = table.h, table.h.bot.desk.board.boards
+        boards.budget = ChannelBudget(limit=1, per=30)  # the channel's room spent for the whole test
+        boards.budget.reserve(h.default_channel.id)
+        (board_id,) = await table.board_ids()
         first = len(h.model.sent)
         await h.press(verbs(h.message(board_id))["ready"], user=table.first)
-        await asyncio.wait_for(desk.idle(), timeout=WINDOW / 2)  # the leading edit, not held back by the window
-        await h.press(verbs(h.message(board_id))["ready"], user=table.second)  # the board shows move 1
-        await h.slash("game undo", user=table.second)
-        await h.slash("game undo", user=table.first)
-        await desk.idle()
-        edits = [s.message for s in h.model.sent[first:] if s.kind == "edit" and int(s.message["id"]) == board_id]
-        footers = [edit["embeds"][0]["footer"]["text"] for edit in edits]
-        assert footers == ["Game 1 · move 1", "Game 1 · move 4"] and await table.version() == 4
-        leading, trailing = (datetime.fromisoformat(edit["edited_timestamp"]) for edit in edits)
-        assert (trailing - leading).total_seconds() >= WINDOW * 0.9
+        await asyncio.wait_for(boards.idle(), timeout=5)
+        await h.press(verbs(h.message(board_id))["ready"], user=table.second)
+        await asyncio.wait_for(boards.idle(), timeout=5)
+        footers = [edit["embeds"][0]["footer"]["text"] for edit in edits_of(h, board_id, first)]
+        assert footers == ["Game 1 · move 1", "Game 1 · move 2"]
 
 
 async def test_a_move_replaces_the_edit_still_waiting_and_later_edits_still_come(catalog, tmp_path) -> None:
     async with watched_table(catalog, tmp_path) as table:
         await table.start()
-        desk = table.h.bot.desk
-        desk.coalesce_seconds = 30  # an edit that would wait long: the move must not wait for it, nor leave it
-        await table.h.press((await table.board_verbs())["ready"], user=table.first)  # the leading edit, at once
-        await asyncio.wait_for(desk.idle(), timeout=5)
-        await table.h.press((await table.board_verbs())["ready"], user=table.second)  # waits for the window
-        assert len(desk.board.boards._scheduled) == 1
-        await table.h.slash("game status", user=table.first)  # the board moves, drawn from the newest state
-        await asyncio.wait_for(desk.idle(), timeout=5)
+        h, boards = table.h, table.h.bot.desk.board.boards
+        await table.to_battle(first_fixed=None, second_fixed=None)
+        await table.answer_all()
+        await h.slash("game status", user=table.first)
+        await boards.idle()
+        boards.budget = ChannelBudget(limit=1, per=30)  # an edit through the channel that would wait long
+        boards.budget.reserve(h.default_channel.id)
+        await h.slash("cp spend", user=table.first, amount=1)
+        assert len(boards._scheduled) == 1
+        await h.slash("game status", user=table.first)  # the board moves, drawn from the newest state
+        await asyncio.wait_for(boards.idle(), timeout=5)
         board = await table.board()
-        assert "Battle Ready" in str(board["embeds"]) and board["edited_timestamp"] is None  # posted, never edited
-        desk.coalesce_seconds = 0
-        await table.h.press((await table.board_verbs())["ready"], user=table.first)  # a later edit is scheduled
-        await desk.idle()
-        assert table.h.message(board["id"])["edited_timestamp"] is not None
+        footer = board["embeds"][0]["footer"]["text"]
+        assert board["edited_timestamp"] is None and footer == f"Game 1 · move {await table.version()}"
+        boards.budget = ChannelBudget()
+        await h.slash("game undo", user=table.first)  # a later edit is made
+        await asyncio.wait_for(boards.idle(), timeout=5)
+        assert h.message(board["id"])["edited_timestamp"] is not None
 
 
 async def test_presses_on_the_board_change_it_through_their_own_token(catalog, tmp_path) -> None:

@@ -82,7 +82,6 @@ async def any_database(request, tmp_path, postgres_template):  # noqa: F811
 async def test_of_several_members_pressing_at_once_exactly_one_gets_the_seat(catalog: Catalog,
                                                                               any_database: str) -> None:
     async with Harness(MissionBot(harness_settings(any_database), catalog)) as harness:
-        harness.bot.desk.coalesce_seconds = 0
         alice = harness.user("alice")
         takers = [harness.user(name) for name in ("bob", "carol", "dave", "erin")]
         message = await post(harness, alice)

@@ -164,11 +164,15 @@ async def test_a_round_s_threads_are_archived_when_the_next_is_published_and_at_
     harness: Harness, organiser: FakeUser, players: list[FakeUser], event: list[Table]
 ) -> None:
     first_round = [t.channel.id for t in event]
-    await enter_round(harness, organiser, {1: ("a_wins", 60, 40), 2: ("draw", 50, 50)})
+    await enter_round(harness, organiser, {1: ("a_wins", 60, 40)})
+    assert first_round[0] in harness.model.archived and first_round[1] not in harness.model.archived
+    await enter_round(harness, organiser, {2: ("draw", 50, 50)})
+    assert set(first_round) <= harness.model.archived  # each as its result came in
+    harness.model.edit_channel(first_round[1], {"archived": False})  # a player wrote in it since
     published = await publish(harness, organiser)
     assert set(first_round) <= harness.model.archived
-    assert any("Archived the 2 table threads of round 1" in (s.body.get("content") or "")
-               for s in published if s.kind == "followup")
+    assert any("Archived 1 table thread of round 1 still open." in (s.body.get("content") or "")
+               for s in published if s.kind == "edit")
     second_round = [link.thread_id for link in (await current(harness)).state.table_games if link.round_number == 2]
     assert not set(second_round) & harness.model.archived
     await enter_round(harness, organiser, {1: ("a_wins", 60, 40), 2: ("b_wins", 40, 50)})

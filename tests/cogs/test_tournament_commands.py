@@ -725,7 +725,10 @@ async def test_publish_opens_a_thread_per_table_with_its_game_ready(harness: Har
             [int(pairing.a), int(pairing.b)]) and challenge.body["allowed_mentions"]["parse"] == []
         assert f"<@{pairing.a}>" in challenge.body["content"] and f"<@{pairing.b}>" in challenge.body["content"]
         assert any(c.endswith(":accept") for c in challenge.custom_ids)  # the second player accepts, as today
-    assert any("Opened 3 table threads" in (s.body.get("content") or "") for s in reply if s.kind == "followup")
+    answer = [s.body.get("content") for s in reply if s.kind == "edit"]
+    assert answer[:2] == ["Round 1 is published: announcing it…", f"Round 1 is published. Posted the round 1 pairings "
+                          f"in <#{news.id}> (1 message). Opening tables: 0 of 3."]
+    assert answer[-1].endswith(f"Opened the 3 table threads of round 1 in <#{news.id}>, each with its game ready.")
 
 
 def test_the_server_only_groups_are_not_offered_in_direct_messages(harness) -> None:

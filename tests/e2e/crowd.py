@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import random
 import re
 import resource
 import time
@@ -47,6 +48,7 @@ NOT_BOARD = frozenset({"accept", "accept-first", "decline", "rematch"})  # a cha
 ANSWERS = ("no", "units", "objective", "keep")
 FORMS = frozenset({"units"})  # buttons that open a form: the player fills it in and submits it at once
 T = TypeVar("T")
+Think = float | tuple[float, float]  # seconds a player reads the board before a move: one figure, or from-to
 
 
 # --- the fake Discord, timed ----------------------------------------------------------------------------------
@@ -204,11 +206,12 @@ class Table:
     """Two players at one game, each press made as soon as the game allows it."""
 
     def __init__(self, fake: CrowdDiscord, games: GameRepository, game: Game, seed: str,
-                 started: Callable[[Game], Awaitable[None]] | None = None, think: float = 0.0) -> None:
+                 started: Callable[[Game], Awaitable[None]] | None = None, think: Think = 0.0) -> None:
         self.fake, self.model, self.games, self.game, self.seed = fake, fake.model, games, game, seed
         self.channel = game.channel.id
         self.started = started  # told of the game once its board is up (bench/bench_web.py opens its pages)
-        self.think = think  # seconds before each move
+        self.think = think if isinstance(think, tuple) else (think, think)  # seconds before each move: from, to
+        self._pace = random.Random(seed)  # each table its own pace, the same at every run
 
     async def play(self) -> None:
         try:
@@ -294,7 +297,7 @@ class Table:
             if state.status in (Status.ENDED, Status.ABANDONED):
                 raise AssertionError(f"the game ended: {state.status}")
             player, verb, then = next_move(state)
-            await asyncio.sleep(self.think)  # a player reading the board first (0: pressing at once)
+            await asyncio.sleep(self._pace.uniform(*self.think))  # a player reading the board (0: pressing at once)
             user = self.game.first if player == str(self.game.first.id) else self.game.second
             message, control = await self.fake.until(
                 self.channel, lambda: self._offered(verb, record.version),
@@ -468,11 +471,13 @@ async def lost_moves(games: GameRepository, catalog: Catalog, played: list[Game]
 
 async def play_crowd(count: int, database_url: str, workdir: Path, catalog: Catalog, *, processes: int = 1,
                      env: dict[str, str] | None = None,
-                     on_start: Callable[[Game], Awaitable[None]] | None = None, think: float = 0.0) -> Crowd:
+                     on_start: Callable[[Game], Awaitable[None]] | None = None, think: Think = 0.0,
+                     limits: bool = False) -> Crowd:
     """`count` games at once against `processes` bot processes (shards) on one database; all started together.
     `env`: more settings of the bot processes; `on_start`: told of each game once its board is up; `think`: seconds
-    each player waits before each move (0: they press as soon as the game lets them)."""
-    async with CrowdDiscord(lifetime=3600) as fake:
+    each player waits before each move (0: they press as soon as the game lets them; (1, 2): between 1 and 2 s);
+    `limits`: the fake Discord answers under Discord's rate limits (tests/e2e/discord_limits.py)."""
+    async with CrowdDiscord(lifetime=3600, limits=limits) as fake:
         model = fake.model
         guilds = [model.add_guild(f"Server {n}", shard=(n, processes)) for n in range(processes)]
         games = [Game(model.add_channel(f"table-{i}", guilds[i % processes]), model.add_user(f"attacker{i}"),

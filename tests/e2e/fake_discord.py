@@ -9,6 +9,10 @@ Sharding as Discord does it: IDENTIFY names the connection's shard [id, count]; 
 give that connection only the servers of its shard, and a server's events go only to the connection of
 its shard, (server id >> 22) % count, whichever process opened it.
 
+With `limits=True`, Discord's REST rate limits too (tests/e2e/discord_limits.py): every answer carries the
+X-RateLimit headers, and a request past its bucket or the global limit gets Discord's 429 and changes nothing.
+`time_scale` shrinks every window (0.1: ten times shorter) for fast tests.
+
 Point a client at it with `discord.http.Route.BASE = fake.api_base` and
 `discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)`. The server stops on
 `stop()` or, at the latest, `lifetime` seconds after it started.
@@ -26,6 +30,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from tests.discord_model import DiscordError, DiscordModel, Sent, shard_of
+from tests.e2e.discord_limits import RateLimits
 
 API = "/api/v10"
 HEARTBEAT_INTERVAL_MS = 41_250
@@ -34,11 +39,15 @@ Handler = Callable[[web.Request, Any, list[tuple[str, bytes]]], Any]
 
 
 class FakeDiscord:
-    def __init__(self, model: DiscordModel | None = None, *, token: str = "e2e-token", lifetime: float = 60.0) -> None:
+    def __init__(self, model: DiscordModel | None = None, *, token: str = "e2e-token", lifetime: float = 60.0,
+                 limits: bool = False, time_scale: float = 1.0) -> None:
         self.model = model or DiscordModel()
         self.token = token
         self.lifetime = lifetime
+        self.limits = RateLimits(time_scale=time_scale) if limits else None
         self.requests: list[tuple[str, str]] = []  # (method, path) of every REST request
+        self.request_times: list[tuple[float, str, str]] = []  # (loop time, method, path) of every REST request
+        self.refused: list[tuple[str, str, str]] = []  # (method, path, "route" or "global") of every 429
         self.unhandled: list[tuple[str, str]] = []
         self.identify: dict[str, Any] | None = None  # the last IDENTIFY
         self.identifies: list[dict[str, Any]] = []
@@ -74,7 +83,7 @@ class FakeDiscord:
         app = web.Application()
         app.router.add_get("/gateway", self._gateway)
         for method, path, handler in self._routes():
-            app.router.add_route(method, API + path, self._rest(handler))
+            app.router.add_route(method, API + path, self._rest(method, path, handler))
         app.router.add_route("*", "/{tail:.*}", self._unknown)
         self._runner = web.AppRunner(app, handle_signals=False)
         await self._runner.setup()
@@ -219,23 +228,30 @@ class FakeDiscord:
             ("POST", "/channels/{channel}/threads", lambda r, b, f: m.create_thread(n(r, "channel"), b)),
             ("PUT", "/channels/{channel}/thread-members/{user}",
              lambda r, b, f: m.add_thread_member(n(r, "channel"), n(r, "user"))),
+            ("GET", "/guilds/{guild}/threads/active", lambda r, b, f: m.active_threads(n(r, "guild"))),
         ]
 
-    def _rest(self, handler: Handler) -> Callable[[web.Request], Awaitable[web.Response]]:
+    def _rest(self, method: str, path: str, handler: Handler) -> Callable[[web.Request], Awaitable[web.Response]]:
         async def serve(request: web.Request) -> web.Response:
             self.requests.append((request.method, request.path))
+            self.request_times.append((asyncio.get_running_loop().time(), request.method, request.path))
             webhook = request.path.startswith((f"{API}/interactions/", f"{API}/webhooks/"))
             if not webhook and request.headers.get("Authorization") != f"Bot {self.token}":
                 return _json({"message": "401: Unauthorized", "code": 0}, status=401)
             body, files = await _read_body(request)
+            verdict = self.limits.check(method, path, request.match_info) if self.limits else None
+            headers = verdict.headers if verdict else {}
+            if verdict is not None and verdict.refused:
+                self.refused.append((request.method, request.path, verdict.refused))
+                return _json(verdict.body(), status=429, headers=headers)
             try:
                 result = handler(request, body, files)
             except DiscordError as exc:
-                return _json(exc.payload(), status=exc.status)
+                return _json(exc.payload(), status=exc.status, headers=headers)
             finally:
                 async with self._changed:
                     self._changed.notify_all()
-            return web.Response(status=204) if result is None else _json(result)
+            return web.Response(status=204, headers=headers) if result is None else _json(result, headers=headers)
 
         return serve
 
@@ -244,9 +260,10 @@ class FakeDiscord:
         return _json({"message": "404: Not Found", "code": 0}, status=404)
 
 
-def _json(data: Any, *, status: int = 200) -> web.Response:
+def _json(data: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     # discord.py reads JSON only when the Content-Type is exactly application/json (no charset).
-    return web.Response(body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"})
+    return web.Response(body=json.dumps(data).encode(), status=status,
+                        headers={"Content-Type": "application/json", **(headers or {})})
 
 
 async def _read_body(request: web.Request) -> tuple[Any, list[tuple[str, bytes]]]:

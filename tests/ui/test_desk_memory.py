@@ -39,7 +39,7 @@ def _press_on_board(message_id: int):
 
 
 def test_the_last_press_is_kept_for_the_newest_boards_only() -> None:
-    boards = LiveBoards(None, None, None, None, coalesce_seconds=0)  # type: ignore[arg-type]
+    boards = LiveBoards(None, None, None, None)  # type: ignore[arg-type]
     for board in range(PRESSES_KEPT + 10):
         boards.pressed(_press_on_board(board))
     assert boards._press_on(9) is None and boards._press_on(10) is not None  # the oldest ten are forgotten

@@ -19,6 +19,7 @@ from bot.store.tournament_repository import EventState, RoundClock, TournamentRe
 
 MAX_ROUND_MINUTES = 600
 MAX_TABLE = 1000
+MAX_TABLE_CHANNELS = 5  # Discord opens about one thread a second in each: five open 150 tables in 30 s
 STALE_DRAFT = ("The draft changed since your desk showed it (another organiser edited it, re-paired or published it): "
                "your desk shows it as it is now.")
 REMINDERS = (30, 10, 0)  # minutes left when the round's channel is reminded
@@ -77,6 +78,23 @@ class Rounds(EventChanges):
                 state = record.state.model_copy(update={
                     "event": tournament.publish_round(record.state.event, number, draw)})
             return state.model_copy(update={"tables_channel_id": channel_id or state.tables_channel_id})
+        return await self.change_by_id(tournament_id, op)
+
+    async def set_table_channels(self, tournament_id: int, channels: tuple[int, ...]) -> TournamentRecord:
+        """The text channels the table threads open from, from the next table opened on (none: the event's)."""
+        if len(channels) > MAX_TABLE_CHANNELS or len(set(channels)) != len(channels):
+            raise InvalidValue(f"Name up to {MAX_TABLE_CHANNELS} different channels for the table threads.")
+        return await self.change_by_id(
+            tournament_id, lambda r: r.state.model_copy(update={"table_channels": channels}))
+
+    async def set_opening(self, tournament_id: int, round_number: int | None, *,
+                          was: int | None = None) -> TournamentRecord:
+        """Which round's table threads are being opened (None: none), so that a restart resumes the opening; with
+        `was`, only if that round's is the one stored (a later round's opening stays)."""
+        def op(record: TournamentRecord) -> EventState:
+            if was is not None and record.state.opening != was:
+                return record.state
+            return record.state.model_copy(update={"opening": round_number})
         return await self.change_by_id(tournament_id, op)
 
     async def _change_draft(

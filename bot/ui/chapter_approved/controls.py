@@ -4,7 +4,6 @@ desk (bot/ui/desk.py) runs them through the same service, version checks and boa
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING
 
 import discord
@@ -16,6 +15,7 @@ from bot.ui.controls import menu_view
 from bot.ui.errors import reply_privately
 from bot.ui.files import attached
 from bot.ui.forms import Form
+from bot.plumbing.drawing import drawn
 
 if TYPE_CHECKING:
     from bot.store.repository import GameRecord
@@ -38,7 +38,7 @@ async def on_select(desk: Desk, interaction: discord.Interaction, record: GameRe
     result = await desk.perform(interaction, action, game_id=game_id, version=version)
     if result is not None and verb == "corner" and interaction.channel is not None:
         # The briefing's map was drawn before the markers were placed: show where they are now, the board under it.
-        picture = await asyncio.to_thread(table_map, desk.catalog_of(result.state), result.state)
+        picture = await drawn(table_map, desk.catalog_of(result.state), result.state)
         await interaction.channel.send(file=attached(picture))
         await desk.move_board(game_id, notify=set())
 

@@ -32,7 +32,8 @@ from bot.present.teams import team_name
 from bot.ui.teams.texts import (
     board_content, board_embed, captain_view_text, draft_lines, leaders_to_call, locked_line, member,
 )
-from bot.ui.text import clip
+from bot.ui.text import clip, pinging
+from bot.ui.threads import new_thread
 from bot.ui.tournament.organisers import is_organiser
 from bot.ui.tournament.posting import open_table, table_channel
 from bot.ui.tournament.texts import line_embeds
@@ -123,15 +124,15 @@ async def open_match_threads(client: discord.Client, record: TournamentRecord,
     current = team_event(record).rounds[-1]
     for pair in current.matches:
         names = [team_name(record, t) for t in pair.teams]
-        try:
-            thread = await channel.create_thread(name=clip(f"R{current.number} {names[0]} vs {names[1]}", 100),
-                                                 type=discord.ChannelType.public_thread,
-                                                 reason=f"{record.name}: team pairing")
-        except discord.Forbidden:
-            raise GameError(f"I cannot open threads in <#{channel.id}>: check my permissions there.") from None
-        for team_id in pair.teams:
-            for player in team_event(record).team(team_id).members:
-                await thread.add_user(discord.Object(int(player)))
+        thread = await new_thread(client, channel, clip(f"R{current.number} {names[0]} vs {names[1]}", 100),
+                                  f"{record.name}: team pairing")
+        members = [p for team_id in pair.teams for p in team_event(record).team(team_id).members]
+        # The mention brings every player into the thread: one message, not a call each.
+        await thread.send(f"{' '.join(f'<@{p}>' for p in members)}: your round {current.number} match, "
+                          f"**{discord.utils.escape_markdown(names[0])}** vs "
+                          f"**{discord.utils.escape_markdown(names[1])}**. The captains pair the games on the board "
+                          "below; each game opens in its own thread.",
+                          allowed_mentions=pinging(members))
         record = await post_board(client, record, current.number, pair, thread.id, None)
     return len(current.matches)
 

@@ -114,8 +114,9 @@ class DraftButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], custom_
             return
         record = await service.publish(self.tournament, self.round_number, self.draw,
                                        channel_id=interaction.channel_id)
-        done = await open_round(interaction.client, record, interaction.channel)  # type: ignore[arg-type]
-        await interaction.followup.send(done, ephemeral=True)
+        async def answer(text: str, over: bool) -> None:  # then follows the tables as they open
+            await interaction.edit_original_response(content=text)
+        await open_round(interaction.client, record, interaction.channel, answer)  # type: ignore[arg-type]
 
 
 class NudgeButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], custom_id=NUDGE_ID):

@@ -16,9 +16,11 @@ from bot.engine.rng import new_seed
 from bot.present.entrants import army_of, name_of
 from bot.store.tournament_repository import TableGame, TournamentRecord
 from bot.ui.armies import list_message
-from bot.ui.challenge import offer_game, open_thread
+from bot.services.games import ActResult
+from bot.ui.challenge import challenge, offer_game
 from bot.ui.judges.buttons import CallJudgeButton
 from bot.ui.text import pinging
+from bot.ui.threads import archive, new_thread
 from bot.ui.tournament.texts import (
     Announcement, TableMissions, announcement_messages, mention, mission_title, score_line, table_thread_name,
 )
@@ -74,21 +76,23 @@ async def announcement_channel(client: discord.Client, record: TournamentRecord,
     return channel
 
 
-async def open_table_threads(client: discord.Client, record: TournamentRecord,
-                             fallback: discord.abc.Messageable | None) -> tuple[str, int]:
-    """One thread per table of the current round (the bye gets none) in the announcement channel (else
-    `fallback`), with both players in it and their Strike Force game on the round's mission waiting for
-    the second player to accept: where, and how many threads."""
-    channel = await table_channel(client, record, fallback)
-    current = record.state.event.rounds[-1]
-    links: list[TableGame] = []
-    try:
-        for pairing in current.pairings.tables:
-            links.append(await open_table(client, record, channel, current.number, pairing))
-    finally:
-        if links:  # the games already set up report back even when a later thread could not be opened
-            await client.tournaments.link_games(record.id, links)  # type: ignore[attr-defined]
-    return f"<#{channel.id}>", len(current.pairings.tables)
+async def table_channels(client: discord.Client, record: TournamentRecord,
+                         fallback: discord.abc.Messageable | None) -> list[discord.TextChannel]:
+    """The text channels the event's table threads open from: those its organisers named, else its announcement
+    channel, else `fallback`."""
+    if not record.state.table_channels:
+        return [await table_channel(client, record, fallback)]
+    found = []
+    for channel_id in record.state.table_channels:
+        try:
+            channel = client.get_channel(channel_id) or await client.fetch_channel(channel_id)
+        except (discord.NotFound, discord.Forbidden):
+            raise GameError(f"I cannot reach <#{channel_id}>, a channel of the event's table threads: check it still "
+                            "exists and that I can see it, or name others with `/tournament tables`.") from None
+        if not isinstance(channel, discord.TextChannel):
+            raise GameError(f"Table threads open only from text channels; <#{channel_id}> is not one.")
+        found.append(channel)
+    return found
 
 
 async def table_channel(client: discord.Client, record: TournamentRecord,
@@ -103,17 +107,18 @@ async def table_channel(client: discord.Client, record: TournamentRecord,
 
 async def open_table(client: discord.Client, record: TournamentRecord, channel: discord.TextChannel,
                      round_number: int, pairing: tournament.Pairing, *, layout: str | None = None,
-                     defender: str | None = None) -> TableGame:
-    """A table's thread with both players in it and their game waiting for the second player to accept. A team
-    pairing gives the `layout` its Defender declared and the game's `defender` (None: the roll-off decides)."""
+                     defender: str | None = None, place: discord.Thread | None = None) -> TableGame:
+    """A table's thread with its game waiting for the second player to accept; the challenge's mention of both
+    players brings them into the thread. A team pairing gives the `layout` its Defender declared and the game's
+    `defender` (None: the roll-off decides). `place`: the table's thread, opened before a restart cut the round's
+    publishing: a game started in it then is offered again rather than started twice."""
     catalog = event_catalog(client, record)
     players = [discord.Object(int(pairing.a)), discord.Object(int(pairing.b))]
     current = record.state.event.rounds[round_number - 1]
-    try:
-        place = await open_thread(channel, table_thread_name(record, round_number, pairing), players,
-                                  f"{record.name}: round {round_number}")
-    except discord.Forbidden:
-        raise GameError(f"I cannot open threads in <#{channel.id}>: check my permissions there.") from None
+    adopted = place is not None
+    if place is None:
+        place = await new_thread(client, channel, table_thread_name(record, round_number, pairing),
+                                 f"{record.name}: round {round_number}")
     names = (name_of(record, pairing.a), name_of(record, pairing.b))
     armies = (army_of(record, pairing.a), army_of(record, pairing.b))
     if current.mission is not None:
@@ -133,7 +138,12 @@ async def open_table(client: discord.Client, record: TournamentRecord, channel: 
                f"{missions}. Your game is ready: "
                f"{discord.utils.escape_markdown(name_of(record, pairing.b))} accepts it to begin. "
                "When it ends, its result goes to the standings by itself.")
-    game, message = await offer_game(client, channel.guild.id, place, setup, content, players, thread=True)
+    started = await client.service.repo.get_active_game(place.id) if adopted else None  # type: ignore[attr-defined]
+    if started is not None:
+        game = ActResult(started.id, started.state, (), started.version)
+        message = await challenge(client, game, content, players)
+    else:
+        game, message = await offer_game(client, channel.guild.id, place, setup, content, players, thread=True)
     message["view"].add_item(CallJudgeButton(game.game_id))  # a dispute before the game starts (a list, terrain)
     await place.send(**message)
     if record.state.list_policy == "open":  # each player sees their opponent's list at pairing
@@ -209,3 +219,5 @@ async def report_table_game(client: discord.Client, channel: discord.abc.Message
                 f"confirmed result: {score_line(pairing, report.clash)}. The standings keep that one; an "
                 f"organiser can correct it with `/tournament result round:{report.link.round_number}`.")
     await channel.send(text, allowed_mentions=pinging([pairing.a, pairing.b]))
+    if report.link.thread_id == channel.id:  # the table is done: its thread leaves the server's active ones
+        await archive(client, channel.id, f"{report.record.name}: table {report.link.table}'s result is in")

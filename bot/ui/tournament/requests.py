@@ -50,13 +50,19 @@ class DeskAsks:
             done = f"Discord refused: {getattr(exc, 'message', None) or exc}"
             _log.info("The desk's %s for event %s failed: %s", ask.what, record.id, done)
         if done:
-            await self.log.log(record.id, ask.by, "Discord", ask.what, self._plain(record, done))
-            await self.tournaments.changes.publish(Change("event", record.id, 0, "desk"))
+            await self._note(record, ask, done)
+
+    async def _note(self, record: TournamentRecord, ask: DiscordAsk, done: str) -> None:
+        await self.log.log(record.id, ask.by, "Discord", ask.what, self._plain(record, done))
+        await self.tournaments.changes.publish(Change("event", record.id, 0, "desk"))
 
     async def _do(self, record: TournamentRecord, ask: DiscordAsk) -> str | None:
         fallback = await self._channel(record.state.tables_channel_id)
         if ask.what == "publish":
-            return await open_round(self.bot, record, fallback)
+            async def opened(text: str, over: bool) -> None:  # the tables open in the background
+                if over:
+                    await self._note(record, ask, text)
+            return await open_round(self.bot, record, fallback, opened)
         if ask.what == "announce":
             where, count = await announce(self.bot, record, fallback)
             return f"Announced in {where} ({count} message{'s' if count != 1 else ''})."

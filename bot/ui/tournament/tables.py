@@ -1,0 +1,227 @@
+"""A published round's table threads, opened in the background, and closed as their results come in.
+
+Discord opens about one thread a second in a channel, so a round of 150 tables takes minutes in one channel: the
+organiser's answer comes at once and is edited as the tables open ("Opening tables: 37 of 150"). Tables open in
+table order, in blocks among the channels the organisers named for them (each channel opens its block at Discord's
+pace, side by side), each saved with its game as it opens. The round being opened is stored: cut by a restart, the
+opening resumes at start-up where it stopped, adopting a thread that opened before the cut (its name says its round
+and table) and the game started in it, so no table is ever opened twice.
+
+A table's thread is archived once its result is in, which keeps the server within Discord's count of active
+threads (a message in it opens it again); the round's last threads are archived when the next round opens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import time
+from collections.abc import Awaitable, Callable
+
+import discord
+
+from bot.engine.errors import GameError
+from bot.engine.tournament import event as tournament
+from bot.plumbing.changes import Change
+from bot.services.game_log import OVER
+from bot.store.tournament_repository import TournamentRecord
+from bot.ui.threads import archive
+from bot.ui.tournament.posting import archive_table_threads, open_table, table_channels
+from bot.ui.tournament.texts import table_thread_name
+
+_log = logging.getLogger(__name__)
+
+PROGRESS_SECONDS = 2.0  # between two edits of the organiser's answer while tables open
+Report = Callable[[str, bool], Awaitable[None]]  # the progress in words, and whether the opening is over
+
+
+class TableThreads:
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+        self._opening: dict[int, asyncio.Task] = {}  # event -> its opening in progress
+        self._next: dict[int, tuple[discord.abc.Messageable | None, Progress]] = {}  # event -> the opening after it
+        self._results: dict[int, tuple[int, frozenset[int]]] = {}  # event -> its round, its tables with a result
+
+    # --- opening ------------------------------------------------------------------------------
+
+    def open(self, record: TournamentRecord, fallback: discord.abc.Messageable | None,
+             report: Report | None = None, *, head: str = "") -> bool:
+        """Open the current round's tables still without a thread, in the background, `report` told of the progress
+        after `head`; False if an opening of the event is under way already (it opens them)."""
+        progress = Progress(report, head, len(record.state.event.rounds[-1].pairings.tables))
+        if self.busy(record.id):  # a round published while the one before still opens: its turn comes next
+            self._next[record.id] = (fallback, progress)
+            return False
+        self._opening[record.id] = asyncio.get_running_loop().create_task(
+            self._run(record.id, fallback, progress), name=f"mission-deck: the tables of event {record.id}")
+        return True
+
+    def busy(self, tournament_id: int) -> bool:
+        """Whether the event's tables are opening."""
+        running = self._opening.get(tournament_id)
+        return running is not None and not running.done()
+
+    async def resume(self) -> int:
+        """At start-up: the openings a restart cut, in this process's servers, carried on; how many."""
+        resumed = 0
+        for record in await self.client.tournaments.repo.all_active():  # type: ignore[attr-defined]
+            rounds = record.state.event.rounds
+            if record.state.opening is None or self.client.get_guild(record.guild_id) is None:
+                continue
+            if not rounds or rounds[-1].number != record.state.opening:  # a later round was published meanwhile
+                continue
+            fallback = self.client.get_channel(record.state.tables_channel_id or 0)
+            resumed += self.open(record, fallback if isinstance(fallback, discord.abc.Messageable) else None)
+        return resumed
+
+    async def idle(self) -> None:
+        """Wait for the openings under way (tests)."""
+        await asyncio.gather(*self._opening.values(), return_exceptions=True)
+
+    def stop(self) -> None:
+        """The bot closes: the openings under way stop where they are, for the next start to resume."""
+        for task in self._opening.values():
+            task.cancel()
+
+    async def _run(self, tournament_id: int, fallback: discord.abc.Messageable | None, progress: Progress) -> None:
+        while True:
+            await self._open(tournament_id, fallback, progress)
+            if (queued := self._next.pop(tournament_id, None)) is None:
+                return
+            fallback, progress = queued
+
+    async def _open(self, tournament_id: int, fallback: discord.abc.Messageable | None, progress: Progress) -> None:
+        tournaments = self.client.tournaments  # type: ignore[attr-defined]
+        record = await tournaments.get(tournament_id)
+        current = record.state.event.rounds[-1]
+        tables = sorted(current.pairings.tables, key=lambda p: p.table)
+        try:
+            channels = await table_channels(self.client, record, fallback)
+            record = await tournaments.set_opening(record.id, current.number)
+            linked = {g.table for g in record.state.table_games if g.round_number == current.number}
+            progress.done = len(linked)
+            blocks = spread(tables, channels)
+            existing = await self._threads_of(channels, record, current.number)
+            failures = [f for f in await asyncio.gather(
+                *(self._open_block(record.id, current.number, channel, [p for p in block if p.table not in linked],
+                                   existing, progress) for channel, block in blocks),
+                return_exceptions=True) if f is not None]
+            if failures:
+                raise failures[0]
+            await tournaments.set_opening(record.id, None, was=current.number)
+            archived = await archive_table_threads(self.client, record, current.number - 1)
+            await progress.finish(opened_text(record, current.number, blocks, archived))
+        except (GameError, discord.HTTPException) as exc:
+            reason = getattr(exc, "text", None) or str(exc)
+            _log.info("Opening the tables of event %s stopped: %s", tournament_id, reason)
+            await progress.finish(f"Stopped after {progress.done} of {len(tables)} table threads: {reason} "
+                                  "`/tournament tables` opens the rest.")
+        except Exception:
+            _log.exception("Opening the tables of event %s failed", tournament_id)
+            await progress.finish(f"Stopped after {progress.done} of {len(tables)} table threads by an error of "
+                                  "mine (it is in my log): `/tournament tables` opens the rest.")
+
+    async def _open_block(self, tournament_id: int, number: int, channel: discord.TextChannel,
+                          block: list[tournament.Pairing], existing: dict[str, discord.Thread],
+                          progress: Progress) -> None:
+        tournaments = self.client.tournaments  # type: ignore[attr-defined]
+        for pairing in block:
+            record = await tournaments.get(tournament_id)  # names and lists as they are now
+            place = existing.get(table_thread_name(record, number, pairing)[:100])
+            link = await open_table(self.client, record, channel, number, pairing, place=place)
+            await tournaments.link_games(tournament_id, [link])
+            await progress.one_more()
+
+    async def _threads_of(self, channels: list[discord.TextChannel], record: TournamentRecord,
+                          number: int) -> dict[str, discord.Thread]:
+        """The bot's active threads in the table channels that no table links to yet, by name: those a cut opening
+        left behind."""
+        assert self.client.user is not None
+        linked = {g.thread_id for g in record.state.table_games}
+        ids = {c.id for c in channels}
+        found = await channels[0].guild.active_threads()
+        prefix = f"R{number} · "
+        return {t.name: t for t in found if t.parent_id in ids and t.owner_id == self.client.user.id
+                and t.id not in linked and t.name.startswith(prefix)}
+
+    # --- closing ------------------------------------------------------------------------------
+
+    async def on_change(self, change: Change) -> None:
+        """A subscriber of the change stream: a table whose result an organiser entered or a report confirmed has
+        its thread archived (a table game's own end archives its thread after saying what was recorded)."""
+        if change.kind != "event" or change.what != "event":
+            return
+        try:
+            record = await self.client.tournaments.get(change.id)  # type: ignore[attr-defined]
+        except GameError:
+            return
+        if not record.state.event.rounds or self.client.get_guild(record.guild_id) is None:
+            return
+        current = record.state.event.rounds[-1]
+        now = frozenset(r.table for r in current.results)
+        seen = self._results.get(record.id)
+        self._results[record.id] = (current.number, now)
+        if seen is None:  # first seen since the start: what was in before has been archived already
+            return
+        before = seen[1] if seen[0] == current.number else frozenset()
+        for link in record.state.table_games:
+            if link.round_number == current.number and link.table in now - before \
+                    and not await self._game_over(link.game_id):
+                await archive(self.client, link.thread_id, f"{record.name}: table {link.table}'s result is in")
+
+    async def _game_over(self, game_id: int) -> bool:
+        game = await self.client.service.repo.get_game(game_id)  # type: ignore[attr-defined]
+        return game is not None and game.state.status in OVER
+
+
+class Progress:
+    """The organiser's answer while tables open, `head` first: edited every PROGRESS_SECONDS at most, and at the end."""
+
+    def __init__(self, report: Report | None, head: str, total: int) -> None:
+        self.report, self.head, self.total = report, head, total
+        self.done = 0
+        self._shown = time.monotonic()  # the answer says "0 of ..." as the opening starts
+
+    async def one_more(self) -> None:
+        self.done += 1
+        if self.report is not None and time.monotonic() - self._shown >= PROGRESS_SECONDS:
+            self._shown = time.monotonic()
+            await self._say(f"Opening tables: {self.done} of {self.total}.", False)
+
+    async def finish(self, text: str) -> None:
+        if self.report is not None:
+            await self._say(text, True)
+
+    async def _say(self, text: str, over: bool) -> None:
+        try:
+            await self.report(f"{self.head} {text}".strip(), over)  # type: ignore[misc]
+        except discord.HTTPException:  # the answer's token ran out (15 minutes): the tables open all the same
+            _log.info("Could not show the tables' progress: %s", text)
+
+
+def spread(tables: list[tournament.Pairing],
+           channels: list[discord.TextChannel]) -> list[tuple[discord.TextChannel, list[tournament.Pairing]]]:
+    """The tables in table order, in blocks among the channels: the first block in the first channel."""
+    size = max(1, math.ceil(len(tables) / len(channels)))
+    return [(channel, tables[i * size:(i + 1) * size]) for i, channel in enumerate(channels) if tables[i * size:]]
+
+
+def span(block: list[tournament.Pairing]) -> str:
+    return f"table {block[0].table}" if len(block) == 1 else f"tables {block[0].table}–{block[-1].table}"
+
+
+def opened_text(record: TournamentRecord, number: int,
+                blocks: list[tuple[discord.TextChannel, list[tournament.Pairing]]], archived: int) -> str:
+    """Where the round's tables opened, block by block."""
+    if not blocks:
+        return f"Round {number} has no table to open (only a bye)."
+    count = sum(len(b) for _, b in blocks)
+    opened = f"Opened the {count} table thread{'s' if count != 1 else ''} of round {number}"
+    if len(blocks) == 1:
+        opened += f" in <#{blocks[0][0].id}>"
+    else:
+        opened += ": " + ", ".join(f"{span(block)} in <#{channel.id}>" for channel, block in blocks)
+    tidied = f" Archived {archived} table thread{'s' if archived != 1 else ''} of round {number - 1} still open." \
+        if archived else ""
+    return f"{opened}, each with its game ready.{tidied}"
