@@ -147,8 +147,8 @@ async def bench(url: str, games: int, players: int) -> None:
     print(f"  its picture    {percentiles(drawing)} (in a worker thread)")
 
     ladders = service.ladders
-    ladder = await ladders.repo.start(Ladder(guild_id=GUILD, name="Bench", started_by="0",
-                                             started_at=datetime(2025, 1, 1, tzinfo=UTC)))
+    ladder = Ladder(guild_id=GUILD, name="Bench", started_by="0", started_at=datetime(2025, 1, 1, tzinfo=UTC))
+    await ladders.repo.start([ladder])
     started = time.perf_counter()
     table = await ladders.recompute(ladder)
     print(f"ladder recompute {time.perf_counter() - started:7.2f} s for {games} games, {len(table)} players")

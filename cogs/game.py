@@ -35,6 +35,8 @@ from bot.ui.game_options import packs_typed
 from bot.ui.open_challenge import DEFAULT_EXPIRY
 from bot.present.pictures.table_sheet import table_sheet_text
 from bot.ui.limits import AUTOCOMPLETE_CHOICES
+from bot.engine.sides import mentions, seat_of
+from bot.ui.seats import acting_seat
 from cogs.base import BotCog
 
 MAX_EXPIRY_HOURS = 24 * 7
@@ -65,9 +67,12 @@ class GameCog(BotCog, name="game", description="Play a mission pack's game here"
                            deployment="Chapter Approved 2026-27: agree on a Deployment card instead of drawing it",
                            layout="Chapter Approved 2026-27: play the pairing's layout instead of a Deployment card",
                            faction="Your army's faction (your opponent sets theirs on the board)",
-                           detachment="Your detachment, or several (commas or 'and'): in 2026-27 they give your Force Disposition")
+                           detachment="Your detachment, or several (commas or 'and'): in 2026-27 they give your Force Disposition",
+                           partner="Doubles: your partner, playing your side with you (name your opponent's too)",
+                           opponent_partner="Doubles: your opponent's partner",
+                           doubles="Without an opponent: an open doubles challenge, filling four seats")
     @app_commands.rename(clock_expiry="clock-expiry", my_strategy="my-strategy", their_strategy="their-strategy",
-                         for_role="for")
+                         for_role="for", opponent_partner="opponent-partner")
     @app_commands.autocomplete(pack=packs_typed, faction=factions_typed, detachment=detachments_typed)
     @app_commands.choices(layout=[app_commands.Choice(name=f"Layout {x}", value=x) for x in "ABC"]
                           + [app_commands.Choice(name="Layout drawn for the pairing", value="drawn")])
@@ -85,7 +90,8 @@ class GameCog(BotCog, name="game", description="Play a mission pack's game here"
                   expires: app_commands.Range[int, 1, MAX_EXPIRY_HOURS] | None = None,
                   for_role: discord.Role | None = None, deployment: str | None = None,
                   layout: Literal["A", "B", "C", "drawn"] | None = None, faction: app_commands.Range[str, 1, 100] | None = None,
-                  detachment: app_commands.Range[str, 1, 100] | None = None) -> None:
+                  detachment: app_commands.Range[str, 1, 100] | None = None, partner: discord.Member | None = None,
+                  opponent_partner: discord.Member | None = None, doubles: bool = False) -> None:
         if thread and not isinstance(interaction.channel, discord.TextChannel):
             raise GameError("`thread:` opens a thread from a text channel; here, start the game without it.")
         if my_strategy is not None and not 1 <= my_strategy <= 3 or their_strategy is not None and not (
@@ -93,6 +99,7 @@ class GameCog(BotCog, name="game", description="Play a mission pack's game here"
             raise GameError("Strategy Ratings run from 1 to 3.")
         if clock is not None and not 1 <= clock <= MAX_CLOCK_MINUTES:
             raise GameError(f"The chess clock gives each player 1 to {MAX_CLOCK_MINUTES} minutes.")
+        partners = _partners(opponent, partner, opponent_partner, doubles)
         if opponent is not None:
             if expires is not None or for_role is not None:
                 raise GameError("`expires:` and `for:` belong to open challenges: leave `opponent:` empty to post one.")
@@ -108,33 +115,38 @@ class GameCog(BotCog, name="game", description="Play a mission pack's game here"
             options = GameOptions(pack=pack, size=size, mission=mission, level=level, my_strategy=my_strategy,
                                   their_strategy=their_strategy, twist=twist, challenger=challenger, seed=seed,
                                   thread=thread, clock=clock, clock_expiry=clock_expiry, deployment=deployment,
-                                  layout=layout, faction=faction, detachment=detachment)
+                                  layout=layout, faction=faction, detachment=detachment,
+                                  doubles=opponent is None and (doubles or partner is not None))
             me = str(interaction.user.id)
             starts_at = await self._when(me, when) if when else None
             if opponent is None:
-                await self._open_challenge(interaction, options, starts_at, expires, for_role)
+                await self._open_challenge(interaction, options, starts_at, expires, for_role, partner)
                 return
             setup = options.setup(self.service.packs, (me, str(opponent.id)),
-                                  (interaction.user.display_name, opponent.display_name))
-            await self._challenge(interaction, opponent, setup, options, starts_at)
+                                  (interaction.user.display_name, opponent.display_name),
+                                  partners=partners and tuple((str(m.id), m.display_name) for m in partners))
+            await self._challenge(interaction, opponent, setup, options, starts_at, partners)
         except Exception:
             if opponent is not None and not thread:  # a refusal or a fault is the sender's: "thinking…" goes first
                 await interaction.delete_original_response()
             raise
 
     async def _challenge(self, interaction: discord.Interaction, opponent: discord.Member, setup, options: GameOptions,
-                         starts_at: datetime | None) -> None:
+                         starts_at: datetime | None, partners: tuple[discord.Member, discord.Member] | None) -> None:
         pack, size, thread, seed = options.pack, options.size, options.thread, options.seed
         clock, clock_expiry = options.clock, options.clock_expiry
         rules = self.service.packs.rules(pack)
         place = interaction.channel
+        players = [interaction.user, opponent, *(partners or ())]
         if thread:
             kind = size.replace('-', ' ') if size else rules.title
-            name = f"{interaction.user.display_name} vs {opponent.display_name} ({kind})"
-            place = await open_thread(self.bot, interaction.channel, name, [interaction.user, opponent],
-                                      "Mission Deck game")
+            name = f"{setup.names[0]} vs {setup.names[1]} ({kind})"
+            place = await open_thread(self.bot, interaction.channel, name, players, "Mission Deck game")
         what = "a game" if pack == CA_PACK else f"a {rules.title} game"
         challenge = f"{opponent.mention}, {interaction.user.mention} challenges you to {what}."
+        if partners is not None:
+            challenge = (f"{opponent.mention} {partners[1].mention}, {interaction.user.mention} and "
+                         f"{partners[0].mention} challenge you to a doubles game, two a side.")
         if starts_at is not None:
             challenge += f" It is set for {stamp(starts_at)}."
         if clock:
@@ -144,7 +156,7 @@ class GameCog(BotCog, name="game", description="Play a mission pack's game here"
         if seed:  # the opponent accepts knowing that the shuffles are known in advance
             challenge += (f"\n**Replay:** {interaction.user.mention} fixed the seed `` {seed} ``: anyone who knows it "
                           "can work out every shuffle and roll in advance. Accept only a replay or practice game.")
-        result, message = await offer_game(self.bot, interaction.guild_id, place, setup, challenge, [opponent],
+        result, message = await offer_game(self.bot, interaction.guild_id, place, setup, challenge, players[1:],
                                            thread=thread)
         if starts_at is not None:
             await self.desk.reminders.schedule(result.game_id, place.id, starts_at)
@@ -160,13 +172,16 @@ class GameCog(BotCog, name="game", description="Play a mission pack's game here"
         return await asyncio.to_thread(parse_when, when, zone, utcnow())  # dateparser takes a while on first use
 
     async def _open_challenge(self, interaction: discord.Interaction, options: GameOptions,
-                              starts_at: datetime | None, expires: int | None, role: discord.Role | None) -> None:
+                              starts_at: datetime | None, expires: int | None, role: discord.Role | None,
+                              partner: discord.Member | None) -> None:
         if interaction.guild_id is None:
             raise GameError("Open challenges are for servers: in a private chat, name your `opponent:`.")
         if expires is not None and not 1 <= expires <= MAX_EXPIRY_HOURS:
             raise GameError(f"`expires:` is a number of hours from 1 to {MAX_EXPIRY_HOURS} (a week).")
-        # Checked now, with a stand-in for the seat still open, so a bad option is refused before anyone takes it.
-        options.setup(self.service.packs, (str(interaction.user.id), "0"), (interaction.user.display_name, "?"))
+        # Checked now, with stand-ins for the seats still open, so a bad option is refused before anyone takes one.
+        stand_ins = (("1", "?"), ("2", "?")) if options.doubles else None
+        options.setup(self.service.packs, (str(interaction.user.id), "0"), (interaction.user.display_name, "?"),
+                      partners=stand_ins)
         expires_at = utcnow() + (timedelta(hours=expires) if expires else DEFAULT_EXPIRY)
         if starts_at is not None:  # a scheduled game's seat can be taken until it starts
             if expires is not None and expires_at < starts_at:
@@ -174,7 +189,7 @@ class GameCog(BotCog, name="game", description="Play a mission pack's game here"
                                 "the seat stays open until the start.")
             expires_at = starts_at
         await self.desk.challenges.post(interaction, options, role=role, expires_at=expires_at,
-                                        starts_at=starts_at)
+                                        starts_at=starts_at, partner=partner)
 
     @new.autocomplete("deployment")
     async def deployments(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -216,7 +231,7 @@ class GameCog(BotCog, name="game", description="Play a mission pack's game here"
     async def undo(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True)  # a refusal must stay private
         with self.desk.board.answering(interaction):
-            await self.service.undo(interaction.channel_id, str(interaction.user.id))
+            await self.service.undo(interaction.channel_id, str(interaction.user.id))  # the service finds the seat
 
     @app_commands.command(name="concede", description="Concede the game: your opponent wins")
     async def concede(self, interaction: discord.Interaction) -> None:
@@ -232,14 +247,15 @@ class GameCog(BotCog, name="game", description="Play a mission pack's game here"
             with self.desk.board.answering(interaction):
                 await self.service.abandon(interaction.channel_id, me, moderator=True)
             return
-        if me not in record.setup.players:
+        seat = seat_of(record.setup, me)
+        if seat is None:
             raise GameError("Only the players, or someone with Manage Channels, can end this game.")
-        other = record.state.opponent(me).id
-        verb = "endby-first" if me == record.setup.players[0] else "endby-second"
+        other = record.state.opponent(seat).id
+        verb = "endby-first" if seat == record.setup.players[0] else "endby-second"
         await interaction.response.send_message(
-            f"<@{other}>, {interaction.user.mention} wants to abandon this game (no result). Agree?",
-            view=view_of(GameButton(record.id, record.version, verb)),
-            allowed_mentions=await self.desk.ping_to(record.id, other, actor=me))
+            f"{mentions(record.setup, other)}, {interaction.user.mention} wants to abandon this game (no result). "
+            "Agree?", view=view_of(GameButton(record.id, record.version, verb)),
+            allowed_mentions=await self.desk.ping_to(record, other))
         # Its button goes once the game is over, whichever way it ends.
         await self.desk.board.calls.remember(await interaction.original_response(), record.id, other, [Wait(other, "endby")])
 
@@ -247,11 +263,9 @@ class GameCog(BotCog, name="game", description="Play a mission pack's game here"
     @app_commands.describe(stop="Revoke the links: the pages open with them stop (either player)")
     async def share(self, interaction: discord.Interaction, stop: bool = False) -> None:
         record = await self.service.get_state(channel_id=interaction.channel_id)
-        me = str(interaction.user.id)
-        if me not in record.setup.players:
-            raise GameError("Only the two players of this game can share it.")
+        me = acting_seat(interaction, record.setup, "share it")
         web = web_of(self.bot)
-        name = record.state.player(me).name
+        name = interaction.user.display_name
         if stop:
             if not await web.unshare(ShareKind.GAME, record.id):
                 raise GameError("This game has no live pages to stop.")
@@ -263,17 +277,17 @@ class GameCog(BotCog, name="game", description="Play a mission pack's game here"
                             "links, revoke them with `/game share stop:True`, then share again.")
         other = record.state.opponent(me).id
         await interaction.response.send_message(
-            f"<@{other}>, {name} asks to put this game on live web pages: a board page and OBS overlays anyone "
-            "with the links can watch (hidden choices stay hidden). Agree?",
+            f"{mentions(record.setup, other)}, {name} asks to put this game on live web pages: a board page and OBS "
+            "overlays anyone with the links can watch (hidden choices stay hidden). Agree?",
             view=view_of(ShareAgree(record.id, record.setup.players.index(me))),
-            allowed_mentions=await self.desk.ping_to(record.id, other, actor=me))
+            allowed_mentions=await self.desk.ping_to(record, other))
 
     @app_commands.command(name="pings", description="Turn the bot's pings to you on or off in this channel's game")
     @app_commands.describe(setting="off: the bot still names you with your buttons, but your phone stays quiet")
     async def pings(self, interaction: discord.Interaction, setting: Literal["on", "off"]) -> None:
         record = await self.service.get_state(channel_id=interaction.channel_id)
-        me = str(interaction.user.id)
-        if me not in record.setup.players:
+        me = str(interaction.user.id)  # each player's own, a partner's too
+        if seat_of(record.setup, me) is None:
             raise GameError("Only the players of this game can change their pings.")
         await self.service.repo.set_pings(record.id, me, setting == "on")
         await interaction.response.send_message(
@@ -324,3 +338,22 @@ class GameCog(BotCog, name="game", description="Play a mission pack's game here"
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(GameCog(bot))
+
+
+def _partners(opponent: discord.Member | None, partner: discord.Member | None, theirs: discord.Member | None,
+              doubles: bool) -> tuple[discord.Member, discord.Member] | None:
+    """A doubles challenge's partners (yours, your opponent's), all four seats named; None for a game of two or an
+    open challenge (an open doubles one may name your partner)."""
+    if any(p is not None and p.bot for p in (partner, theirs)):
+        raise GameError("Bots cannot play: challenge people.")
+    if opponent is None:
+        if theirs is not None:
+            raise GameError("`opponent-partner:` is your opponent's partner: name your `opponent:` too, or leave "
+                            "both out for an open doubles challenge.")
+        return None
+    if partner is None and theirs is None and not doubles:
+        return None
+    if partner is None or theirs is None:
+        raise GameError("A doubles game is four players, two a side: name your `partner:`, your `opponent:` and "
+                        "their partner (`opponent-partner:`).")
+    return partner, theirs

@@ -18,6 +18,7 @@ from bot.ui.chapter_approved import controls as mission_deck_controls
 from bot.ui.table import controls as table_controls
 from bot.ui.limits import AUTOCOMPLETE_CHOICES
 from bot.ui.text import title_case
+from bot.engine.sides import seat_of
 from cogs.base import BotCog
 
 
@@ -26,11 +27,12 @@ async def own_cards(interaction: discord.Interaction, current: str) -> list[app_
     """The caller's own active Secondary Missions in this channel's game."""
     try:
         record = await interaction.client.service.get_state(channel_id=interaction.channel_id)
-        player = record.state.player(str(interaction.user.id))
-    except (GameError, KeyError):
+    except GameError:
         return []
-    if not is_mission_deck(record.state):  # no Secondary Mission cards in the older packs
+    seat = seat_of(record.setup, str(interaction.user.id))
+    if seat is None or not is_mission_deck(record.state):  # no Secondary Mission cards in the older packs
         return []
+    player = record.state.player(seat)
     catalog = interaction.client.desk.catalog_of(record.state)
     names = [(title_case(catalog.secondary(c).name), c) for c in player.hand]
     return [app_commands.Choice(name=n, value=c) for n, c in names if current.lower() in n.lower()][
@@ -55,8 +57,8 @@ async def typed_cards(interaction: discord.Interaction, *typed: str | None) -> t
     """The caller's active Secondary Missions that they named, as autocomplete sends them (ids) or as they type
     them (names, any case, with or without punctuation); a typo is refused with the closest of their cards."""
     record = await interaction.client.service.get_state(channel_id=interaction.channel_id)
-    me = str(interaction.user.id)
-    if not is_mission_deck(record.state) or me not in record.setup.players:
+    me = seat_of(record.setup, str(interaction.user.id))
+    if not is_mission_deck(record.state) or me is None:
         return tuple(t for t in typed if t)  # refused further on, with the reason that applies
     catalog = interaction.client.desk.catalog_of(record.state)
     hand = [(card, catalog.secondary(card).name) for card in record.state.player(me).hand]
@@ -80,6 +82,7 @@ async def typed_objective(interaction: discord.Interaction, typed: str) -> str:
 
 
 def _me(interaction: discord.Interaction) -> str:
+    """The presser: the game service plays their seat (their side's, in doubles)."""
     return str(interaction.user.id)
 
 

@@ -112,7 +112,8 @@ class TournamentCog(BotCog, name="tournament", description="Run a Swiss tourname
                            chapters="Team events: Space Marine chapters count as one faction keyword, or each its own",
                            team_bye="Team events: what a bye scores (default: the smallest win)",
                            pairing_minutes="Team events: each pairing step's deadline (default 15)",
-                           layouts="Team events: the Defenders declare layouts secretly (default) or in turn")
+                           layouts="Team events: the Defenders declare layouts secretly (default) or in turn",
+                           doubles="Doubles: each entrant is a pair of players, registered together (not with teams)")
     @app_commands.rename(list_deadline="list-deadline", team_size="team-size", team_bye="team-bye",
                          pairing_minutes="pairing-minutes")
     @app_commands.autocomplete(pack=packs_typed)
@@ -127,9 +128,11 @@ class TournamentCog(BotCog, name="tournament", description="Run a Swiss tourname
                      chapters: Literal["each", "one"] | None = None,
                      team_bye: Literal["win", "draw", "loss"] | None = None,
                      pairing_minutes: app_commands.Range[int, 1, 1440] | None = None,
-                     layouts: Literal["secret", "in-turn"] | None = None) -> None:
+                     layouts: Literal["secret", "in-turn"] | None = None, doubles: bool = False) -> None:
         if not interaction.permissions.manage_guild:
             raise GameError("Only someone with Manage Server can start a tournament.")
+        if doubles and team_size is not None:
+            raise GameError("A doubles event is of pairs, not teams: leave out `team-size:` or `doubles:`.")
         deadline = await self._deadline(interaction, list_deadline) if list_deadline else None
         packs = self.bot.service.packs  # type: ignore[attr-defined]
         typed = pack or await self.bot.service.community.default_pack(interaction.guild_id)  # type: ignore[attr-defined]
@@ -156,13 +159,16 @@ class TournamentCog(BotCog, name="tournament", description="Run a Swiss tourname
             _guild(interaction), name, rounds, bye_vp=bye_vp,
             announce_channel_id=announce_channel.id if announce_channel else None,
             organiser_role_id=organiser_role.id if organiser_role else None, pack=chosen, pool=pool,
-            list_policy=lists, list_deadline=deadline, teams=team_rules,
+            list_policy=lists, list_deadline=deadline, teams=team_rules, doubles=doubles,
         )
         where = f" Pairings will be posted in {announce_channel.mention}." if announce_channel else ""
         missions = ("missions from the Chapter Approved Tournament Mission Pool" if pool else
                     f"{rules.title}: each player's Primary Mission from both Force Dispositions")
-        join = "`/tournament register`" if pool or lists != "none" else \
-            "`/tournament register disposition:` (your list's)"
+        partner = " partner:" if doubles else ""  # a pair registers once, together
+        join = f"`/tournament register{partner}`" if pool or lists != "none" else \
+            f"`/tournament register{partner} disposition:` (your list's)"
+        if doubles:
+            missions += "; doubles: pairs of players, two a side"
         if lists != "none":
             due = f", due <t:{int(deadline.timestamp())}:f>" if deadline else ""
             join += f", then `/tournament list submit` ({event_lists.POLICIES[lists]}{due})"
@@ -185,28 +191,32 @@ class TournamentCog(BotCog, name="tournament", description="Run a Swiss tourname
     @app_commands.command(name="register", description="Register for this server's tournament")
     @app_commands.describe(player="Register someone else (organisers only)",
                            disposition="Chapter Approved 2026-27: your list's Force Disposition (registered once)",
-                           club="Your club (or team): the organisers may keep club mates apart in the pairings")
+                           club="Your club (or team): the organisers may keep club mates apart in the pairings",
+                           partner="Doubles events: your partner, registered with you as one pair")
     @app_commands.autocomplete(disposition=dispositions_typed)
     async def register(self, interaction: discord.Interaction, player: discord.Member | None = None,
                        disposition: str | None = None,
-                       club: app_commands.Range[str, 1, MAX_CLUB] | None = None) -> None:
+                       club: app_commands.Range[str, 1, MAX_CLUB] | None = None,
+                       partner: discord.Member | None = None) -> None:
         record = await self.service.current(_guild(interaction))
         who = player or interaction.user
         if who.id != interaction.user.id and not ui.is_organiser(interaction, record):
             raise GameError(ORGANISERS_ONLY.format("register someone else"))
-        if who.bot:
+        if who.bot or partner is not None and partner.bot:
             raise GameError("Bots cannot play: register a person.")
         catalog = ui.event_catalog(self.bot, record)
         if disposition is not None and catalog.force_dispositions:
             disposition = resolve(disposition, [(d.id, d.name) for d in catalog.dispositions],
                                   "a Force Disposition")
-        saved = await self.service.register(record.guild_id, str(who.id), who.display_name, disposition, club)
+        saved = await self.service.register(record.guild_id, str(who.id), who.display_name, disposition, club,
+                                            partner=(str(partner.id), partner.display_name) if partner else None)
         count = len(saved.state.event.players) - len(saved.state.event.dropped)
         with_list = f", {catalog.disposition(disposition).name}" if disposition else ""
         with_list += f", {discord.utils.escape_markdown(club.strip())}" if club and club.strip() else ""
+        who_is = f"{who.mention} and {partner.mention} are registered as a pair" if partner else \
+            f"{who.mention} is registered"
         await interaction.response.send_message(
-            f"{who.mention} is registered for **{saved.name}**{with_list} ({count} "
-            f"player{'s' if count != 1 else ''}).", allowed_mentions=NO_PINGS)
+            f"{who_is} for **{saved.name}**{with_list} ({ui.entrants(saved, count)}).", allowed_mentions=NO_PINGS)
 
     @app_commands.command(name="drop", description="Drop from this server's tournament (you keep your results)")
     @app_commands.describe(player="Drop someone else (organisers only)")
@@ -216,9 +226,10 @@ class TournamentCog(BotCog, name="tournament", description="Run a Swiss tourname
         if who.id != interaction.user.id and not ui.is_organiser(interaction, record):
             raise GameError(ORGANISERS_ONLY.format("drop someone else"))
         saved = await self.service.drop(record.guild_id, str(who.id))
+        dropped = ui.side(saved, saved.state.entrant_of(str(who.id)))  # in doubles, the pair
         await interaction.response.send_message(
-            f"{who.mention} has dropped from **{saved.name}**: they keep their results and will not be paired "
-            "again.", allowed_mentions=NO_PINGS)
+            f"{dropped} {'have' if saved.state.doubles else 'has'} dropped from **{saved.name}**: they keep their "
+            "results and will not be paired again.", allowed_mentions=NO_PINGS)
 
     @app_commands.command(name="pair", description="Pair the next round (organisers)")
     @app_commands.describe(mission="A Tournament Mission Pool mission (default: a random one not played yet)")
@@ -289,7 +300,7 @@ class TournamentCog(BotCog, name="tournament", description="Run a Swiss tourname
             await interaction.response.send_message(ui.checkin_closed_text(saved), ephemeral=True)
             return
         names = ", ".join(discord.utils.escape_markdown(name_of(record, p)) for p in absent)
-        text = f"{len(absent)} player{'s have' if len(absent) != 1 else ' has'} not checked in: {names}."
+        text = f"{ui.entrants(record, len(absent))} {'have' if len(absent) != 1 else 'has'} not checked in: {names}."
         await interaction.response.send_message(
             text[:1900] + ("…" if len(text) > 1900 else "") + " Drop them and close check-in?", ephemeral=True,
             view=view_of(ui.CloseCheckInButton(record.id, absent_digest(absent))))
@@ -384,9 +395,11 @@ class TournamentCog(BotCog, name="tournament", description="Run a Swiss tourname
     async def reinstate(self, interaction: discord.Interaction, player: discord.Member) -> None:
         await self._organiser(interaction, "reinstate a player")
         saved = await self.service.reinstate(_guild(interaction), str(player.id))
+        back = ui.side(saved, saved.state.entrant_of(str(player.id)))  # in doubles, the pair
         await interaction.response.send_message(
-            f"{player.mention} is back in **{saved.name}** and will be paired from the next round, keeping "
-            f"their record. Reinstated by organiser {interaction.user.mention}.", allowed_mentions=NO_PINGS)
+            f"{back} {'are' if saved.state.doubles else 'is'} back in **{saved.name}** and will be paired from the "
+            f"next round, keeping their record. Reinstated by organiser {interaction.user.mention}.",
+            allowed_mentions=NO_PINGS)
 
     @app_commands.command(name="result", description="Report your table's result; organisers enter or correct one")
     @app_commands.rename(vp_a="vp-a", vp_b="vp-b", round_number="round")
@@ -407,7 +420,7 @@ class TournamentCog(BotCog, name="tournament", description="Run a Swiss tourname
                                          organiser=organiser, reason=reason, round_number=round_number)
         round_number = round_number or len(done.record.state.event.rounds)
         if done.result is not None:
-            line = ui.score_line(done.table, done.result)
+            line = ui.score_line(done.record, done.table, done.result)
             was = ""
             if (old := done.corrected) is not None:
                 why = "" if old.reason == Reason.SCORE else f" ({old.reason.value.replace('_', ' ')})"
@@ -534,14 +547,14 @@ class TournamentCog(BotCog, name="tournament", description="Run a Swiss tourname
 
 
 async def _ask_confirmation(interaction: discord.Interaction, done: ReportOutcome) -> None:
-    """A player's report, mentioning their opponent, with the button that confirms it."""
+    """A player's report, mentioning their opponent (both of a doubles pair), with the button that confirms it."""
     assert done.pending is not None
     opponent = done.table.b if done.pending.reporter == done.table.a else done.table.a
     button = ui.ConfirmResult(done.record.id, done.pending.round_number, done.pending.table,
                               report_digest(done.record.id, done.pending))
     await interaction.response.send_message(
         ui.report_text(done.record, done.table, done.pending), view=view_of(button),
-        allowed_mentions=pinging([opponent]))
+        allowed_mentions=pinging(ui.side_users(done.record, opponent)))
 
 
 def _now() -> int:

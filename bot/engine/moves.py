@@ -26,6 +26,7 @@ class SetArmy(Move):
 
     kind: Literal["set_army"] = "set_army"
     army: Army
+    partner: bool = Field(False, description="Doubles: the army of the side's second player")
 
 
 class ChooseSide(Move):

@@ -95,7 +95,7 @@ def mission_deck_waits(state: GameState) -> set[tuple[str, ...]]:
         # once one has picked, the other; and a player whose army's detachments leave them a choice to make
         anyone = any(p.disposition_choice for p in state.players)
         waiting |= {(p.id, "disposition") for p in state.players
-                    if p.disposition_choice is None and (anyone or (p.army is not None and p.army.to_choose))}
+                    if p.disposition_choice is None and (anyone or any(a.to_choose for a in p.armies))}
     for confirmed, verb in ((state.deployed if state.status == Status.DEPLOYMENT else (), "deployed"),
                             (state.scoring_done, "done")):
         for p in state.players:

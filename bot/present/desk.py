@@ -186,7 +186,8 @@ def _players(record: TournamentRecord) -> list[dict[str, Any]]:
 
 def _judges(record: TournamentRecord, venue: Venue) -> dict[str, Any]:
     return {"calls": [{"id": c.id, "table": c.table_number, "round": c.round_number,
-                       "players": [name_of(record, p) for p in c.player_ids], "caller": name_of(record, c.caller),
+                       "players": [name_of(record, p) for p in c.player_ids[:2]],  # A and B: a pair by its name
+                       "caller": name_of(record, c.caller),
                        "note": c.note, "raised_ms": int(c.raised_at.timestamp() * 1000),
                        "claimed_by": c.claimed_name} for c in venue.calls],
             "on_duty": [d.name for d in venue.on_duty]}

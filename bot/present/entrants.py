@@ -7,7 +7,8 @@ from bot.store.tournament_repository import TournamentRecord
 
 
 def name_of(record: TournamentRecord, player: str) -> str:
-    return record.state.names.get(player, player)
+    """An entrant's name (a doubles pair's: 'A & B'), or a player's own."""
+    return record.state.name_of(player)
 
 
 def army_of(record: TournamentRecord, player: str) -> Army | None:

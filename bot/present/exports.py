@@ -50,11 +50,21 @@ def result_notes(event: tournament.Tournament) -> dict[str, list[str]]:
     return notes
 
 
+def partner_columns(record: TournamentRecord, entrant: str | None) -> list[str]:
+    """A doubles pair's second player, id and name, after a row's columns (its `name` is the pair's: "A & B"); a
+    singles event's rows have none, so its files read as they always did."""
+    if not record.state.doubles:
+        return []
+    partner = record.state.partners.get(entrant or "")
+    return [partner, name_of(record, partner)] if partner else ["", ""]
+
+
 def standings_csv(record: TournamentRecord) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["rank", "player_id", "name", "record", "wins", "draws", "losses", "opponents_win_pct", "vp",
-                     "path", "had_bye", "dropped", "notes", "faction", "detachment", "list_points", "list_flags"])
+                     "path", "had_bye", "dropped", "notes", "faction", "detachment", "list_points", "list_flags",
+                     *(["partner_id", "partner"] if record.state.doubles else [])])
     notes = result_notes(record.state.event)
     for s in tournament.standings(record.state.event):
         entry = record.state.lists.get(s.player)
@@ -64,7 +74,8 @@ def standings_csv(record: TournamentRecord) -> str:
                          f"{s.opponents_win_pct:.2f}", s.vp, s.path, s.had_bye, s.dropped,
                          "; ".join(notes.get(s.player, ())), army.faction_name if army else "",
                          army.detachments_text if army else "",  # several: "A + B"
-                         army.points if army and army.points is not None else "", entry.flags if entry else ""])
+                         army.points if army and army.points is not None else "", entry.flags if entry else "",
+                         *partner_columns(record, s.player)])
     return out.getvalue()
 
 
@@ -73,7 +84,8 @@ def results_csv(record: TournamentRecord) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["round", "mission", "table", "player_a_id", "player_a", "player_b_id", "player_b",
-                     "outcome", "vp_a", "vp_b", "reason", "faction_a", "faction_b"])
+                     "outcome", "vp_a", "vp_b", "reason", "faction_a", "faction_b",
+                     *(["partner_a_id", "partner_a", "partner_b_id", "partner_b"] if record.state.doubles else [])])
 
     def faction(player: str | None) -> str:
         army = army_of(record, player) if player else None
@@ -83,7 +95,8 @@ def results_csv(record: TournamentRecord) -> str:
         for res in sorted(r.results, key=lambda x: x.table):
             writer.writerow([r.number, r.mission or "", res.table, res.a, name_of(record, res.a), res.b or "",
                              name_of(record, res.b) if res.b else "", res.outcome.value, res.vp_a, res.vp_b,
-                             res.reason.value, faction(res.a), faction(res.b)])
+                             res.reason.value, faction(res.a), faction(res.b),
+                             *partner_columns(record, res.a), *partner_columns(record, res.b)])
     return out.getvalue()
 
 

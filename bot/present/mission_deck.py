@@ -96,7 +96,7 @@ def _tone(state: GameState) -> str:
 
 
 def _player(catalog: Catalog, state: GameState, player: PlayerState, waiting: bool) -> dict:
-    army = player.army if player.army is not None and state.status != Status.DISPOSITIONS else None
+    armies = player.armies if state.status != Status.DISPOSITIONS else ()  # doubles: both of the side's
     primary = None
     if state.mission.primaries:
         primary = title_case(catalog.primary(state.primary_of(player.id)).name)
@@ -105,7 +105,8 @@ def _player(catalog: Catalog, state: GameState, player: PlayerState, waiting: bo
         cards = [{"name": title_case(catalog.secondary(card_id).name),
                   "scoring": w.card_scoring(catalog, player, card_id)} for card_id in player.hand]
     return {
-        "name": player.name, "army": army.label if army else None, "points": army.points if army else None,
+        "name": player.name, "army": " & ".join(a.label for a in armies) or None,
+        "points": sum(a.points for a in armies) if armies and all(a.points is not None for a in armies) else None,
         "vp": state.total_vp(player.id), "cp": player.cp, "role": w.role(state, player), "primary": primary,
         "mode": player.mode.title() if player.mode else None,
         "deck": len(player.deck) if player.mode == "tactical" else None,

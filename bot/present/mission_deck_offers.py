@@ -13,6 +13,7 @@ from bot.engine.chapter_approved.state import GameState, Phase, PromptKind, Stat
 from bot.engine.errors import GameError
 from bot.engine.models import settled
 from bot.engine.names import title_case
+from bot.engine.sides import partners
 from bot.present import mission_deck_choices as choices
 from bot.present.offers import Control, Field, FormSpec, Menu, Pick
 from bot.present.offers import choices as options_of
@@ -120,6 +121,9 @@ def menu(cat: Catalog, state: GameState, me: str, verb: str) -> Menu:
         if state.status != Status.DISPOSITIONS:
             raise GameError("The Force Dispositions are already revealed.")
         content, options = _disposition_menu(cat, state, me)
+        picked = state.player(me).disposition_choice
+        if picked is not None:  # in doubles, what the partner picked: the side shares its secrets
+            content = f"{_yours(state)} so far: **{cat.disposition(picked).name}**. {content}"
         return Menu(content, (Pick("disposition", options_of(options), placeholder="Force Disposition"),))
     if verb == "mirror":
         twist = cat.twist(state.mission.twist) if state.mission.twist else None
@@ -131,7 +135,12 @@ def menu(cat: Catalog, state: GameState, me: str, verb: str) -> Menu:
                     (Pick("mirror", options_of([(cat.primary(m).name, m) for m in offered] + [("Roll the D6", ROLL)]),
                           placeholder="The mission you agree on"),))
     if verb == "choose":
-        return Menu("Pick **two** Fixed Missions in the menu, or use Tactical Missions. "
+        chosen = state.player(me).choice
+        so_far = ""
+        if chosen is not None:  # in doubles, what the partner chose: the side shares its secrets
+            cards = " and ".join(f"**{title_case(cat.secondary(c).name)}**" for c in chosen.fixed_cards)
+            so_far = f"{_yours(state)} so far: " + (f"Fixed, {cards}. " if cards else "Tactical. ")
+        return Menu(f"{so_far}Pick **two** Fixed Missions in the menu, or use Tactical Missions. "
                     "Nobody sees your choice until both players have chosen.",
                     (Pick("fixed", options_of(choices.fixed_choices(cat, state)), placeholder="Fixed Missions: pick two",
                           least=2, at_most=2), Control("tactical")))
@@ -178,13 +187,17 @@ def menu(cat: Catalog, state: GameState, me: str, verb: str) -> Menu:
     raise GameError("That button is not available here.")
 
 
+def _yours(state: GameState) -> str:
+    return "Your side's choice" if partners(state.setup) else "Your choice"
+
+
 def _disposition_menu(cat: Catalog, state: GameState, me: str) -> tuple[str, list[tuple[str, str]]]:
     """The Force Dispositions `me` may pick: their army's first (those its detachments grant, marked so), then, as
     a pick-up game allows, the others."""
-    army = state.player(me).army
-    granted = [d for d in cat.dispositions if army is not None and d.id in army.granted]
+    armies = state.player(me).armies  # in doubles, the side picks from either of its two armies
+    granted = [d for d in cat.dispositions if any(d.id in army.granted for army in armies)]
     secret = "nobody sees it until both players have picked. Each player's Primary Mission then follows from both."
-    options = [(f"{d.name} (your army's)", d.id) for d in granted]
+    options = [(f"{d.name} ({'your side' if len(armies) > 1 else 'your army'}'s)", d.id) for d in granted]
     options += [(d.name, d.id) for d in cat.dispositions if d not in granted]
     if len(granted) > 1:
         names = " and ".join(f"**{d.name}**" for d in granted)

@@ -137,12 +137,11 @@ def supply_drop_text(catalog: Catalog, state: GameState) -> str:
 
 def army_line(state: GameState, player: PlayerState) -> str | None:
     """The player's army, once both may see it (a 2026-27 army is hidden until the Force Dispositions are)."""
-    if player.army is None:
+    if not player.armies:
         return None
     if state.status == Status.DISPOSITIONS:
         return "Army set (shown with the Force Dispositions)"
-    points = f" · {player.army.points} pts" if player.army.points is not None else ""
-    return f"🛡️ {player.army.label}{points}"
+    return "🛡️ " + " & ".join(a.label + (f" · {a.points} pts" if a.points is not None else "") for a in player.armies)
 
 
 def role(state: GameState, player: PlayerState) -> str | None:

@@ -15,6 +15,7 @@ from bot.engine.errors import GameError
 from bot.engine.names import resolve
 from bot.engine.packs import GT_PACK, ChapterApprovedRules, Packs
 from bot.engine.rng import new_seed
+from bot.engine.sides import side_name
 from bot.engine.table.state import TableSetup
 
 MAX_SEED = 64
@@ -40,12 +41,18 @@ class GameOptions(BaseModel):
     layout: Literal["A", "B", "C", "drawn"] | None = None
     faction: str | None = None  # the challenger's army, as typed (the taker sets theirs on the board)
     detachment: str | None = None
+    doubles: bool = False  # an open challenge for four: two a side (a challenge names its players instead)
 
-    def setup(self, packs: Packs, players: tuple[str, str], names: tuple[str, str]) -> Any:
+    def setup(self, packs: Packs, players: tuple[str, str], names: tuple[str, str], *,
+              partners: tuple[tuple[str, str], tuple[str, str]] | None = None) -> Any:
         """The setup of the pack's game between `players` (the challenger first), refusing options that belong
-        to another pack. Without a fixed seed, each call makes a new secret one."""
+        to another pack; in doubles `partners` are each side's second player, as (id, name). Without a fixed seed,
+        each call makes a new secret one."""
         if self.pack not in packs:
             raise GameError(f"There is no pack {self.pack!r}: pick one from the list.")
+        if partners is not None:
+            return self.setup(packs, players, (side_name(names[0], partners[0][1]), side_name(names[1], partners[1][1]))
+                              ).model_copy(update=sides(packs.rules(self.pack), players, names, partners))
         if len(self.seed or "") > MAX_SEED:
             raise GameError(f"Seeds are at most {MAX_SEED} characters.")
         if self.detachment and not self.faction:
@@ -98,6 +105,17 @@ class GameOptions(BaseModel):
         return GameSetup(size="strike-force", twist=self.twist, challenger_cards=False, pack=self.pack,
                          mission=self.mission, deployment=deployment, layout=layout,
                          battlefield="layout" if self.layout else "deployment", **common)
+
+
+def sides(rules: Any, players: tuple[str, str], names: tuple[str, str],
+          partners: tuple[tuple[str, str], tuple[str, str]]) -> dict[str, Any]:
+    """A doubles game's sides, checked: the Chapter Approved decks only, four different players."""
+    if not isinstance(rules, ChapterApprovedRules):
+        raise GameError("Doubles plays the Chapter Approved decks (2025-26 or 2026-27): pick one of those packs.")
+    if len({*players, partners[0][0], partners[1][0]}) != 4:
+        raise GameError("A doubles game is four different players: two a side.")
+    return {"partners": (partners[0][0], partners[1][0]),
+            "player_names": ((names[0], partners[0][1]), (names[1], partners[1][1]))}
 
 
 def pack_choices(packs: Packs) -> list[tuple[str, str]]:

@@ -33,6 +33,7 @@ from bot.engine.moves import Abandon
 from bot.engine.packs import ChapterApprovedRules, Packs, is_mission_deck
 from bot.engine.rng import seed_hash
 from bot.engine.table.rules import TableRules
+from bot.engine.sides import only_players, seat_of
 from bot.services.game_log import export_game
 from bot.services.ladders import Ladders
 from bot.plumbing.locks import KeyedLocks
@@ -150,21 +151,21 @@ class GameService:
         async with self._lock(channel_id):
             record = await self.get_state(channel_id=channel_id, game_id=game_id)
             result = await self._checked(record, lambda game: self._apply(game, action, expected_version))
-        return await self._published(result, action.kind, action.actor)
+        return await self._published(result, action.kind, seat_of(result.state.setup, action.actor) or action.actor)
 
     async def abandon(self, channel_id: int, actor: str, *, moderator: bool = False) -> ActResult:
         """End the game without a winner: a player may, and so may a moderator the cog has vouched for."""
         async with self._lock(channel_id):
             record = await self.get_state(channel_id=channel_id)
             result = await self._checked(record, lambda game: self._apply(game, Abandon(actor=actor), None, moderator))
-        return await self._published(result, "abandon", actor)
+        return await self._published(result, "abandon", seat_of(result.state.setup, actor) or actor)
 
     async def undo(self, channel_id: int, actor: str, *, expected_version: int | None = None) -> ActResult:
         """Take back the last action by replaying the log without it."""
         async with self._lock(channel_id):
             record = found(await self.repo.get_active_game(channel_id), NoGame(_NO_GAME))  # rare: not in memory
             self._games.put(record)
-            _require_player(record, actor)
+            actor = _require_player(record, actor)
             _require_version(record, expected_version)
             log = await self.repo.list_actions(record.id)
             if not log:
@@ -221,8 +222,8 @@ class GameService:
     async def _apply(
         self, record: GameRecord, action: Any, expected_version: int | None, moderator: bool = False
     ) -> ActResult:
-        if not moderator:
-            _require_player(record, action.actor)
+        if not moderator:  # in doubles either player of a side acts for its seat
+            action = action.model_copy(update={"actor": _require_player(record, action.actor)})
         _require_version(record, expected_version)
         if record.state.clock is not None:
             action = action.model_copy(update={"at": self.now_ms()})
@@ -296,9 +297,12 @@ def _seed_notice(state: Any, digest: str) -> Event:
                  "and roll of this game can be known in advance; it has no secret shuffles.")
 
 
-def _require_player(record: GameRecord, actor: str) -> None:
-    if actor not in record.setup.players:
-        raise NotAPlayer("Only the two players of this game can act on it.")
+def _require_player(record: GameRecord, actor: str) -> str:
+    """The seat `actor` plays (theirs, or their side's in doubles); anyone else is refused."""
+    seat = seat_of(record.setup, actor)
+    if seat is None:
+        raise NotAPlayer(f"{only_players(record.setup)} can act on it.")
+    return seat
 
 
 def _require_version(record: GameRecord, expected_version: int | None) -> None:

@@ -20,6 +20,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.plumbing.changes import Change, ChangeStream
 from bot.engine.errors import GameError, InvalidValue, NotAPlayer
+from bot.engine.tournament.pairing import Pairing
 from bot.store.judge_calls import JudgeCallRepository
 from bot.store.judge_models import JudgeCall, JudgeDuty, JudgeSettings, TableTime
 from bot.store.models import utcnow
@@ -45,7 +46,7 @@ class EventTable:
     guild_id: int
     round_number: int
     table: int
-    players: tuple[str, ...]
+    players: tuple[str, ...]  # A and B (the entrants), then in doubles their partners (A's, B's): side i is [i::2]
     thread_id: int
     game_id: int | None = None
 
@@ -67,9 +68,12 @@ def tables_of(record: TournamentRecord) -> list[EventTable]:
         return []
     current = rounds[-1]
     pairings = {p.table: p for p in current.pairings.tables}
+    partners = record.state.partners
+
+    def players(p: Pairing) -> tuple[str, ...]:
+        return (p.a, p.b, partners[p.a], partners[p.b]) if p.a in partners else (p.a, p.b)
     return [EventTable(event_id=record.id, guild_id=record.guild_id, round_number=current.number, table=link.table,
-                       players=(pairings[link.table].a, pairings[link.table].b), thread_id=link.thread_id,
-                       game_id=link.game_id)
+                       players=players(pairings[link.table]), thread_id=link.thread_id, game_id=link.game_id)
             for link in record.state.table_games if link.round_number == current.number and link.table in pairings]
 
 

@@ -6,6 +6,7 @@ from typing import Any, cast
 
 from bot.engine.packs import ChapterApprovedRules, Packs, is_mission_deck
 from bot.engine.names import title_case
+from bot.engine.sides import partners
 from bot.engine.table.rules import TableRules
 
 
@@ -24,16 +25,26 @@ def summary_row(packs: Packs, state: Any, *, game_id: int, guild_id: int | None,
         deployment = None
     deck = is_mission_deck(state)
     vp = result.vp if result else {p.id: state.total_vp(p.id) for p in state.players}
+    # In doubles a seat is named for its side ('Alice & Cy'): the summary keeps each player by their own name.
+    doubles = partners(state.setup)
+    (name_a, partner_name_a), (name_b, partner_name_b) = (state.setup.player_names if doubles
+                                                          else ((a.name, None), (b.name, None)))
+    partner_a, partner_b = doubles or (None, None)
     return dict(
         game_id=game_id, guild_id=guild_id, channel_id=channel_id, pack=state.pack, size=state.setup.size,
-        mission=mission[:100], deployment=deployment, player_a=a.id, player_b=b.id, name_a=a.name[:100],
-        name_b=b.name[:100], vp_a=vp.get(a.id, 0), vp_b=vp.get(b.id, 0),
+        mission=mission[:100], deployment=deployment, player_a=a.id, player_b=b.id, partner_a=partner_a,
+        partner_b=partner_b, name_a=name_a[:100], name_b=name_b[:100], partner_name_a=_clip(partner_name_a),
+        partner_name_b=_clip(partner_name_b), vp_a=vp.get(a.id, 0), vp_b=vp.get(b.id, 0),
         winner=result.winner if result else None, reason=result.reason if result else "abandoned",
         first=state.first, mode_a=a.mode if deck else None, mode_b=b.mode if deck else None,
         challenger=state.challenger if deck else None,
         faction_a=_army(a, "faction"), faction_b=_army(b, "faction"),
         detachment_a=_army(a, "detachment"), detachment_b=_army(b, "detachment"),
     )
+
+
+def _clip(name: str | None) -> str | None:
+    return name[:100] if name else None
 
 
 def _army(player: Any, field: str) -> str | None:

@@ -63,6 +63,24 @@ class CommunityRepository:
         return await self._update(challenge_id, ChallengeStatus.OPEN, status=ChallengeStatus.TAKEN, taker_id=taker_id,
                                   expires_after=now)
 
+    async def set_seats(self, challenge_id: int, before: str, after: str, now: datetime, *, full: bool) -> bool:
+        """Doubles: the seats become `after` if they are still `before` and the challenge is open and not expired (a
+        press at the same moment changed them otherwise); full, the challenge is taken. Whether they changed."""
+        statement = (update(OpenChallenge)
+                     .where(col(OpenChallenge.id) == challenge_id, col(OpenChallenge.status) == ChallengeStatus.OPEN,
+                            col(OpenChallenge.seats_json) == before, col(OpenChallenge.expires_at) > now)
+                     .values(seats_json=after, **({"status": ChallengeStatus.TAKEN} if full else {})))
+        async with self._sessionmaker() as session, session.begin():
+            result = await session.exec(statement)
+        return result.rowcount == 1
+
+    async def reopen_seats(self, challenge_id: int, seats: str) -> None:
+        """Doubles: the game could not start; the challenge is open again with these seats."""
+        async with self._sessionmaker() as session, session.begin():
+            await session.exec(update(OpenChallenge).where(
+                col(OpenChallenge.id) == challenge_id, col(OpenChallenge.status) == ChallengeStatus.TAKEN)
+                .values(status=ChallengeStatus.OPEN, seats_json=seats))
+
     async def give_back_seat(self, challenge_id: int, taker_id: str) -> None:
         """The taker's game could not start: the challenge is open again."""
         async with self._sessionmaker() as session, session.begin():

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
+from typing import NamedTuple, cast
 
 from sqlalchemy import BigInteger, CheckConstraint, Index, String, Text, text
 from sqlmodel import Field, SQLModel
 
+from bot.engine.sides import JOINED
 from bot.store.models import UtcDateTime, utcnow
 
 
@@ -43,6 +45,9 @@ class OpenChallenge(SQLModel, table=True):
     options_json: str = Field(sa_type=Text, description="The /game new options, the opponent left open")
     status: str = Field(default=ChallengeStatus.OPEN, sa_type=String(16))
     taker_id: str | None = Field(default=None, sa_type=String(32))
+    seats_json: str | None = Field(default=None, sa_type=Text, description=(
+        "Doubles: the seats left open, as JSON [the author's partner, the opponent, the opponent's partner], each "
+        "[user id, name] or null; None: a challenge for one opponent"))
     game_id: int | None = Field(default=None, description="The game the taker started")
     starts_at: datetime | None = Field(default=None, sa_type=UtcDateTime, description="A scheduled game's time")
     expires_at: datetime = Field(sa_type=UtcDateTime)
@@ -95,15 +100,29 @@ class CallMessage(SQLModel, table=True):
     wait_key: str = Field(sa_type=Text, description="JSON of what is wanted: the waits entry the call answers")
 
 
+class Side(NamedTuple):
+    """A finished game as one of its players played it."""
+
+    a: bool  # they played side a, the challenger's
+    seat: str  # their side's seat: the id the result (winner, first) names
+    name: str  # their own name
+    partner: str | None  # doubles: their partner's name
+    opponents: str  # the other side: 'Bob', or in doubles 'Bob & Dee'
+
+
 class GameSummary(SQLModel, table=True):
     """One finished game as history, stats and ladders read it: written in the transaction that ends the game,
-    so it never disagrees with the game. Names are kept as the players saw them at the end."""
+    so it never disagrees with the game. Names are kept as the players saw them at the end. In doubles each side
+    is two players: its seat (player_a, whose id the result names) and its partner (partner_a)."""
 
     __tablename__ = "game_summary"
     __table_args__ = (
-        # A player's history on a server, newest first: one index per seat, which SQLite's OR plan combines.
+        # A player's history on a server, newest first: one index per seat and per partner, which SQLite's OR plan
+        # combines.
         Index("ix_game_summary_player_a", "guild_id", "player_a", "ended_at"),
         Index("ix_game_summary_player_b", "guild_id", "player_b", "ended_at"),
+        Index("ix_game_summary_partner_a", "guild_id", "partner_a", "ended_at"),
+        Index("ix_game_summary_partner_b", "guild_id", "partner_b", "ended_at"),
         Index("ix_game_summary_guild_ended", "guild_id", "ended_at"),
         Index("ix_game_summary_tournament", "tournament_id"),
     )
@@ -116,10 +135,15 @@ class GameSummary(SQLModel, table=True):
     size: str | None = Field(default=None, sa_type=String(32))
     mission: str = Field(sa_type=String(100), description="The mission as printed (Primary Mission, or the pack's)")
     deployment: str | None = Field(default=None, sa_type=String(100))
-    player_a: str = Field(sa_type=String(32), description="The challenger")
+    player_a: str = Field(sa_type=String(32), description="The challenger (in doubles, the first of their side)")
     player_b: str = Field(sa_type=String(32))
-    name_a: str = Field(sa_type=String(100))
+    partner_a: str | None = Field(default=None, sa_type=String(32), description="Doubles: side a's second player; "
+                                                                                 "None: a game of two")
+    partner_b: str | None = Field(default=None, sa_type=String(32))
+    name_a: str = Field(sa_type=String(100), description="player_a's own name (in doubles too, not the side's)")
     name_b: str = Field(sa_type=String(100))
+    partner_name_a: str | None = Field(default=None, sa_type=String(100))
+    partner_name_b: str | None = Field(default=None, sa_type=String(100))
     vp_a: int
     vp_b: int
     winner: str | None = Field(default=None, sa_type=String(32), description="None: a draw, or abandoned")
@@ -136,16 +160,32 @@ class GameSummary(SQLModel, table=True):
     result_message_id: int | None = Field(default=None, sa_type=BigInteger)
     ended_at: datetime = Field(sa_type=UtcDateTime)
 
+    @property
+    def doubles(self) -> bool:
+        return self.partner_a is not None
+
+    def side(self, player: str) -> Side:
+        """The game as `player` played it: their side's seat, their partner and their opponents."""
+        a = player in (self.player_a, self.partner_a)
+        seat, name, partner = ((self.player_a, self.name_a, self.partner_name_a) if a
+                               else (self.player_b, self.name_b, self.partner_name_b))
+        if player != seat:  # the side's second player, in doubles
+            name, partner = cast(str, partner), name
+        theirs = (self.name_b, self.partner_name_b) if a else (self.name_a, self.partner_name_a)
+        return Side(a, seat, name, partner, JOINED.join(n for n in theirs if n))
+
 
 OPEN_LADDER = text("archived_at IS NULL")
 
 
 class Ladder(SQLModel, table=True):
-    """A server's opt-in ladder, one season of it: games that end between its members from `started_at` count."""
+    """A server's opt-in ladder, one season of it: games that end between its members from `started_at` count. A
+    server that rates doubles has a second ladder for them (`doubles`), opened, renewed and archived with the
+    first."""
 
     __tablename__ = "ladder"
     __table_args__ = (
-        Index("uq_ladder_open_guild", "guild_id", unique=True, sqlite_where=OPEN_LADDER,
+        Index("uq_ladder_open_guild", "guild_id", "doubles", unique=True, sqlite_where=OPEN_LADDER,
               postgresql_where=OPEN_LADDER),
         {"sqlite_autoincrement": True},
     )
@@ -155,6 +195,7 @@ class Ladder(SQLModel, table=True):
     name: str = Field(sa_type=String(100))
     packs: str = Field(default="", sa_type=String(200), description="Comma-separated pack ids; empty: every pack")
     include_tournaments: bool = True
+    doubles: bool = Field(default=False, description="Rates doubles games (2v2), and only those. Added by 0014")
     season: int = 1
     started_by: str = Field(sa_type=String(32))
     started_at: datetime = Field(sa_type=UtcDateTime)

@@ -8,7 +8,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import case, func, insert, literal, or_, union_all
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
@@ -42,6 +42,19 @@ class FactionRecord:
     @property
     def losses(self) -> int:
         return self.games - self.wins - self.draws
+
+
+class DoublesGame(NamedTuple):
+    """A doubles game as a doubles ladder rates it: a CountedGame (bot/engine/ladder.py) of two a side."""
+
+    game_id: int
+    sides: tuple[tuple[str, str], tuple[str, str]]  # each side's players, its seat's first
+    names: tuple[tuple[str, str], tuple[str, str]]
+    winner: str | None  # the winning side's seat; None: a draw
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return (*self.sides[0], *self.sides[1])
 
 
 @dataclass(frozen=True)
@@ -90,9 +103,9 @@ class HistoryRepository:
 
     async def history(self, guild_id: int, player: str, *, pack: str | None = None, offset: int = 0,
                       limit: int = 10) -> Page:
-        """A player's finished games on a server, newest first, a page of them, and how many there are."""
-        where = [col(GameSummary.guild_id) == guild_id,
-                 or_(col(GameSummary.player_a) == player, col(GameSummary.player_b) == player)]
+        """A player's finished games on a server, newest first, a page of them, and how many there are: doubles
+        games included, whichever side's player they were."""
+        where = [col(GameSummary.guild_id) == guild_id, _played(player)]
         if pack is not None:
             where.append(col(GameSummary.pack) == pack)
         query = (select(GameSummary).where(*where).order_by(col(GameSummary.ended_at).desc(),
@@ -107,38 +120,47 @@ class HistoryRepository:
         """Every finished game of a server (or of one player there), oldest first: what stats and exports read."""
         where = [col(GameSummary.guild_id) == guild_id]
         if player is not None:
-            where.append(or_(col(GameSummary.player_a) == player, col(GameSummary.player_b) == player))
+            where.append(_played(player))
         query = select(GameSummary).where(*where).order_by(col(GameSummary.ended_at), col(GameSummary.game_id))
         async with self._sessionmaker() as session, session.begin():
             return list((await session.exec(query)).all())
 
     async def counted(self, guild_id: int, since: Any, packs: tuple[str, ...], tournaments: bool,
-                      voided: set[int]) -> list[CountedGame]:
-        """The games a ladder counts, in the order they ended: finished between two players (never abandoned).
-        Read as plain rows of the few columns a rating needs, as a recompute reads them all."""
+                      voided: set[int], *, doubles: bool = False) -> list[CountedGame | DoublesGame]:
+        """The games a ladder counts, singles or doubles, in the order they ended: finished (never abandoned). Read
+        as plain rows of the few columns a rating needs, as a recompute reads them all."""
         g = SUMMARY.c
-        where = [g.guild_id == guild_id, g.ended_at >= since, g.reason != "abandoned"]
+        where = [g.guild_id == guild_id, g.ended_at >= since, g.reason != "abandoned",
+                 g.partner_a.is_not(None) if doubles else g.partner_a.is_(None)]
         if packs:
             where.append(g.pack.in_(packs))
         if not tournaments:
             where.append(g.tournament_id.is_(None))
-        query = (select(g.game_id, g.player_a, g.player_b, g.name_a, g.name_b, g.winner).where(*where)
-                 .order_by(g.ended_at, g.game_id))
+        columns = [g.game_id, g.player_a, g.player_b, g.name_a, g.name_b, g.winner]
+        if doubles:
+            columns += [g.partner_a, g.partner_b, g.partner_name_a, g.partner_name_b]
+        query = select(*columns).where(*where).order_by(g.ended_at, g.game_id)
         async with self._sessionmaker() as session, session.begin():
             rows = (await session.exec(query)).all()
+        if doubles:
+            return [DoublesGame(game, ((a, partner_a), (b, partner_b)),
+                                ((name_a, partner_name_a), (name_b, partner_name_b)), winner)
+                    for game, a, b, name_a, name_b, winner, partner_a, partner_b, partner_name_a, partner_name_b in rows
+                    if game not in voided]
         return [CountedGame(game, (a, b), (name_a, name_b), winner)
                 for game, a, b, name_a, name_b, winner in rows if game not in voided]
 
     async def factions(self, guild_id: int, *, tournament_id: int | None = None) -> list[FactionRecord]:
         """Each faction and detachment's record on a server (or in one event), summed in the database over both
-        seats of its finished games: abandoned games and mirror matches left out, and games before armies too. The
-        summary holds each army's first detachment; an army's further detachments (`further`) are read from the
-        final snapshot of the few games whose armies had several."""
+        seats of its finished games: abandoned games, doubles and mirror matches left out, and games before armies
+        too. The summary holds each army's first detachment; an army's further detachments (`further`) are read
+        from the final snapshot of the few games whose armies had several."""
         g = SUMMARY.c
         seats, further = [], []
         for place, (me, them) in enumerate((("a", "b"), ("b", "a"))):
             faction, other = g[f"faction_{me}"], g[f"faction_{them}"]
-            where = [g.guild_id == guild_id, g.reason != "abandoned", faction.is_not(None),
+            # a doubles side's army is not one player's: doubles are left out
+            where = [g.guild_id == guild_id, g.reason != "abandoned", g.partner_a.is_(None), faction.is_not(None),
                      or_(other.is_(None), other != faction)]
             if tournament_id is not None:
                 where.append(g.tournament_id == tournament_id)
@@ -168,6 +190,12 @@ class HistoryRepository:
             for row in (await session.exec(query)).all():
                 found.setdefault(row.kind, []).append((row.key, row.games, row.wins))
         return found
+
+
+def _played(player: str) -> Any:
+    """The games `player` played: in either seat, or in doubles as either side's second player."""
+    return or_(*(col(column) == player for column in (GameSummary.player_a, GameSummary.player_b,
+                                                      GameSummary.partner_a, GameSummary.partner_b)))
 
 
 # How a game's snapshot holds an army of several detachments (bot/engine/models.py, Army): the games whose final

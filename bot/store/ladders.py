@@ -21,8 +21,10 @@ class LadderRepository:
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
         self._sessionmaker = sessionmaker
 
-    async def open_ladder(self, guild_id: int) -> Ladder | None:
-        query = select(Ladder).where(Ladder.guild_id == guild_id, col(Ladder.archived_at).is_(None))
+    async def open_ladder(self, guild_id: int, *, doubles: bool = False) -> Ladder | None:
+        """The server's open ladder, or its open doubles ladder."""
+        query = select(Ladder).where(Ladder.guild_id == guild_id, Ladder.doubles == doubles,
+                                     col(Ladder.archived_at).is_(None))
         async with self._sessionmaker() as session, session.begin():
             return (await session.exec(query)).first()
 
@@ -30,22 +32,23 @@ class LadderRepository:
         async with self._sessionmaker() as session, session.begin():
             return await session.get(Ladder, ladder_id)
 
-    async def start(self, ladder: Ladder) -> Ladder:
+    async def start(self, ladders: list[Ladder]) -> None:
+        """Open a server's ladders (singles, and doubles if it rates them) together."""
         try:
             async with self._sessionmaker() as session, session.begin():
-                session.add(ladder)
+                session.add_all(ladders)
         except IntegrityError:  # opened at the same moment by someone else
             raise GameError("This server already has a ladder.") from None
-        return ladder
 
-    async def new_season(self, ladder: Ladder, at: datetime, by: str) -> Ladder:
-        """Archive `ladder` (its table stays readable) and open the next season from `at`."""
-        following = Ladder(guild_id=ladder.guild_id, name=ladder.name, packs=ladder.packs,
-                           include_tournaments=ladder.include_tournaments, season=ladder.season + 1, started_by=by,
-                           started_at=at)
+    async def new_season(self, ladders: list[Ladder], at: datetime, by: str) -> list[Ladder]:
+        """Archive `ladders` (their tables stay readable) and open the next season of each from `at`, together."""
+        following = [Ladder(guild_id=ladder.guild_id, name=ladder.name, packs=ladder.packs,
+                            include_tournaments=ladder.include_tournaments, doubles=ladder.doubles,
+                            season=ladder.season + 1, started_by=by, started_at=at) for ladder in ladders]
         async with self._sessionmaker() as session, session.begin():
-            await session.exec(update(Ladder).where(col(Ladder.id) == ladder.id).values(archived_at=at))
-            session.add(following)
+            await session.exec(update(Ladder).where(col(Ladder.id).in_([ladder.id for ladder in ladders]))
+                               .values(archived_at=at))
+            session.add_all(following)
         return following
 
     async def voids(self, ladder_id: int) -> set[int]:

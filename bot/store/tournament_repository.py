@@ -19,6 +19,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.engine.chapter_approved.state import CA_PACK
 from bot.engine.models import Army, Frozen
+from bot.engine.sides import JOINED
 from bot.engine.teams.event import TeamEvent
 from bot.engine.tournament.event import Outcome, Reason, Result, Tournament, outcome_of
 from bot.engine.tournament.rules import PairingRules
@@ -142,6 +143,22 @@ class EventState(Frozen):
                                                             "in blocks among them (none: the event's channel)")
     opening: int | None = Field(None, description="The round whose table threads are being opened: a restart "
                                                   "resumes it")
+    doubles: bool = Field(False, description="Each entrant is a pair, playing as one: its first player's id")
+    partners: dict[str, str] = Field(default_factory=dict, description="Doubles: entrant (the pair's first player) "
+                                                                       "-> their partner; both are in `names`")
+
+    def entrant_of(self, player: str) -> str:
+        """Whom `player` plays as: themselves, or in doubles the pair whose partner they are."""
+        return next((entrant for entrant, partner in self.partners.items() if partner == player), player)
+
+    def members(self, entrant: str) -> tuple[str, ...]:
+        """Who plays as `entrant`: themselves, and in doubles their partner."""
+        partner = self.partners.get(entrant)
+        return (entrant,) if partner is None else (entrant, partner)
+
+    def name_of(self, entrant: str) -> str:
+        """An entrant's name as registered; a pair's names both its players: 'A & B'."""
+        return JOINED.join(self.names.get(p, p) for p in self.members(entrant))
 
 
 @dataclass(frozen=True)

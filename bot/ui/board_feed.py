@@ -36,6 +36,8 @@ from bot.ui.limits import MESSAGE_CHARS
 from bot.ui.live_board import Drawing, LiveBoards
 from bot.ui.packs import PackViews
 from bot.ui.text import clip, pinging
+from bot.engine.sides import everyone, members, seat_of
+from bot.plumbing.drawing import drawn
 
 RECENT_EVENTS = 8
 RECENT_GAMES = 512
@@ -87,10 +89,13 @@ class BoardFeed:
 
     async def move_board(self, game_id: int, *, notify: set[str], headline: str | None = None,
                          first: bool = False) -> bool:
-        """Post the board anew at the bottom, notifying `notify` less anyone who turned pings off: whether it did
-        (a game whose challenge is not accepted has no board to move, unless this is its `first`)."""
+        """Post the board anew at the bottom, notifying the players of the seats `notify` (both of a side, in
+        doubles) less anyone who turned pings off: whether it did (a game whose challenge is not accepted has no
+        board to move, unless this is its `first`)."""
+        setup = (await self.service.get_state(game_id=game_id)).setup
         quiet = await self.service.repo.quiet_players(game_id)
-        return await self.boards.move(game_id, notify=notify - quiet, headline=headline, first=first) is not None
+        people = {p for seat in notify for p in members(setup, seat)} - quiet
+        return await self.boards.move(game_id, notify=people, headline=headline, first=first) is not None
 
     def request_refresh(self, game_id: int) -> None:
         self.boards.refresh(game_id)
@@ -120,7 +125,7 @@ class BoardFeed:
 
     async def _show_change(self, change: Change) -> None:
         interaction = _ANSWERING.get()
-        if interaction is not None and change.actor == str(interaction.user.id):
+        if interaction is not None and change.actor == seat_of(change.result.state.setup, str(interaction.user.id)):
             await _answer_privately(interaction, [e.text for e in change.result.events
                                                   if e.private_to == change.actor])
         if change.what == "time_out":  # news for both players
@@ -165,10 +170,10 @@ class BoardFeed:
         record = await self.service.get_state(game_id=result.game_id)
         channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
         quiet = await self.service.repo.quiet_players(result.game_id)
-        notify = [p for p in record.setup.players if p not in quiet] if headline else []
+        notify = [p for p in everyone(record.setup) if p not in quiet] if headline else []
         content = " ".join([*(f"<@{p}>" for p in notify), headline]) if headline else None
-        drawn = await asyncio.to_thread(self.result_card, result)  # the sheet takes a while
-        card = await channel.send(content, **drawn, allowed_mentions=pinging(notify))
+        card_fields = await drawn(self.result_card, result)  # the sheet takes a while
+        card = await channel.send(content, **card_fields, allowed_mentions=pinging(notify))
         await self.service.history.set_result_message(result.game_id, card.id)
 
     def result_card(self, result: ActResult) -> dict:

@@ -22,6 +22,7 @@ from bot.engine.chapter_approved.catalog import Catalog
 from bot.services.game_log import OVER
 from bot.present.asks import Wait, ask
 from bot.store.community import CommunityRepository
+from bot.engine.sides import mentions
 
 _log = logging.getLogger(__name__)
 
@@ -36,7 +37,8 @@ def call_line(catalog_of: Callable[[Any], Catalog], state: Any, waits: Iterable[
     for player in (p for p in state.setup.players if p in by_player):
         asks = dict.fromkeys(ask(catalog_of, state, player, wait) for wait in by_player[player])
         asked.setdefault(" ".join(_sentence(a) for a in asks), []).append(player)
-    return " ".join(f"{' and '.join(f'<@{p}>' for p in players)}, {text}" for text, players in asked.items())
+    return " ".join(f"{' and '.join(mentions(state.setup, p) for p in players)}, {text}"
+                    for text, players in asked.items())
 
 
 class StoredCalls:

@@ -44,8 +44,10 @@ from bot.ui.open_challenge import OpenChallenges
 from bot.ui.packs import PackViews
 from bot.ui.reminders import Reminders
 from bot.ui.result_reports import ResultReports
+from bot.ui.seats import acting_seat
 from bot.ui.text import pinging
 from bot.plumbing.drawing import drawn
+from bot.engine.sides import members, mentions, seat_of
 
 _log = logging.getLogger(__name__)
 
@@ -119,11 +121,11 @@ class GameDesk:
             return None
         return result
 
-    async def ping_to(self, game_id: int, player: str, *, actor: str | None) -> discord.AllowedMentions:
-        """Mentions that notify `player` alone; none when they just acted themselves or turned pings off."""
-        if player == actor or player in await self.service.repo.quiet_players(game_id):
-            return discord.AllowedMentions.none()
-        return pinging([player])
+    async def ping_to(self, record: GameRecord, seat: str) -> discord.AllowedMentions:
+        """Mentions that notify the players of `seat` alone (both of a side in doubles), less those who turned pings
+        off."""
+        quiet = await self.service.repo.quiet_players(record.id)
+        return pinging([p for p in members(record.setup, seat) if p not in quiet])
 
     async def schedule(self, game_id: int, channel_id: int, starts_at: datetime) -> None:
         """Remind both players of a scheduled game before it starts and when it starts."""
@@ -147,16 +149,13 @@ class GameDesk:
     async def _current(self, interaction: discord.Interaction, game_id: int, version: int | None) -> GameRecord:
         """The game as it is now, refusing strangers and presses on an outdated board."""
         record = await self.service.get_state(game_id=game_id, version=version)
-        me = str(interaction.user.id)
-        if me not in record.setup.players:
-            raise GameError("Only the two players of this game can use its buttons.")
+        acting_seat(interaction, record.setup)
         if version is not None and record.version != version:
             self.request_refresh(game_id)
             raise StaleBoard("This board is out of date: the game has moved on. The board is being refreshed.")
         return record
 
     async def _on_button(self, interaction: discord.Interaction, game_id: int, version: int, verb: str) -> None:
-        me = str(interaction.user.id)
         if verb in ("accept", "accept-first", "decline"):
             await self._accept_or_decline(interaction, game_id, verb)
             return
@@ -164,7 +163,7 @@ class GameDesk:
             await self._rematch(interaction, game_id)
             return
         if verb in ("endby-first", "endby-second"):  # an agreement holds however the game moved on
-            await self._agree_to_end(interaction, game_id, me, verb)
+            await self._agree_to_end(interaction, game_id, verb)
             return
         if verb == "table":  # anyone in the call may open the table (bot/web/activity.py), to play or watch
             await self.service.get_state(game_id=game_id)
@@ -181,6 +180,7 @@ class GameDesk:
             await interaction.response.defer()
             self.board.boards.pressed(interaction)
         record = await self._current(interaction, game_id, version)
+        me = acting_seat(interaction, record.setup)
         actions = play.simple_actions(record.state)
         if verb == "undo":
             await self._undo(interaction, record, me)
@@ -198,11 +198,10 @@ class GameDesk:
         except GameError as exc:
             await send_error(interaction, exc.message)
 
-    async def _agree_to_end(self, interaction: discord.Interaction, game_id: int, me: str, verb: str) -> None:
-        """/game end by one player: the other player's press abandons the game."""
+    async def _agree_to_end(self, interaction: discord.Interaction, game_id: int, verb: str) -> None:
+        """/game end by one side: the other side's press abandons the game."""
         record = await self.service.get_state(game_id=game_id)
-        if me not in record.setup.players:
-            raise GameError("Only the two players of this game can use its buttons.")
+        me = acting_seat(interaction, record.setup)
         asked_by = record.setup.players[0 if verb == "endby-first" else 1]
         if me == asked_by:
             raise GameError("Your opponent has to agree: wait for them to press the button.")
@@ -247,8 +246,10 @@ class GameDesk:
         """Accept (the board is posted) or decline (the game is abandoned); the challenge keeps its briefing, loses
         its question and buttons, and says who answered (`answered`)."""
         record = await self.service.get_state(game_id=game_id)
-        if me not in record.setup.players:
+        seat = seat_of(record.setup, me)
+        if seat is None:
             raise GameError("This challenge is not for you.")
+        me = seat  # in doubles, either player of a side answers for it
         if record.status != GameStatus.ACTIVE:
             raise GameError("This game is over: start a new one with /game new.")
         accepting = record.setup.players[0 if verb == "accept-first" else 1]
@@ -311,9 +312,7 @@ class GameDesk:
         """The same pack, size and options with a new secret seed, the seats the other way round; the other
         player accepts."""
         record = await self.service.get_state(game_id=game_id)
-        me = str(interaction.user.id)
-        if me not in record.setup.players:
-            raise GameError("Only the two players of this game can ask for a rematch.")
+        me = acting_seat(interaction, record.setup, "ask for a rematch")
         if record.status == GameStatus.ACTIVE:
             raise GameError("This game is still being played.")
         if utcnow() - record.updated_at > REMATCH_WITHIN:
@@ -321,10 +320,10 @@ class GameDesk:
         setup = rematch_setup(record.setup, record.state)
         other = next(p for p in setup.players if p != me)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        content = (f"<@{other}>, {interaction.user.mention} asks for a rematch: the same pack, size and options, "
-                   "a new secret seed, the seats the other way round.")
+        content = (f"{mentions(setup, other)}, {interaction.user.mention} asks for a rematch: the same pack, size and "
+                   "options, a new secret seed, the seats the other way round.")
         offered, message = await offer_game(self.bot, interaction.guild_id, interaction.channel, setup, content,
-                                            [discord.Object(int(other))], thread=False,
+                                            [discord.Object(int(p)) for p in members(setup, other)], thread=False,
                                             accept="accept" if setup.players[1] == other else "accept-first")
         self.challenge_posted(offered.game_id, await interaction.channel.send(**message))
         await interaction.delete_original_response()  # the offer itself is the answer
@@ -335,6 +334,9 @@ def rematch_setup(setup, state):
     ratings, dispositions), a new secret seed, the current setup version."""
     fields = setup.model_dump(exclude={"version", "seed", "seed_fixed_by"})
     fields.update(players=setup.players[::-1], names=setup.names[::-1], seed=new_seed())
+    for sided in ("partners", "player_names"):  # doubles: each side's second player goes with its seat
+        if fields.get(sided) is not None:
+            fields[sided] = fields[sided][::-1]
     armies = tuple(p.army for p in state.players)[::-1]
     fields["armies"] = armies if any(armies) else None
     for seated in ("strategy_ratings", "dispositions"):

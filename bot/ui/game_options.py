@@ -38,6 +38,8 @@ def option_lines(options: GameOptions, packs: Packs) -> list[str]:
     if options.clock:
         then = "the opponent may claim the game" if options.clock_expiry == "claim" else "play on"
         found.append(f"**Chess clock:** {options.clock} minutes each; when a player's time runs out, {then}")
+    if options.doubles:
+        found.append("**Doubles:** two a side, each side playing as one")
     if options.thread:
         found.append("**Thread:** the game opens in its own thread")
     if options.seed:

@@ -76,6 +76,10 @@ PLAYERS = HelpSection(
                       "/game new opponent:@bob size:strike-force when:tonight 20:00", options=("when",)),
             HelpEntry("/game new", "an open challenge for one role only, closing after 6 hours",
                       "/game new size:incursion for:@League expires:6", options=("for", "expires")),
+            HelpEntry("/game new", "doubles, two a side: either partner plays the side's turn; `doubles:True` "
+                      "without an opponent posts an open challenge for four seats",
+                      "/game new opponent:@bob partner:@cy opponent-partner:@di",
+                      options=("partner", "opponent-partner")),
             HelpEntry("/game new", "with your army: the faction and detachments autocomplete, several parted by "
                       "commas or 'and' (in 2026-27 they give your Force Disposition, or a choice of them)",
                       "/game new opponent:@bob faction:Space Wolves detachment:Saga of the Hunter",
@@ -137,9 +141,23 @@ PLAYERS = HelpSection(
             HelpEntry("/mission roll", "roll a mission of an older pack, without a board",
                       "/mission roll pack:4th-edition opponent:@bob"),
         )),
+        HelpGroup("Help", (
+            HelpEntry("/help", "this guide, only for you"),
+        )),
+    ),
+)
+
+EVENTS = HelpSection(
+    key="events",
+    label="At events",
+    summary="Play a tournament, a doubles event or a team event: register, report, captain",
+    intro=("An event's tables get threads of their own, each with its game ready: play it there and its result goes "
+           "to the standings by itself. Games played elsewhere are reported with `/tournament report`."),
+    groups=(
         HelpGroup("Tournaments", (
-            HelpEntry("/tournament register", "join this server's tournament; `club:` your club, which the organisers "
-                      "may keep apart in the pairings", "/tournament register club:Iron Wolves", options=("club",)),
+            HelpEntry("/tournament register", "join this server's tournament; `club:` your club (organisers may "
+                      "keep club mates apart); in doubles, `partner:` yours",
+                      "/tournament register club:Iron Wolves", options=("club", "partner")),
             HelpEntry("/tournament list submit", "your army list for the event (a file, or a form to paste it); "
                       "again to replace it until the deadline", "/tournament list submit file:my-list.txt"),
             HelpEntry("/tournament list show", "a list, privately: yours, or anyone's at an open-list event",
@@ -162,11 +180,9 @@ PLAYERS = HelpSection(
             HelpEntry("/team show", "a roster, privately, with what keeps it from playing"),
             HelpEntry("/team standings", "the teams by Team Points, game wins and Battle Points"),
         )),
-        HelpGroup("Help", (
-            HelpEntry("/help", "this guide, only for you"),
-        )),
     ),
 )
+
 
 ORGANISERS = HelpSection(
     key="organisers",
@@ -182,7 +198,10 @@ ORGANISERS = HelpSection(
                       "opponent's in the table thread), due by a deadline",
                       "/tournament create name:Winter GT rounds:5 lists:open list-deadline:friday 18:00",
                       options=("lists", "list-deadline")),
-            HelpEntry("/tournament register", "register someone else", "/tournament register player:@alice"),
+            HelpEntry("/tournament create", "a doubles event: pairs of players, two a side, each pair one entrant",
+                      "/tournament create name:Doubles GT rounds:3 doubles:True", options=("doubles",)),
+            HelpEntry("/tournament register", "register someone else (a pair: with `partner:`)",
+                      "/tournament register player:@alice"),
             HelpEntry("/tournament list review", "every entrant's list: missing, flagged, corrected"),
             HelpEntry("/tournament list submit", "enter or correct a player's list (after the lock, logged)",
                       "/tournament list submit player:@alice file:alice.rosz"),
@@ -252,6 +271,9 @@ SERVER_ADMINS = HelpSection(
                       "Chapter Approved 2025-26 until changed)", "/settings pack pack:Grand Tournament 2020"),
             HelpEntry("/ladder start", "start ranking this server's games from now on (nothing is ranked before)",
                       "/ladder start name:Winter League"),
+            HelpEntry("/ladder start", "rate doubles (2v2) games too, on a table of their own (`/ladder standings "
+                      "doubles:True`; default: not at all)", "/ladder start name:Winter League doubles:separate",
+                      options=("doubles",)),
             HelpEntry("/ladder void", "take a game off the ladder; the table is recomputed", "/ladder void game:412"),
             HelpEntry("/ladder season new", "archive the ladder's table and start a new season"),
             HelpEntry("/game end", "with Manage Channels: abandon this channel's game at once"),
@@ -287,7 +309,7 @@ FIRST_GAME = HelpSection(
     ),
 )
 
-SECTIONS: tuple[HelpSection, ...] = (PLAYERS, ORGANISERS, SERVER_ADMINS, FIRST_GAME)
+SECTIONS: tuple[HelpSection, ...] = (PLAYERS, EVENTS, ORGANISERS, SERVER_ADMINS, FIRST_GAME)
 
 WELCOME = (
     "👋 Thanks for adding me! I run Warhammer 40,000 Mission Deck games in your channels (challenge someone with "

@@ -48,7 +48,7 @@ def history_message(guild_id: int, player: str, pack: str | None, offset: int, p
     if not page.total:
         raise GameError(f"<@{player}> has no finished games on this server"
                         + (f" in {titles.get(pack, pack)}." if pack else "."))
-    name = next((r.name_a if r.player_a == player else r.name_b) for r in page.rows) if page.rows else "?"
+    name = page.rows[0].side(player).name if page.rows else "?"
     lines = [_line(guild_id, player, row, titles) for row in page.rows]
     embed = discord.Embed(title=clip(f"{name}'s games" + (f" ({titles.get(pack, pack)})" if pack else ""), 256),
                           description=clip("\n".join(lines), 4096), colour=discord.Colour.blurple())
@@ -60,20 +60,20 @@ def history_message(guild_id: int, player: str, pack: str | None, offset: int, p
 
 
 def _line(guild_id: int, player: str, row: GameSummary, titles: dict[str, str]) -> str:
-    seat_a = row.player_a == player
-    mine, theirs = (row.vp_a, row.vp_b) if seat_a else (row.vp_b, row.vp_a)
-    opponent = row.name_b if seat_a else row.name_a
+    me = row.side(player)  # in doubles, their side's
+    mine, theirs = (row.vp_a, row.vp_b) if me.a else (row.vp_b, row.vp_a)
     if row.reason == "abandoned":
         result = "abandoned"
     else:
-        result = "draw" if row.winner is None else "win" if row.winner == player else "loss"
+        result = "draw" if row.winner is None else "win" if row.winner == me.seat else "loss"
         result = f"**{result}** ({HOW[row.reason]})"
     where = " · ".join(x for x in (titles.get(row.pack, row.pack), size_name(row.size) if row.size else None,
                                    row.mission, row.deployment) if x)
-    factions = (row.faction_a, row.faction_b) if seat_a else (row.faction_b, row.faction_a)
+    factions = (row.faction_a, row.faction_b) if me.a else (row.faction_b, row.faction_a)
     if any(factions):  # games from before armies, or without them, have none
         data = army_data()
         where += " · " + " vs ".join(data.faction_name(f) if f else "?" for f in factions)
     link = (f" · [result](https://discord.com/channels/{guild_id}/{row.channel_id}/{row.result_message_id})"
             if row.result_message_id else "")
-    return f"<t:{int(row.ended_at.timestamp())}:d> vs **{opponent}** · {where} · {mine}–{theirs} · {result}{link}"
+    who = f"doubles with **{me.partner}** vs **{me.opponents}**" if me.partner else f"vs **{me.opponents}**"
+    return f"<t:{int(row.ended_at.timestamp())}:d> {who} · {where} · {mine}–{theirs} · {result}{link}"

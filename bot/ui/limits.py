@@ -15,3 +15,4 @@ EMBED_CHARS = 6000  # one embed's title, description, fields, footer and author 
 AUTOCOMPLETE_CHOICES = 25
 CHOICE_NAME = 100  # an autocomplete choice's name, and its value
 PARAGRAPH_INPUT = 4000  # a form's long text input
+THREAD_NAME = 100

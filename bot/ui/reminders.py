@@ -18,6 +18,7 @@ from bot.store.models import GameStatus
 from bot.plumbing.times import relative, stamp
 from bot.ui.alarms import Alarms
 from bot.ui.text import pinging
+from bot.engine.sides import everyone
 
 _log = logging.getLogger(__name__)
 
@@ -55,13 +56,13 @@ class Reminders:
             return False
         if record.status != GameStatus.ACTIVE or not await self.repo.mark_sent(row.id):
             return False  # over already, or sent by another process
-        players = record.setup.players
+        players = everyone(record.setup)
         names = " ".join(f"<@{p}>" for p in players)
         if row.kind == "soon":
             text = f"⏰ {names}, your game starts {relative(row.starts_at)} ({stamp(row.starts_at)})."
         else:
             text = f"⏰ {names}, it is time for your game."
-        if await self._move_board(record.id, notify=set(players), headline=text):
+        if await self._move_board(record.id, notify=set(record.setup.players), headline=text):
             return True
         if row.kind != "soon":
             text += f" {record.setup.names[1]}: press **Accept the game** on the challenge above to start."

@@ -8,6 +8,7 @@ import discord
 from bot.engine.errors import GameError
 from bot.store.share_models import ShareKind
 from bot.ui.dynamic import CustomId, Persistent
+from bot.ui.seats import acting_seat
 
 NO_WEB = ("This bot has no web pages: whoever hosts it turns them on with WEB_PORT and PUBLIC_URL in its .env "
           "(see the docs' Web pages and overlays).")
@@ -61,13 +62,10 @@ class ShareAgree(Persistent, discord.ui.DynamicItem[discord.ui.Button], custom_i
     async def act(self, interaction: discord.Interaction) -> None:
         client = interaction.client
         record = await client.service.get_state(game_id=self.game)  # type: ignore[attr-defined]
-        me = str(interaction.user.id)
-        if me not in record.setup.players:
-            raise GameError("Only the two players of this game can agree to share it.")
-        if me == record.setup.players[self.asker]:
+        if acting_seat(interaction, record.setup, "agree to share it") == record.setup.players[self.asker]:
             raise GameError("Your opponent has to agree: wait for them to press the button.")
         web = web_of(client)
-        token = await web.share(ShareKind.GAME, record.id, guild_id=record.guild_id, by=me)
+        token = await web.share(ShareKind.GAME, record.id, guild_id=record.guild_id, by=str(interaction.user.id))
         await interaction.response.edit_message(
             content=game_links_text(web.game_links(token), record.setup.names), view=None,
             allowed_mentions=discord.AllowedMentions.none())

@@ -32,6 +32,7 @@ from bot.armies.lists import MAX_FILE_BYTES
 from bot.engine.errors import GameError, NotAPlayer
 from bot.engine.names import title_case
 from bot.engine.packs import is_mission_deck
+from bot.engine.sides import only_players, seat_of
 from bot.services.games import GameService
 from bot.store.models import GameStatus
 from bot.store.repository import GameRecord
@@ -126,18 +127,19 @@ class Activity:
     async def you(self, record: GameRecord, session: Session) -> dict[str, Any]:
         """The user's own part of the model: their seat, the controls the board offers them, their private lines."""
         state = record.state
-        if session.user not in record.setup.players:
+        me = seat_of(record.setup, session.user)  # in doubles, either player of a side plays its seat
+        if me is None:
             return {"seat": None, "name": session.name, "private": [], "controls": []}
         made, lines = session.private  # shown while the game is as their move left it
-        seat = record.setup.players.index(session.user)
+        seat = record.setup.players.index(me)
         if record.status != GameStatus.ACTIVE:  # over: the next game starts here too
             controls = [{"verb": "newgame", "label": "New game", "kind": "lobby"}]
         elif not await self._answered(record):
             controls = _challenge_controls(seat)
         else:
-            controls = [c.as_dict() for c in play.controls(self.service.packs, state, session.user)]
+            controls = [c.as_dict() for c in play.controls(self.service.packs, state, me)]
         return {"seat": seat, "name": session.name, "controls": controls,
-                "private": [*self._secrets(state, session.user), *(lines if made == record.version else ())]}
+                "private": [*self._secrets(state, me), *(lines if made == record.version else ())]}
 
     async def _answered(self, record: GameRecord) -> bool:
         """Whether the game's challenge was accepted (its board is posted): until then the players answer it."""
@@ -212,9 +214,9 @@ class Activity:
         body = await _body(request)
         session = await self.session(body.get("session"))
         record = await self.game_of(session, body.get("game"))
-        _require_player(record, session)
+        me = _require_player(record, session)
         try:
-            offered = play.menu(self.service.packs, record.state, session.user, str(body.get("verb")))
+            offered = play.menu(self.service.packs, record.state, me, str(body.get("verb")))
         except GameError as exc:
             raise error(web.HTTPBadRequest, exc.message) from None
         return web.json_response(offered.as_dict())
@@ -224,9 +226,9 @@ class Activity:
         body = await _body(request)
         session = await self.session(body.get("session"))
         record = await self.game_of(session, body.get("game"))
-        _require_player(record, session)
+        me = _require_player(record, session)
         try:
-            spec = play.form(self.service.packs, record.state, session.user, body.get("verb"), _values(body))
+            spec = play.form(self.service.packs, record.state, me, body.get("verb"), _values(body))
         except GameError as exc:
             raise error(web.HTTPBadRequest, exc.message) from None
         if spec is None:
@@ -237,7 +239,7 @@ class Activity:
         body = await _body(request)
         session = await self.session(body.get("session"))
         record = await self.game_of(session, body.get("game"))
-        _require_player(record, session)
+        me = _require_player(record, session)
         verb, values, version, typed = body.get("verb"), _values(body), body.get("version"), body.get("typed")
         if not isinstance(version, int):
             raise error(web.HTTPBadRequest, "The page sent no version: reload it.")
@@ -246,7 +248,7 @@ class Activity:
         try:
             if verb in ANSWERS:
                 return await self._answer(record, session, str(verb))
-            form = play.form(self.service.packs, record.state, session.user, verb, values) if verb != "army" \
+            form = play.form(self.service.packs, record.state, me, verb, values) if verb != "army" \
                 else ARMY_FORM
             if form is not None and typed is None:  # the page shows the form, then sends it back with `typed`
                 return web.json_response({"form": form.as_dict()})
@@ -256,7 +258,7 @@ class Activity:
                 result = await self._set_army(record, session, typed or {}, body.get("file"))
             else:
                 result = None
-                for move, checked in play.moves(self.service.packs, record.state, session.user, verb, values, typed):
+                for move, checked in play.moves(self.service.packs, record.state, me, verb, values, typed):
                     result = await self.service.act(move, game_id=record.id,
                                                     expected_version=version if checked else None)
         except NotAPlayer as exc:
@@ -264,7 +266,7 @@ class Activity:
         except GameError as exc:
             raise error(web.HTTPBadRequest, exc.message) from None
         assert result is not None
-        lines = (*session.pending, *(e.text for e in result.events if e.private_to == session.user))
+        lines = (*session.pending, *(e.text for e in result.events if e.private_to == me))
         session.private, session.pending = (result.version, lines), ()
         # In the answer too: the stream may have sent this version's model before these lines were known.
         return web.json_response({"ok": True, "version": result.version, "private": lines})
@@ -293,9 +295,12 @@ def _challenge_controls(seat: int) -> list[dict[str, Any]]:
             for v in verbs]
 
 
-def _require_player(record: GameRecord, session: Session) -> None:
-    if session.user not in record.setup.players:
-        raise error(web.HTTPForbidden, "You are watching this game: only its two players can play it.")
+def _require_player(record: GameRecord, session: Session) -> str:
+    """The seat the session's user plays; a watcher is refused."""
+    seat = seat_of(record.setup, session.user)
+    if seat is None:
+        raise error(web.HTTPForbidden, f"You are watching this game: {only_players(record.setup).lower()} can play it.")
+    return seat
 
 
 def _values(body: dict[str, Any]) -> list[str] | None:

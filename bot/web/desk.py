@@ -157,7 +157,7 @@ class Desk:
             found = await self.auth.discord.search_members(signed.record.guild_id, query)
         except GameError as exc:
             raise _error(web.HTTPServiceUnavailable, exc.message) from None
-        registered = set(signed.record.state.event.players)
+        registered = {*signed.record.state.event.players, *signed.record.state.partners.values()}
         return web.json_response({"members": [{"id": u, "name": n, "registered": u in registered}
                                               for u, n in found]})
 

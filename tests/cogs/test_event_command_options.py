@@ -82,6 +82,8 @@ CREATE: list[tuple[str, str, Options, Check]] = [
     ("layouts", EMPTY, lambda h: TEAM, lambda r, h: not rules(r).layouts_in_turn),
     ("layouts", "secret", lambda h: {**TEAM, "layouts": "secret"}, lambda r, h: not rules(r).layouts_in_turn),
     ("layouts", "in-turn", lambda h: {**TEAM, "layouts": "in-turn"}, lambda r, h: rules(r).layouts_in_turn),
+    ("doubles", EMPTY, lambda h: {}, lambda r, h: not r.state.doubles),
+    ("doubles", GIVEN, lambda h: {"doubles": True}, lambda r, h: r.state.doubles and r.state.teams is None),
 ]
 for _option, _value, _, _ in CREATE:
     tries("tournament create", _option, _value)
@@ -103,6 +105,7 @@ async def test_tournament_create_option(harness: Harness, organiser: FakeUser, o
     ({"chapters": "one"}, "`chapters:` is for team events"),
     ({**T26, "team-bye": "draw", "layouts": "in-turn"}, "`team-bye:`, `layouts:` are for team events"),
     ({"pairing-minutes": 30}, "`pairing-minutes:` is for team events"),
+    ({**TEAM, "doubles": True}, "A doubles event is of pairs, not teams"),
 ])
 async def test_tournament_create_refuses_options_that_do_not_go_together(
     harness: Harness, organiser: FakeUser, options: dict[str, Any], says: str  # noqa: F811

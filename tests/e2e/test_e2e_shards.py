@@ -318,11 +318,11 @@ async def test_two_processes_one_shard_each_over_one_postgres(
         kinds = Counter(e.action.kind for e in await games.list_actions(crashed.game_id))
         assert kinds["end_command_phase"] == kinds["end_turn"] == 3 and kinds["done_scoring"] == 6  # both players
 
-        # Every tournament: created, four registrations, a pairing published and its table games linked, a report,
-        # its confirmation, a result, the end.
+        # Every tournament: created, four registrations, a pairing published, its tables' opening marked, each table
+        # game linked as it opened, the opening done, a report, its confirmation (the result), the end.
         for guild in guilds:
             event = await events.latest(guild)
-            assert (event.status, event.version) == (TournamentStatus.FINISHED, 11)
+            assert (event.status, event.version) == (TournamentStatus.FINISHED, 14)
             assert len(event.state.event.rounds[0].results) == 2
 
         # Every press answered exactly once (the one in flight at the crash at most once).

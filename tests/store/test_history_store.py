@@ -10,6 +10,7 @@ from bot.armies.data import army_data
 from bot.engine import moves
 from bot.engine.chapter_approved.state import GameSetup
 from bot.engine.models import Army
+from bot.services.game_options import GameOptions
 from bot.services.games import GameService
 from bot.store.community_models import GameSummary, ServerTally
 from bot.store.history import tallies
@@ -17,6 +18,7 @@ from bot.present.pictures.stats import faction_stats
 from tests.store.conftest import ALICE, BOB, scripted_game
 
 GUILD = 77
+CAROL, DORA = "333333333333333333", "444444444444444444"
 
 
 async def finish(service: GameService, catalog, channel: int, seed: str, *, concede: bool = False) -> int:
@@ -118,3 +120,29 @@ async def test_each_detachment_an_army_fielded_counts_on_its_line_and_the_factio
     necrons = next(line for line in stats.lines if line.name == "Necrons")
     assert necrons.record.games == 9
     assert [(n, r.games) for n, r in necrons.detachments] == [("Pantheon of Woe", 9), ("Skyshroud Spearhead", 6)]
+
+
+async def test_a_doubles_game_is_summarised_for_its_four_players_and_backfilled_alike(catalog, sessionmaker) -> None:
+    service = GameService(catalog, sessionmaker)
+    setup = GameOptions(size="strike-force", seed="doubles", faction="Necrons").setup(
+        service.packs, (ALICE, BOB), ("Alice", "Bob"), partners=((CAROL, "Carol"), (DORA, "Dora")))
+    started = await service.start_game(GUILD, 31, setup)
+    actions = scripted_game(catalog, setup)
+    for action in [*actions[:next(i for i, x in enumerate(actions) if x.kind == "end_command_phase")],
+                   moves.Concede(actor=BOB)]:
+        await service.act(action, channel_id=31)
+    summary = await service.history.summary(started.game_id)
+    assert (summary.player_a, summary.partner_a, summary.player_b, summary.partner_b) == (ALICE, CAROL, BOB, DORA)
+    assert (summary.name_a, summary.partner_name_a, summary.name_b, summary.partner_name_b) == (
+        "Alice", "Carol", "Bob", "Dora")
+    assert summary.winner == ALICE and summary.doubles and summary.faction_a == "necrons"
+    for player in (ALICE, BOB, CAROL, DORA):
+        assert (await service.history.history(GUILD, player)).total == 1
+        assert [r.game_id for r in await service.history.rows(GUILD, player)] == [started.game_id]
+    assert await service.history.factions(GUILD) == []  # a doubles side's army is not one player's
+    assert sum(games for _, games, _ in (await service.history.server_counts(GUILD))["week"]) == 1
+    async with sessionmaker() as session, session.begin():
+        await session.exec(delete(ServerTally))
+        await session.exec(delete(GameSummary))
+    assert await service.backfill_summaries() == 1
+    assert await service.history.summary(started.game_id) == summary

@@ -18,12 +18,12 @@ from bot.engine.chapter_approved.game import replay
 from bot.engine.chapter_approved.state import SCHEMA_VERSION, Status
 from bot.engine.errors import GameError
 from bot.engine.moves import SpendCp
-from bot.engine.tournament.event import Outcome, Reason, records
+from bot.engine.tournament.event import Outcome, Reason, records, standings
 from bot.services.games import GameService
 from bot.store.db import make_engine, make_sessionmaker
 from bot.store.repository import GameRepository
 from bot.store.tournament_repository import load_event
-from bot.services.tournaments import TournamentService
+from bot.services.tournaments import TournamentService, report_digest
 from bot.present.exports import result_notes
 from tests.store.conftest import STORED_V1, stored_v1_database
 
@@ -120,6 +120,36 @@ def test_a_version_2_event_loads_with_its_rounds_published():
     event = load_event(json.dumps({**upgraded, "schema_version": 2})).event
     assert [(r.published, r.draw) for r in event.rounds] == [(True, 0), (True, 0)]
     assert event == load_event(stored_tournament_json()).event
+
+
+async def play_on(sessionmaker) -> tuple:
+    """Confirm the stored event's pending report (its opponent presses), enter its other table's result and finish
+    it: its final state and standings."""
+    service = TournamentService(sessionmaker)
+    record = await service.current(1)
+    await service.confirm(1, 2, 1, report_digest(1, record.state.pending[0]), "100000000000000000", organiser=False)
+    await service.report(1, "organiser", 2, None, 55, 50, organiser=True)
+    finished = await service.finish(1)
+    return finished.state, standings(finished.state.event)
+
+
+async def test_an_event_stored_before_doubles_loads_as_singles_and_plays_on_the_same(stored, tmp_path):
+    """Events stored before doubles events have neither `doubles` nor `partners`: one loads as a singles event with
+    its players named as before, and plays to its end exactly as the same event stored with both fields does."""
+    record = await TournamentService(stored).current(1)
+    assert '"doubles"' not in stored_tournament_json() and '"partners"' not in stored_tournament_json()
+    state = record.state
+    assert (state.doubles, state.partners) == (False, {})
+    assert all(state.entrant_of(p) == p and state.name_of(p) == state.names[p] for p in state.event.players)
+    engine = make_engine(await stored_v1_database(tmp_path / "rewritten.db"))
+    try:
+        rewritten = make_sessionmaker(engine)
+        async with rewritten() as session, session.begin():  # the same event, written with the new fields
+            await session.exec(text("UPDATE tournament SET state_json = :state").bindparams(
+                state=state.model_dump_json()))
+        assert await play_on(stored) == await play_on(rewritten)
+    finally:
+        await engine.dispose()
 
 
 async def test_the_stored_report_is_confirmed_with_the_button_posted_before_the_upgrade(stored):

@@ -94,11 +94,27 @@ class Battle(VictoryPoints):
     def _do_set_army(self, action: a.SetArmy) -> None:
         if self.state.status in (Status.BATTLE, Status.ENDED, Status.ABANDONED):
             raise WrongPhase("Armies are set before the battle begins.")
-        self.set_army(action.actor, action.army)
+        if action.partner and self.state.setup.partners is None:
+            raise InvalidValue("Only a doubles side has a second player's army.")
+        self.set_army(action.actor, action.army, partner=action.partner)
 
-    def set_army(self, player: str, army: Army) -> None:
-        self.update_player(player, army=army)
-        self.say(f"{self.name(player)}'s army: {army.label}.")
+    def set_army(self, player: str, army: Army, *, partner: bool = False) -> None:
+        self.update_player(player, **{"partner_army" if partner else "army": army})
+        self.say(f"{self.owner(player, partner)}'s army: {army.label}.")
+        self.flag_side(player)
+
+    def flag_side(self, player: str) -> None:
+        """Doubles: a side's two armies of one faction are flagged to the side, never refused (the organiser or
+        the players decide)."""
+        first, second = self.p(player).army, self.p(player).partner_army
+        if first is not None and second is not None and first.faction == second.faction:
+            self.say(f"Your side's two armies are both {first.faction_name}: in doubles they are usually of "
+                     "different factions.", private_to=player)
+
+    def owner(self, player: str, partner: bool) -> str:
+        """Whose army it is, by name: the seat's, or in doubles one of its two players'."""
+        names = self.state.setup.player_names
+        return names[self.state.setup.players.index(player)][partner] if names else self.name(player)
 
     def _do_choose_side(self, action: a.ChooseSide) -> None:
         if self.state.status == Status.DISPOSITIONS:

@@ -82,18 +82,21 @@ class Season2026(Battle):
             names = ", ".join(d.name for d in self.catalog.dispositions)
             raise InvalidValue(f"There is no Force Disposition {disposition_id!r}: pick one of {names}.") from None
 
-    def set_army(self, player: str, army: Army, *, pick: bool = True) -> None:
+    def set_army(self, player: str, army: Army, *, pick: bool = True, partner: bool = False) -> None:
         """Before the reveal the army stays hidden, as the Force Disposition it plays: the one its detachments grant
         (or its list records among several) is picked for the player unless they picked one already (a pick-up
         player may pick another until both have picked); among several unrecorded, the player is asked to choose.
-        After the reveal an army may change only within what keeps the disposition revealed."""
+        After the reveal an army may change only within what keeps the disposition revealed. In doubles a side
+        plays one Force Disposition, from either of its two armies."""
         if self.state.status != Status.DISPOSITIONS:
-            self.keeps_disposition(player, army)
-            super().set_army(player, army)
+            self.keeps_disposition(player, army, partner=partner)
+            super().set_army(player, army, partner=partner)
             return
-        self.update_player(player, army=army)
-        self.say(f"Your army: {army.label}. Hidden until both Force Dispositions are revealed.", private_to=player)
-        self.say(f"{self.name(player)} has set their army.")
+        self.update_player(player, **{"partner_army" if partner else "army": army})
+        whose = f"{self.owner(player, partner)}'s" if partner else "Your"
+        self.say(f"{whose} army: {army.label}. Hidden until both Force Dispositions are revealed.", private_to=player)
+        self.say(f"{self.owner(player, partner)} has set their army.")
+        self.flag_side(player)
         if not pick or self.p(player).disposition_choice is not None:
             return
         if army.disposition is not None:
@@ -103,13 +106,17 @@ class Season2026(Battle):
             self.say(f"Your detachments grant {names}: pick the Force Disposition you play with Pick Force "
                      "Disposition. Hidden until both players have picked.", private_to=player)
 
-    def keeps_disposition(self, player: str, army: Army) -> None:
+    def keeps_disposition(self, player: str, army: Army, *, partner: bool = False) -> None:
         """Once the Force Dispositions are revealed, an army may change only within what keeps its disposition: the
-        same faction and detachments (a list given, its points), or detachments that grant the disposition revealed.
-        Anything else is refused, in one line."""
+        same faction and detachments (a list given, its points), or detachments that grant the disposition revealed
+        (in doubles, or the side's other army's do). Anything else is refused, in one line."""
         revealed = self.p(player).disposition
-        before = self.p(player).army
+        before, other = self.p(player).army, self.p(player).partner_army
+        if partner:
+            before, other = other, before
         if self.state.setup.version < 5 or revealed is None or revealed in army.granted:  # version 4 took any
+            return
+        if other is not None and revealed in other.granted:
             return
         if before is not None and (before.faction, before.detachments) == (army.faction, army.detachments):
             return

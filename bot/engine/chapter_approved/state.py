@@ -69,6 +69,11 @@ class GameSetup(Frozen):
     defender: str | None = Field(
         None, description="CA 2026-27: the Defender a team pairing fixed (its Defender's game): no roll-off for the "
                           "roles. None: the roll-off winner chooses")
+    partners: tuple[str, str] | None = Field(
+        None, description="Doubles: each side's second player (Discord user ids). A side plays as one seat, its first "
+                          "player's id; `names` names both its players")
+    player_names: tuple[tuple[str, str], tuple[str, str]] | None = Field(
+        None, description="Doubles: each side's two players by their own names, its first player first")
     version: int = Field(SETUP_VERSION, description=(
         "1: games stored before version 2 (Mersenne Twister streams, roll-offs and Supply Drop drawn at "
         "creation, one Done scoring closes the end of a turn); 2: SHA-256 streams (docs/verify.md) "
@@ -167,6 +172,13 @@ class PlayerState(Frozen):
     disposition: str | None = Field(None, description="CA 2026-27: the revealed Force Disposition")
     swaps_used: int = Field(0, description="CA 2026-27: swaps made (1CP, once per battle), instead of New Orders")
     army: Army | None = Field(None, description="Set before the battle; CA 2026-27: hidden until the reveal")
+    partner_army: Army | None = Field(None, description="Doubles: the side's second player's army (`army`: its first "
+                                                        "player's), set and hidden as `army`")
+
+    @property
+    def armies(self) -> tuple[Army, ...]:
+        """The seat's armies set so far: its player's, or in doubles its two players', the first player's first."""
+        return tuple(a for a in (self.army, self.partner_army) if a is not None)
 
 
 class VpEntry(Frozen):

@@ -99,8 +99,8 @@ def _player_sheet(catalog: Catalog, state: GameState, sheet: dict, rounds: tuple
         line("Lost to caps", "lost_to_caps", "lost"),
         Line("Total", tuple(by_round[r]["total"] for r in rounds), sheet["total"], "total"),
     )
-    army = state.player(pid).army
-    heading = sheet["name"] + (f" — {side}" if side else "") + (f" · {army.label}" if army else "")
+    armies = " & ".join(a.label for a in state.player(pid).armies)
+    heading = sheet["name"] + (f" — {side}" if side else "") + (f" · {armies}" if armies else "")
     return PlayerSheet(heading=heading, side=side, lines=lines)
 
 

@@ -48,24 +48,47 @@ class Record:
 
 
 @dataclass
-class PlayerStats:
-    name: str
+class Played:
+    """A player's record in one kind of game (singles, or doubles as either player of a side), with its VP."""
+
     record: Record = field(default_factory=Record)
     vp_for: int = 0
     vp_against: int = 0
+
+    def __str__(self) -> str:
+        games = self.record.games
+        return (f"{games} games, {self.record} (wins-losses-draws), average {self.vp_for / games:.1f}VP for and "
+                f"{self.vp_against / games:.1f}VP against")
+
+
+@dataclass
+class PlayerStats:
+    name: str
+    singles: Played = field(default_factory=Played)
+    doubles: Played = field(default_factory=Played)
     abandoned: int = 0
+    # Every game below, singles and doubles alike: a doubles game as the player's side played it.
     by_pack: dict[str, Record] = field(default_factory=dict)
     by_mission: dict[str, Record] = field(default_factory=dict)
     by_turn: dict[str, Record] = field(default_factory=dict)  # going first, going second
     by_mode: dict[str, Record] = field(default_factory=dict)  # Fixed, Tactical
-    by_faction: dict[str, Record] = field(default_factory=dict)  # the player's own army's faction
+    by_faction: dict[str, Record] = field(default_factory=dict)  # the player's own army's faction (their side's)
+
+    @property
+    def kinds(self) -> dict[str, Played]:
+        """Singles and doubles, those the player played."""
+        return {kind: p for kind, p in (("Singles", self.singles), ("Doubles", self.doubles)) if p.record.games}
+
+    @property
+    def record(self) -> Record:
+        """Every game's, singles and doubles."""
+        s, d = self.singles.record, self.doubles.record
+        return Record(s.wins + d.wins, s.losses + d.losses, s.draws + d.draws)
 
     def text(self) -> str:
-        games = self.record.games
-        if not games:
+        if not self.kinds:
             return f"{self.name} has no finished games here yet ({self.abandoned} abandoned)."
-        lines = [f"**{self.name}**: {games} games, {self.record} (wins-losses-draws), average "
-                 f"{self.vp_for / games:.1f}VP for and {self.vp_against / games:.1f}VP against."]
+        lines = [f"**{self.name}**", *(f"{kind}: {played}." for kind, played in self.kinds.items())]
         for label, table in (("By pack", self.by_pack), ("Armies", self.by_faction),
                              ("Going first / second", self.by_turn), ("Fixed / Tactical", self.by_mode)):
             if table:
@@ -77,28 +100,29 @@ class PlayerStats:
 
 def player_stats(rows: list[GameSummary], player: str, titles: dict[str, str] | None = None,
                  faction_name=str) -> PlayerStats:
-    """A player's record from their finished games (abandoned ones counted apart); `titles` names each pack by
-    its title (pack id -> title) rather than its id, `faction_name` each faction id."""
+    """A player's record from their finished games (abandoned ones counted apart), singles and doubles apart;
+    `titles` names each pack by its title (pack id -> title) rather than its id, `faction_name` each faction id."""
     titles = titles or {}
-    name = next(((r.name_a if r.player_a == player else r.name_b) for r in reversed(rows)), "This player")
+    name = next((r.side(player).name for r in reversed(rows)), "This player")
     stats = PlayerStats(name)
     for r in rows:
         if r.reason == "abandoned":
             stats.abandoned += 1
             continue
-        seat_a = r.player_a == player
-        outcome = "draws" if r.winner is None else "wins" if r.winner == player else "losses"
-        stats.record.add(outcome)
-        stats.vp_for += r.vp_a if seat_a else r.vp_b
-        stats.vp_against += r.vp_b if seat_a else r.vp_a
+        me = r.side(player)
+        outcome = "draws" if r.winner is None else "wins" if r.winner == me.seat else "losses"
+        played = stats.doubles if r.doubles else stats.singles
+        played.record.add(outcome)
+        played.vp_for += r.vp_a if me.a else r.vp_b
+        played.vp_against += r.vp_b if me.a else r.vp_a
         stats.by_pack.setdefault(titles.get(r.pack, r.pack), Record()).add(outcome)
         stats.by_mission.setdefault(r.mission, Record()).add(outcome)
         if r.first is not None:
-            stats.by_turn.setdefault("first" if r.first == player else "second", Record()).add(outcome)
-        faction = r.faction_a if seat_a else r.faction_b
+            stats.by_turn.setdefault("first" if r.first == me.seat else "second", Record()).add(outcome)
+        faction = r.faction_a if me.a else r.faction_b
         if faction:
             stats.by_faction.setdefault(faction_name(faction), Record()).add(outcome)
-        mode = r.mode_a if seat_a else r.mode_b
+        mode = r.mode_a if me.a else r.mode_b
         if mode:
             stats.by_mode.setdefault(mode.title(), Record()).add(outcome)
     return stats
@@ -157,8 +181,8 @@ def player_picture(stats: PlayerStats) -> bytes:
         figure = Figure(figsize=(8, 4.5), dpi=100)
         figure.suptitle(f"{stats.name}: {stats.record.games} games, {stats.record} (W-L-D)", fontweight="bold")
         left, right = figure.subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.6]})
-        _record_bars(left, {"All": stats.record, **{f"Going {k}": v for k, v in stats.by_turn.items()},
-                            **stats.by_mode})
+        _record_bars(left, {**{kind: p.record for kind, p in stats.kinds.items()},
+                            **{f"Going {k}": v for k, v in stats.by_turn.items()}, **stats.by_mode})
         left.set_title("Results")
         missions = dict(sorted(stats.by_mission.items(), key=lambda kv: -kv[1].games)[:TOP])
         _record_bars(right, missions)

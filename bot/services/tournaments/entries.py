@@ -18,13 +18,27 @@ MAX_CLUB = 60
 
 class Entries(EventChanges):
     async def register(self, guild_id: int, player: str, name: str, disposition: str | None = None,
-                       club: str | None = None) -> TournamentRecord:
+                       club: str | None = None, partner: tuple[str, str] | None = None) -> TournamentRecord:
         """A player, with their Force Disposition where the event's deck has them: registered once, as it is
-        written on their list; and their club (friendly fire keeps club mates apart), when they give one."""
+        written on their list; and their club (friendly fire keeps club mates apart), when they give one. In a
+        doubles event, with their `partner` (id, name): the pair is one entrant, the player's id."""
         club = _club(club)
 
         def op(record: TournamentRecord) -> EventState:
             state = record.state
+            names, partners = {**state.names, player: name}, state.partners
+            if state.doubles != (partner is not None):
+                raise InvalidValue("This is a doubles event: register with your partner (`partner:`)."
+                                   if state.doubles else "This is a singles event: register without `partner:`.")
+            if partner is not None:
+                mate, mate_name = partner
+                if mate == player:
+                    raise InvalidValue("A pair is two players: name someone else as your partner.")
+                for taken in (player, mate):  # as an entrant or as a partner
+                    if state.entrant_of(taken) in state.event.players:
+                        raise InvalidValue(f"{state.names.get(taken, taken)} is already registered, in the pair "
+                                           f"{state.name_of(state.entrant_of(taken))}.")
+                names[mate], partners = mate_name, {**partners, player: mate}
             dispositions = state.dispositions
             if state.event.pool and disposition is not None:
                 raise InvalidValue("This event's deck has no Force Dispositions: register without one.")
@@ -50,7 +64,7 @@ class Entries(EventChanges):
                                    "(`disposition:`), or submit your list.")
             clubs = {**state.clubs, player: club} if club else state.clubs
             return team_rounds.refuse_clashes(state.model_copy(update={
-                "event": event, "names": {**state.names, player: name}, "dispositions": dispositions, "clubs": clubs,
+                "event": event, "names": names, "partners": partners, "dispositions": dispositions, "clubs": clubs,
             }), player)
         return await self._change(guild_id, op)
 
@@ -140,14 +154,14 @@ class Entries(EventChanges):
         return await self.change_by_id(tournament_id, op)
 
     async def reinstate(self, guild_id: int, player: str) -> TournamentRecord:
-        return await self._change(
-            guild_id, lambda r: r.state.model_copy(update={"event": tournament.reinstate_player(r.state.event, player)})
-        )
+        """The player's entrant (in doubles, either player's pair) is paired again from the next round."""
+        return await self._change(guild_id, lambda r: r.state.model_copy(update={
+            "event": tournament.reinstate_player(r.state.event, r.state.entrant_of(player))}))
 
     async def drop(self, guild_id: int, player: str) -> TournamentRecord:
-        return await self._change(
-            guild_id, lambda r: r.state.model_copy(update={"event": tournament.drop_player(r.state.event, player)})
-        )
+        """The player's entrant (in doubles, either player's pair) drops."""
+        return await self._change(guild_id, lambda r: r.state.model_copy(update={
+            "event": tournament.drop_player(r.state.event, r.state.entrant_of(player))}))
 
     # --- check-in ------------------------------------------------------------------------------
 
@@ -163,6 +177,7 @@ class Entries(EventChanges):
         async with self._locked(guild_id):
             record = await self.get(tournament_id)
             state = record.state
+            player = state.entrant_of(player)  # either player checks their pair in
             if record.status != TournamentStatus.ACTIVE or not state.checkin_open:
                 raise InvalidValue("Check-in is closed.")
             if player not in state.event.players or player in state.event.dropped:

@@ -48,8 +48,10 @@ class Results(EventChanges):
     async def report_own(
         self, guild_id: int, actor: str, my_vp: int, opponent_vp: int, *, conceded: bool = False
     ) -> ReportOutcome:
-        """A player's report from their own point of view: their table, seat and outcome are worked out."""
-        event = (await self.current(guild_id)).state.event
+        """A player's report from their own point of view: their table, seat and outcome are worked out (in
+        doubles, their pair's)."""
+        state = (await self.current(guild_id)).state
+        event, actor = state.event, state.entrant_of(actor)
         current = event.rounds[-1] if event.rounds else None
         pairing = next((p for p in current.pairings.tables if actor in (p.a, p.b)), None) if current else None
         if current is None or pairing is None:
@@ -92,6 +94,7 @@ class Results(EventChanges):
                                                         "corrections": corrections})
                 saved = await self._save(record, state)
                 return ReportOutcome(saved, pairing, result=result, corrected=earlier)
+            actor = record.state.entrant_of(actor)  # in doubles either player reports for their pair
             if actor not in (pairing.a, pairing.b):
                 raise NotAPlayer(f"You do not play at table {table} in round {current.number}: report your own "
                                  "table, or ask an organiser.")
@@ -123,10 +126,12 @@ class Results(EventChanges):
                 raise StaleReport(STALE_REPORT)
             pairing = next(p for p in event.rounds[-1].pairings.tables if p.table == table)
             opponent = pairing.b if report.reporter == pairing.a else pairing.a
+            actor = record.state.entrant_of(actor)  # in doubles either player of the other pair confirms
             if not organiser and actor != opponent:
                 if actor == report.reporter:
                     raise NotAPlayer("Your opponent confirms your report, not you.")
-                raise NotAPlayer(f"Only <@{opponent}> (or an organiser) can confirm this result.")
+                who = " or ".join(f"<@{p}>" for p in record.state.members(opponent))
+                raise NotAPlayer(f"Only {who} (or an organiser) can confirm this result.")
             checked = tournament.record_result(event, table, report.outcome, report.vp_a, report.vp_b, report.reason)
             result = next(r for r in checked.rounds[-1].results if r.table == table)
             state = record.state.model_copy(update={"event": checked, "pending": _without(record.state, table)})

@@ -46,7 +46,7 @@ class Rounds(EventChanges):
                 return await self._save(record, team_rounds.pair_state(record, number, 0))
             if not event.pool:  # CA 2026-27: every table's missions need both players' Force Dispositions
                 active = [p for p in event.players if p not in event.dropped]
-                missing = [record.state.names.get(p, p) for p in active if p not in record.state.dispositions]
+                missing = [record.state.name_of(p) for p in active if p not in record.state.dispositions]
                 if missing:
                     raise InvalidValue("No Force Disposition yet for " + ", ".join(missing) + ": their lists name "
                                        "no detachment, or their choice among their detachments' is still to make. "
@@ -124,7 +124,7 @@ class Rounds(EventChanges):
                 raise InvalidValue(f"Tables are numbered 1 to {MAX_TABLE}.")
             if table is not None and (taken := next((p for p, t in state.pins.items() if t == table and p != player),
                                                     None)):
-                raise InvalidValue(f"Table {table} is pinned for {state.names.get(taken, taken)} already.")
+                raise InvalidValue(f"Table {table} is pinned for {state.name_of(taken)} already.")
             pins = {p: t for p, t in state.pins.items() if p != player} | ({player: table} if table else {})
             update: dict = {"pins": pins}
             rounds = state.event.rounds

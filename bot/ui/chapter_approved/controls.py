@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.engine.errors import GameError
 from bot.present.mission_deck_offers import menu, select_action, units_answer, units_form
 from bot.present.pictures.map import table_map
 from bot.ui.controls import menu_view
@@ -16,6 +15,7 @@ from bot.ui.errors import reply_privately
 from bot.ui.files import attached
 from bot.ui.forms import Form
 from bot.plumbing.drawing import drawn
+from bot.ui.seats import acting_seat
 
 if TYPE_CHECKING:
     from bot.store.repository import GameRecord
@@ -24,9 +24,7 @@ if TYPE_CHECKING:
 
 async def open_menu(desk: Desk, interaction: discord.Interaction, record: GameRecord, verb: str) -> None:
     """Menus open privately for the presser, drawn from what they may pick right now."""
-    me = str(interaction.user.id)
-    if me not in record.setup.players:
-        raise GameError("Only the two players of this game can do that.")
+    me = acting_seat(interaction, record.setup, "do that")
     offered = menu(desk.catalog_of(record.state), record.state, me, verb)
     await reply_privately(interaction, offered.content, view=menu_view(offered, record.id, record.version))
 

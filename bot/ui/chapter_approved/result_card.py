@@ -45,7 +45,7 @@ def result_embed(model: GameModel, state: GameState) -> discord.Embed:
                           description=description(model.status_text, model.replay),
                           colour=discord.Colour.dark_gold())
     for player, (name, table) in zip(state.players, score_sheet_text(state).items()):
-        army = f"{player.army.label}\n" if player.army else ""
+        army = "".join(f"{a.label}\n" for a in player.armies)
         embed.add_field(name=name, value=field_value(army + table), inline=False)
     embed.add_field(name="Verify the game", value=field_value(verify_text(state, game_id)), inline=False)
     embed.set_image(url=f"attachment://{sheet_filename(game_id)}")

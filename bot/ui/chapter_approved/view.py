@@ -19,6 +19,7 @@ from bot.ui.chapter_approved.briefing import briefing
 from bot.ui.chapter_approved.result_card import result_embed
 from bot.ui.files import attached
 from bot.ui.pack_controls import ForwardsToControls
+from bot.ui.seats import acting_seat
 
 if TYPE_CHECKING:
     from bot.services.games import ActResult
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 async def units_form(desk: Desk, interaction: discord.Interaction, record: GameRecord, verb: str,
                      version: int | None) -> None:
     """The form a When Drawn question is answered with (controls.UnitsModal): unit names, or an objective."""
-    await interaction.response.send_modal(controls.UnitsModal(desk, record, str(interaction.user.id)))
+    await interaction.response.send_modal(controls.UnitsModal(desk, record, acting_seat(interaction, record.setup)))
 
 
 class MissionDeckView(ForwardsToControls):

@@ -25,6 +25,18 @@ def mention(user: str) -> str:
     return f"<@{user}>"
 
 
+def sides(call: JudgeCall) -> tuple[str, str]:
+    """The table's two sides as mentions: '<@a>', or a doubles pair's '<@a> & <@c>' (its players are A, B, then their
+    partners: bot/services/judges.py EventTable)."""
+    ids = call.player_ids
+    return " & ".join(map(mention, ids[0::2])), " & ".join(map(mention, ids[1::2]))
+
+
+def everyone(call: JudgeCall) -> str:
+    """Every player of the table, mentioned."""
+    return " ".join(map(mention, call.player_ids))
+
+
 def when(moment: datetime) -> str:
     return f"<t:{int(moment.timestamp())}:R>"
 
@@ -81,12 +93,12 @@ def call_text(record: TournamentRecord, call: JudgeCall, duty: list[JudgeDuty], 
               now: datetime, *, headline: str | None = None) -> str:
     """A call's message in the judges' channel, as it stands; it names the judges on duty, else the `role` called
     instead (who are notified when it is posted), and both players (who are not)."""
-    a, b = (call.player_ids + ("", ""))[:2]
+    a, b = sides(call)
     lines = [f"🛎️ **Table {call.table_number}** calls a judge: round {call.round_number} of "
              f"**{event_name(record)}**."]
     if headline:
         lines.append(headline)
-    lines += [f"**Players:** {mention(a)} vs {mention(b)}; called by {mention(call.caller)} {when(call.raised_at)}."]
+    lines += [f"**Players:** {a} vs {b}; called by {mention(call.caller)} {when(call.raised_at)}."]
     if call.note:
         lines.append(f"**Note:** {typed(call.note)}")
     if call.resolved_at is None:
@@ -125,8 +137,7 @@ def called_text(call: JudgeCall) -> str:
 
 
 def claimed_text(call: JudgeCall) -> str:
-    a, b = (call.player_ids + ("", ""))[:2]
-    return (f"🧑‍⚖️ {mention(a)} {mention(b)}: judge {mention(call.claimed_by or '')} is on the way to table "
+    return (f"🧑‍⚖️ {everyone(call)}: judge {mention(call.claimed_by or '')} is on the way to table "
             f"{call.table_number}.")
 
 
@@ -137,8 +148,7 @@ def resolved_text(call: JudgeCall) -> str:
 
 
 def extended_text(record: TournamentRecord, call: JudgeCall, organiser: str, minutes: int, total: int) -> str:
-    a, b = (call.player_ids + ("", ""))[:2]
     ends = round_ends(record, call.round_number, total)
     until = f" Your round now ends <t:{ends}:t> (<t:{ends}:R>)." if ends is not None else ""
-    return (f"⏱️ {mention(a)} {mention(b)}: organiser {mention(organiser)} gave table {call.table_number} "
+    return (f"⏱️ {everyone(call)}: organiser {mention(organiser)} gave table {call.table_number} "
             f"{minutes} more minutes ({total} in all this round).{until}")

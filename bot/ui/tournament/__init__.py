@@ -11,13 +11,14 @@ from bot.ui.tournament.posting import (
     announce, archive_table_threads, collect_table_games, event_catalog, report_table_game,
 )
 from bot.ui.tournament.texts import (
-    OUTCOME_WORDS, announced_text, checkin_closed_text, line_embeds, own_standing, pack_embeds, report_text,
-    score_line, standings_messages, status_lines,
+    OUTCOME_WORDS, announced_text, checkin_closed_text, entrants, line_embeds, own_standing, pack_embeds,
+    report_text, score_line, side, side_users, standings_messages, status_lines,
 )
 
 __all__ = [
     "OUTCOME_WORDS", "CheckInButton", "CloseCheckInButton", "ConfirmResult", "DraftButton", "NudgeButton",
     "announce", "announced_text", "archive_table_threads", "checkin_closed_text", "collect_table_games",
-    "csv_file", "event_catalog", "is_organiser", "line_embeds", "own_standing", "pack_embeds",
-    "report_table_game", "report_text", "score_line", "send_draft", "standings_messages", "status_lines",
+    "csv_file", "entrants", "event_catalog", "is_organiser", "line_embeds", "own_standing", "pack_embeds",
+    "report_table_game", "report_text", "score_line", "send_draft", "side", "side_users", "standings_messages",
+    "status_lines",
 ]

@@ -81,7 +81,7 @@ class ConfirmResult(Persistent, discord.ui.DynamicItem[discord.ui.Button], custo
                                      str(interaction.user.id), organiser=organiser)
         assert done.result is not None
         text = (f"✅ **{done.record.name}** round {self.round_number}, table {self.table}: "
-                f"{score_line(done.table, done.result)}. "
+                f"{score_line(done.record, done.table, done.result)}. "
                 f"Confirmed by {interaction.user.mention}.")
         await interaction.response.edit_message(content=text, view=None,
                                                 allowed_mentions=discord.AllowedMentions.none())
@@ -158,7 +158,8 @@ class CheckInButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], custo
 
     async def act(self, interaction: discord.Interaction) -> None:
         saved = await _service(interaction).check_in(self.tournament, str(interaction.user.id))
-        await interaction.response.send_message(f"✅ You are checked in for **{saved.name}**.", ephemeral=True)
+        who = "Your pair is" if saved.state.doubles else "You are"  # either player checks the pair in
+        await interaction.response.send_message(f"✅ {who} checked in for **{saved.name}**.", ephemeral=True)
 
 
 class CloseCheckInButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], custom_id=CLOSE_ID):

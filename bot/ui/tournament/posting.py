@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from typing import Any
 
 import discord
 
@@ -22,7 +23,8 @@ from bot.ui.judges.buttons import CallJudgeButton
 from bot.ui.text import pinging
 from bot.ui.threads import archive, new_thread
 from bot.ui.tournament.texts import (
-    Announcement, TableMissions, announcement_messages, mention, mission_title, score_line, table_thread_name,
+    Announcement, TableMissions, announcement_messages, mission_title, score_line, side, side_users,
+    table_thread_name,
 )
 
 _log = logging.getLogger(__name__)
@@ -43,7 +45,7 @@ async def announce(client: discord.Client, record: TournamentRecord, fallback: d
         raise GameError(f"Round {current.number} is still a draft: publish it from `/tournament pair` first.")
     messages = announcement_messages(event_catalog(client, record), record)
     if tables_pinged:
-        seated = {int(p) for table in current.pairings.tables for p in (table.a, table.b)}
+        seated = {p for table in current.pairings.tables for p in side_users(record, table.a, table.b)}
         messages = [replace(m, users=[u for u in m.users if u not in seated]) for m in messages]
     return await post(client, record, fallback, messages)
 
@@ -109,11 +111,12 @@ async def open_table(client: discord.Client, record: TournamentRecord, channel: 
                      round_number: int, pairing: tournament.Pairing, *, layout: str | None = None,
                      defender: str | None = None, place: discord.Thread | None = None) -> TableGame:
     """A table's thread with its game waiting for the second player to accept; the challenge's mention of both
-    players brings them into the thread. A team pairing gives the `layout` its Defender declared and the game's
-    `defender` (None: the roll-off decides). `place`: the table's thread, opened before a restart cut the round's
-    publishing: a game started in it then is offered again rather than started twice."""
+    players (all four in doubles, either of the second pair accepting) brings them into the thread. A team pairing
+    gives the `layout` its Defender declared and the game's `defender` (None: the roll-off decides). `place`: the
+    table's thread, opened before a restart cut the round's publishing: a game started in it then is offered again
+    rather than started twice."""
     catalog = event_catalog(client, record)
-    players = [discord.Object(int(pairing.a)), discord.Object(int(pairing.b))]
+    players = [discord.Object(p) for p in side_users(record, pairing.a, pairing.b)]
     current = record.state.event.rounds[round_number - 1]
     adopted = place is not None
     if place is None:
@@ -121,22 +124,29 @@ async def open_table(client: discord.Client, record: TournamentRecord, channel: 
                                  f"{record.name}: round {round_number}")
     names = (name_of(record, pairing.a), name_of(record, pairing.b))
     armies = (army_of(record, pairing.a), army_of(record, pairing.b))
+    sides: dict[str, Any] = {}
+    if record.state.doubles:  # each side plays as its first player's seat; its partner plays it too
+        partners = record.state.partners
+        sides = {"partners": (partners[pairing.a], partners[pairing.b]),
+                 "player_names": tuple((record.state.names[p], record.state.names[partners[p]])
+                                       for p in (pairing.a, pairing.b))}
     if current.mission is not None:
         setup = GameSetup(size="strike-force", players=(pairing.a, pairing.b), names=names,
-                          mission=current.mission, seed=new_seed(), armies=armies)
+                          mission=current.mission, seed=new_seed(), armies=armies, **sides)
         missions = mission_title(catalog, current.mission)
     else:  # CA 2026-27: the Force Dispositions they registered, the layout drawn for the table (or declared)
         table = TableMissions.of(catalog, record, round_number, pairing, layout=layout)
         setup = GameSetup(size="strike-force", players=(pairing.a, pairing.b), names=names,
                           pack=record.state.pack, challenger_cards=False, dispositions=table.dispositions,
-                          layout=table.layout, seed=new_seed(), armies=armies, defender=defender)
+                          layout=table.layout, seed=new_seed(), armies=armies, defender=defender, **sides)
         missions = table.text()
         if defender is not None:
             missions += f", {discord.utils.escape_markdown(name_of(record, defender))} defending"
-    content = (f"{mention(pairing.a)} vs {mention(pairing.b)}: round {round_number}, table "
+    accepts = " or ".join(discord.utils.escape_markdown(record.state.names.get(p, p))  # in doubles, either
+                          for p in record.state.members(pairing.b))
+    content = (f"{side(record, pairing.a)} vs {side(record, pairing.b)}: round {round_number}, table "
                f"{pairing.table} of **{discord.utils.escape_markdown(record.name)}**, "
-               f"{missions}. Your game is ready: "
-               f"{discord.utils.escape_markdown(name_of(record, pairing.b))} accepts it to begin. "
+               f"{missions}. Your game is ready: {accepts} accepts it to begin. "
                "When it ends, its result goes to the standings by itself.")
     started = await client.service.repo.get_active_game(place.id) if adopted else None  # type: ignore[attr-defined]
     if started is not None:
@@ -211,13 +221,13 @@ async def report_table_game(client: discord.Client, channel: discord.abc.Message
     where = f"**{discord.utils.escape_markdown(report.record.name)}** round {report.link.round_number}, " \
             f"table {report.link.table}"
     if report.result is not None:
-        text = (f"Recorded for {where}: {score_line(pairing, report.result)}. Both of you played it, so it "
-                "counts as confirmed; an organiser can still correct it.")
+        text = (f"Recorded for {where}: {score_line(report.record, pairing, report.result)}. Both of you played "
+                "it, so it counts as confirmed; an organiser can still correct it.")
     else:
         assert report.clash is not None
         text = (f"This game ended {result.vp[pairing.a]}–{result.vp[pairing.b]}, but {where} already has a "
-                f"confirmed result: {score_line(pairing, report.clash)}. The standings keep that one; an "
-                f"organiser can correct it with `/tournament result round:{report.link.round_number}`.")
-    await channel.send(text, allowed_mentions=pinging([pairing.a, pairing.b]))
+                f"confirmed result: {score_line(report.record, pairing, report.clash)}. The standings keep that "
+                f"one; an organiser can correct it with `/tournament result round:{report.link.round_number}`.")
+    await channel.send(text, allowed_mentions=pinging(side_users(report.record, pairing.a, pairing.b)))
     if report.link.thread_id == channel.id:  # the table is done: its thread leaves the server's active ones
         await archive(client, channel.id, f"{report.record.name}: table {report.link.table}'s result is in")

@@ -23,6 +23,7 @@ from bot.ui.teams.board import follow_late
 from bot.ui.text import pinging
 from bot.ui.tournament.posting import announce
 from bot.ui.tournament.rounds import open_round
+from bot.ui.tournament.texts import side, side_users
 
 _log = logging.getLogger(__name__)
 CHANNEL = re.compile(r"<#(\d+)>")
@@ -101,8 +102,9 @@ class DeskAsks:
             ends = clock.ends_at + 60 * min(total, MAX_EXTRA_MINUTES)
             until = f" Your round now ends <t:{ends}:t> (<t:{ends}:R>)."
         await self.bot.get_partial_messageable(link.thread_id, guild_id=record.guild_id).send(
-            f"⏱️ <@{pairing.a}> <@{pairing.b}>: organiser <@{by}> gave table {table} {minutes} more minutes "
-            f"({total} in all this round).{until}", allowed_mentions=pinging([pairing.a, pairing.b]))
+            f"⏱️ {side(record, pairing.a)} {side(record, pairing.b)}: organiser <@{by}> gave table {table} {minutes} "
+            f"more minutes ({total} in all this round).{until}",
+            allowed_mentions=pinging(side_users(record, pairing.a, pairing.b)))
         return f"Table {table}'s thread told of its {minutes} minutes."
 
     def _plain(self, record: TournamentRecord, text: str) -> str:

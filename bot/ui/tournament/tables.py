@@ -128,7 +128,7 @@ class TableThreads:
         tournaments = self.client.tournaments  # type: ignore[attr-defined]
         for pairing in block:
             record = await tournaments.get(tournament_id)  # names and lists as they are now
-            place = existing.get(table_thread_name(record, number, pairing)[:100])
+            place = existing.get(table_thread_name(record, number, pairing))
             link = await open_table(self.client, record, channel, number, pairing, place=place)
             await tournaments.link_games(tournament_id, [link])
             await progress.one_more()

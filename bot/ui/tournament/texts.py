@@ -21,6 +21,7 @@ from bot.store.tournament_repository import PendingReport, TournamentRecord
 from bot.services.team_rounds import unfinished_matches
 from bot.ui.limits import (
     EMBED_CHARS, EMBED_DESCRIPTION, EMBED_FIELDS, MENTIONED_USERS, MESSAGE_CHARS, MESSAGE_EMBED_CHARS, MESSAGE_EMBEDS,
+    THREAD_NAME,
 )
 from bot.ui.text import pinging, title_case
 
@@ -33,27 +34,40 @@ def mention(player: str) -> str:
     return f"<@{player}>"
 
 
+def side(record: TournamentRecord, entrant: str) -> str:
+    """An entrant mentioned: '<@a>', or a doubles pair's two players, '<@a> & <@c>'."""
+    return " & ".join(map(mention, record.state.members(entrant)))
+
+
+def side_users(record: TournamentRecord, *entrants: str) -> list[int]:
+    """Everyone who plays as `entrants`: the users a message about them may notify."""
+    return [int(p) for entrant in entrants for p in record.state.members(entrant)]
+
+
 def faction_note(record: TournamentRecord, player: str) -> str:
     """' (Space Wolves)' after a player's name where their list is in, else nothing."""
     army = army_of(record, player)
     return f" ({army.faction_name})" if army else ""
 
 
-def score_line(pairing: tournament.Pairing, result: tournament.Result | PendingReport) -> str:
-    """'<@a> 72 – 65 <@b>: <@a> wins', or '... <@a> wins (<@b> conceded)'."""
+def score_line(record: TournamentRecord, pairing: tournament.Pairing,
+               result: tournament.Result | PendingReport) -> str:
+    """'<@a> 72 – 65 <@b>: <@a> wins', or '... <@a> wins (<@b> conceded)'; a doubles pair: '<@a> & <@c> win'."""
     winner = {tournament.Outcome.A_WINS: pairing.a, tournament.Outcome.B_WINS: pairing.b}.get(result.outcome)
     loser = pairing.b if winner == pairing.a else pairing.a
-    verdict = f"{mention(winner)} wins" if winner else "a draw"
-    why = {tournament.Reason.CONCESSION: f" ({mention(loser)} conceded)",
-           tournament.Reason.NO_SHOW: f" ({mention(loser)} did not show)"}.get(result.reason, "")
-    return f"{mention(pairing.a)} **{result.vp_a}** – **{result.vp_b}** {mention(pairing.b)}: {verdict}{why}"
+    verdict = f"{side(record, winner)} win{'' if record.state.doubles else 's'}" if winner else "a draw"
+    why = {tournament.Reason.CONCESSION: f" ({side(record, loser)} conceded)",
+           tournament.Reason.NO_SHOW: f" ({side(record, loser)} did not show)"}.get(result.reason, "")
+    return (f"{side(record, pairing.a)} **{result.vp_a}** – **{result.vp_b}** {side(record, pairing.b)}: "
+            f"{verdict}{why}")
 
 
 def report_text(record: TournamentRecord, pairing: tournament.Pairing, report: PendingReport) -> str:
     opponent = pairing.b if report.reporter == pairing.a else pairing.a
     return (
-        f"{mention(opponent)}, {mention(report.reporter)} reports **{record.name}** round {report.round_number}, "
-        f"table {report.table}: {score_line(pairing, report)}. "
+        f"{side(record, opponent)}, {side(record, report.reporter)} report"
+        f"{'' if record.state.doubles else 's'} **{record.name}** round {report.round_number}, "
+        f"table {report.table}: {score_line(record, pairing, report)}. "
         "Press **Confirm** if that is right; if not, report the right result with `/tournament report`."
     )
 
@@ -110,11 +124,12 @@ def announcement_messages(catalog: Catalog, record: TournamentRecord) -> list[An
     title = f"📣 **{discord.utils.escape_markdown(record.name)}**: round {current.number} pairings"
     lines: list[tuple[str, list[int]]] = []
     if (bye := current.pairings.bye) is not None:
-        lines.append((f"**Bye**: {mention(bye.a)} scores a win and {bye.vp_a}VP", [int(bye.a)]))
+        lines.append((f"**Bye**: {side(record, bye.a)} {'score' if record.state.doubles else 'scores'} a win and "
+                      f"{bye.vp_a}VP", side_users(record, bye.a)))
     for p in current.pairings.tables:
         missions = "" if current.mission else f" · {TableMissions.of(catalog, record, current.number, p).text()}"
-        lines.append((f"**Table {p.table}**: {mention(p.a)}{faction_note(record, p.a)} vs "
-                      f"{mention(p.b)}{faction_note(record, p.b)}{missions}", [int(p.a), int(p.b)]))
+        lines.append((f"**Table {p.table}**: {side(record, p.a)}{faction_note(record, p.a)} vs "
+                      f"{side(record, p.b)}{faction_note(record, p.b)}{missions}", side_users(record, p.a, p.b)))
     return pack_mentions(Announcement(title, [round_embed(catalog, record)], []), lines)
 
 
@@ -167,11 +182,11 @@ def nudge_messages(record: TournamentRecord) -> list[Announcement]:
         if (report := pending.get(table)) is not None:
             waiting = p.b if report.reporter == p.a else p.a
             reporter = discord.utils.escape_markdown(name_of(record, report.reporter))  # not pinged: they reported
-            lines.append((f"**Table {table}**: {mention(waiting)}, please confirm {reporter}'s report (the "
-                          "**Confirm** button on it).", [int(waiting)]))
+            lines.append((f"**Table {table}**: {side(record, waiting)}, please confirm {reporter}'s report (the "
+                          "**Confirm** button on it).", side_users(record, waiting)))
         else:
-            lines.append((f"**Table {table}**: {mention(p.a)} {mention(p.b)}, please report your result with "
-                          "`/tournament report`.", [int(p.a), int(p.b)]))
+            lines.append((f"**Table {table}**: {side(record, p.a)} {side(record, p.b)}, please report your result "
+                          "with `/tournament report`.", side_users(record, p.a, p.b)))
     if not lines:
         return []
     title = f"⏰ **{discord.utils.escape_markdown(record.name)}** round {current.number}: results still missing."
@@ -214,7 +229,8 @@ def round_embed(catalog: Catalog, record: TournamentRecord) -> discord.Embed:
         header.add_field(name="Terrain layouts",
                          value=", ".join(title_case(catalog.layout(x).name) for x in pool.layouts), inline=False)
     if current.pairings.bye is not None:
-        header.add_field(name="Bye", value=f"{mention(current.pairings.bye.a)} scores a win and "
+        header.add_field(name="Bye", value=f"{side(record, current.pairings.bye.a)} "
+                                           f"{'score' if record.state.doubles else 'scores'} a win and "
                                            f"{current.pairings.bye.vp_a}VP", inline=False)
     header.set_footer(text="Report your result with /tournament report my-vp: opponent-vp:")
     return header
@@ -223,7 +239,7 @@ def round_embed(catalog: Catalog, record: TournamentRecord) -> discord.Embed:
 def own_standing(record: TournamentRecord, player: str) -> str:
     """A player's own line, for the standings they get privately."""
     table = tournament.standings(record.state.event)
-    mine = next((s for s in table if s.player == player), None)
+    mine = next((s for s in table if s.player == record.state.entrant_of(player)), None)
     if mine is None:
         return "You are not registered in this event."
     return (f"You are **{mine.rank}** of {len(table)}: {record_text(mine.wins, mine.draws, mine.losses)}, "
@@ -280,7 +296,9 @@ def pack_embeds(embeds: Iterable[discord.Embed]) -> list[list[discord.Embed]]:
 
 
 def table_thread_name(record: TournamentRecord, round_number: int, pairing: tournament.Pairing) -> str:
-    return f"R{round_number} · T{pairing.table} · {name_of(record, pairing.a)} vs {name_of(record, pairing.b)}"
+    """'R2 · T7 · alice vs bob' ('A & B vs C & D' in doubles), within Discord's 100 characters."""
+    name = f"R{round_number} · T{pairing.table} · {name_of(record, pairing.a)} vs {name_of(record, pairing.b)}"
+    return name[:THREAD_NAME]
 
 
 def announced_text(record: TournamentRecord, where: str, count: int) -> str:
@@ -288,6 +306,12 @@ def announced_text(record: TournamentRecord, where: str, count: int) -> str:
             f"({count} message{'s' if count != 1 else ''}).")
 
 
+def entrants(record: TournamentRecord, count: int) -> str:
+    """'1 player', '3 players'; in a doubles event, '3 pairs'."""
+    return f"{count} {'pair' if record.state.doubles else 'player'}{'s' if count != 1 else ''}"
+
+
 def checkin_closed_text(record: TournamentRecord) -> str:
     count = len(record.state.event.players) - len(record.state.event.dropped)
-    return f"Check-in for **{discord.utils.escape_markdown(record.name)}** is closed: {count} players will be paired."
+    return (f"Check-in for **{discord.utils.escape_markdown(record.name)}** is closed: {entrants(record, count)} "
+            "will be paired.")
