@@ -240,6 +240,10 @@ class Tournament:
         # The round is the organiser's private draft until they press Publish on it.
         record = await repo.active(self.channel.guild_id)
         publish = f"mdtd:{record.id}:1:0:publish"
+
+        async def drafted() -> bool:  # saved first, then shown to the organiser
+            return any(s.message and publish in str(s.message) for s in self.model.sent)
+        await until(drafted, f"the draft of round 1 of server {self.channel.guild_id}")
         draft = next(s.message for s in reversed(self.model.sent) if s.message and publish in str(s.message))
         await answers(self.fake, self.model.component(publish, self.organiser, int(draft["id"]), None))
 
