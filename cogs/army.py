@@ -9,6 +9,7 @@ from discord.ext import commands
 from bot.armies.lists import ListError
 from bot.engine.errors import GameError
 from bot.engine.packs import is_mission_deck
+from bot.engine.sides import seat_of
 from bot.ui.armies import (
     NO_PINGS, ArmyForm, detachments_typed, factions_typed, list_message, read_attachment, set_army,
 )
@@ -42,21 +43,22 @@ class ArmyCog(BotCog, name="army", description="Your army in this channel's game
         await interaction.response.defer(ephemeral=True, thinking=True)
         record = await self.service.latest_game(interaction.channel_id)
         who = player or interaction.user
-        try:
-            seat = record.state.player(str(who.id))
-        except KeyError:
-            raise GameError(f"{who.display_name} does not play this channel's game.") from None
+        seat_id = seat_of(record.setup, str(who.id))
+        if seat_id is None:
+            raise GameError(f"{who.display_name} does not play this channel's game.")
+        seat = record.state.player(seat_id)
         hidden = is_mission_deck(record.state) and record.state.status.value == "dispositions"
-        if hidden and seat.id != str(interaction.user.id):
+        if hidden and seat_id != seat_of(record.setup, str(interaction.user.id)):  # a side sees its own
             raise GameError("Armies are shown once both Force Dispositions are revealed.")
-        if seat.army is None:
+        army = seat.army if seat_id == str(who.id) else seat.partner_army  # doubles: each player's own
+        if army is None:
             raise GameError(f"{who.display_name} has not set an army in this game.")
-        found = await self.service.lists.get(seat.army.list_id) if seat.army.list_id is not None else None
+        found = await self.service.lists.get(army.list_id) if army.list_id is not None else None
         if found is None:
-            await interaction.followup.send(f"{seat.name}: {seat.army.label} (no list given).", ephemeral=True,
+            await interaction.followup.send(f"{who.display_name}: {army.label} (no list given).", ephemeral=True,
                                             allowed_mentions=NO_PINGS)
             return
-        await interaction.followup.send(**list_message(found[1], seat.name, found[0].id), ephemeral=True)
+        await interaction.followup.send(**list_message(found[1], who.display_name, found[0].id), ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

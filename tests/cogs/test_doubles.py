@@ -258,3 +258,19 @@ async def test_an_open_doubles_challenge_refuses_what_cannot_be_played(harness: 
     self_partner = await harness.slash("game new", user=alice, size="strike-force", partner=alice)
     assert self_partner.ephemeral and "four different players" in self_partner.content
     assert [m for m in harness.messages() if not m["flags"] & EPHEMERAL] == []
+
+
+async def test_each_player_sets_their_own_army_and_the_side_is_flagged_never_refused(doubles: DoublesTable,
+                                                                                     four) -> None:
+    alice, bob, cy, di = four
+    await doubles.start()
+    await doubles.slash("army set", alice, faction="Necrons", detachment="Awakened Dynasty")
+    flagged = await doubles.slash("army set", cy, faction="Necrons", detachment="Awakened Dynasty")
+    state = await doubles.state()
+    side = state.player(str(alice.id))
+    assert side.army is not None and side.partner_army is not None  # Cy's is her own, beside Alice's
+    assert "both Necrons" in " ".join(s.content for s in flagged if s.ephemeral)  # one faction: flagged, kept
+    board = str(await doubles.board())
+    assert board.count("Necrons") >= 2
+    shown = await doubles.slash("army show", bob, player=cy)
+    assert shown.ephemeral and shown.content.startswith("Cy: Necrons")
