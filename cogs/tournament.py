@@ -160,8 +160,10 @@ class TournamentCog(BotCog, name="tournament", description="Run a Swiss tourname
             announce_channel_id=announce_channel.id if announce_channel else None,
             organiser_role_id=organiser_role.id if organiser_role else None, pack=chosen, pool=pool,
             list_policy=lists, list_deadline=deadline, teams=team_rules, doubles=doubles,
+            channel_id=interaction.channel_id,
         )
-        where = f" Pairings will be posted in {announce_channel.mention}." if announce_channel else ""
+        where = (f" Pairings will be posted in {announce_channel.mention}." if announce_channel else
+                 " Pairings will be posted here, or where a round is published from.")
         missions = ("missions from the Chapter Approved Tournament Mission Pool" if pool else
                     f"{rules.title}: each player's Primary Mission from both Force Dispositions")
         partner = " partner:" if doubles else ""  # a pair registers once, together

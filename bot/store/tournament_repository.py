@@ -137,8 +137,9 @@ class EventState(Frozen):
                                                                      "event): friendly fire keeps them apart")
     pins: dict[str, int] = Field(default_factory=dict, description="player id -> the table they always sit at")
     pairing_rules: PairingRules = PairingRules()
-    tables_channel_id: int | None = Field(None, description="Where the last round was published from in Discord: "
-                                                            "the event's channel when it names none")
+    tables_channel_id: int | None = Field(None, description="Where the last round was published from in Discord "
+                                                            "(before one, where the event was created): the event's "
+                                                            "channel when it names none")
     table_channels: tuple[int, ...] = Field((), description="The text channels table threads open from, the tables "
                                                             "in blocks among them (none: the event's channel)")
     opening: int | None = Field(None, description="The round whose table threads are being opened: a restart "

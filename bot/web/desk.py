@@ -297,8 +297,8 @@ async def _publish(desk: Desk, signed: Signed, body: dict[str, Any]) -> str:
     current = record.state.event.rounds[-1] if record.state.event.rounds else None
     if current is None or current.published:
         raise GameError("There is no draft to publish: pair the next round first.")
-    if record.announce_channel_id is None and record.state.tables_channel_id is None:
-        raise GameError("This event names no announcement channel, so its first round is published from Discord "
+    if record.announce_channel_id is None and record.state.tables_channel_id is None:  # created by an older version
+        raise GameError("This event names no channel for its rounds, so its first round is published from Discord "
                         "(`/tournament pair`, then Publish); the desk publishes the rounds after it there.")
     if record.state.teams is None and not body.get("confirm"):
         problems = draft.draft_problems(record.state.event, current, record.state.pairing_rules, record.state.clubs,

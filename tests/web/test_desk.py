@@ -109,6 +109,23 @@ async def test_a_signed_out_or_forged_session_is_sent_to_discord(harness: Harnes
     await desk.close()
 
 
+async def test_the_desk_publishes_where_an_event_without_announcement_channel_was_created(
+        harness: Harness, desk_oauth: FakeOAuth, organiser: FakeUser, players: list[FakeUser]) -> None:
+    await open_event(harness, organiser, players[:4])  # no announce-channel:
+    assert (await current(harness)).state.tables_channel_id == harness.default_channel.id
+    desk = await desk_of(harness, desk_oauth, organiser)
+    await desk.watch()
+    assert (await desk.act("round.pair"))[0] == 200
+    r = (await desk.next_model(where=lambda m: m["round"] is not None))["round"]
+    status, answer = await desk.act("round.publish", number=r["number"], draw=r["draw"], digest=r["digest"])
+    assert status == 200, answer
+    await threads_opened(harness, 2)
+    threads = [harness.model.channels[g.thread_id] for g in (await current(harness)).state.table_games]
+    assert {t.parent_id for t in threads} == {harness.default_channel.id}
+    assert any("round 1 pairings" in m["content"] for m in harness.messages())  # announced there too
+    await desk.close()
+
+
 async def test_an_event_day_at_the_desk(harness: Harness, desk_oauth: FakeOAuth, organiser: FakeUser,
                                        players: list[FakeUser]) -> None:
     pairings = harness.channel("pairings")

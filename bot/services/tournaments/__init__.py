@@ -32,12 +32,13 @@ class TournamentService(Entries, Rounds, Results):
         self, guild_id: int, name: str, rounds: int, *, announce_channel_id: int | None = None,
         organiser_role_id: int | None = None, bye_vp: int = 0, seed: str | None = None, pack: str = CA_PACK,
         pool: bool = True, list_policy: ListPolicy = "none", list_deadline: datetime | None = None,
-        teams: TeamRules | None = None, doubles: bool = False,
+        teams: TeamRules | None = None, doubles: bool = False, channel_id: int | None = None,
     ) -> TournamentRecord:
         """`pack`: the Chapter Approved season played; `pool`: its rounds draw a pool mission (False: CA 2026-27,
         where each table's missions come from its players' Force Dispositions, registered with them or read from
         their lists); `list_policy`: whether players submit lists, and who sees them; `doubles`: each entrant is a pair
-        (never in a team event: the surface refuses both)."""
+        (never in a team event: the surface refuses both); `channel_id`: where the event was created, its rounds'
+        channel until one is published from Discord (so the desk can publish the first with no announcement channel)."""
         if list_deadline is not None and list_policy == "none":
             raise InvalidValue("A list deadline needs lists: pick closed or open `lists:`.")
         name = name.strip()
@@ -56,6 +57,7 @@ class TournamentService(Entries, Rounds, Results):
                     organiser_role_id=organiser_role_id, seed=seed or new_seed(),
                     state=EventState(event=tournament.Tournament(bye_vp=bye_vp, pool=pool), pack=pack,
                                      list_policy=list_policy, list_deadline=list_deadline, doubles=doubles,
+                                     tables_channel_id=channel_id,
                                      teams=TeamEvent(rules=teams) if teams is not None else None),
                 )
             except ActiveTournamentExists:
