@@ -18,7 +18,7 @@ from bot.engine.tournament import event as tournament
 from bot.engine.tournament.draft import draft_problems
 from bot.engine.tournament.pairing import Pairing
 from bot.present import event as event_view
-from bot.present.entrants import army_of, name_of
+from bot.present.entrants import factions_of, name_of, player_name
 from bot.present.teams import matches as team_matches
 from bot.services.judges import Venue
 from bot.services.team_rounds import unfinished_matches
@@ -80,7 +80,8 @@ def _todo(record: TournamentRecord, current: tournament.Round | None) -> list[st
     if state.checkin_open and (absent := not_checked_in(record)):
         todo.append(f"Check-in: {len(absent)} not checked in yet.")
     if state.list_policy != "none" and not (current is not None and current.published):
-        missing = [p for p in state.event.players if p not in state.event.dropped and p not in state.lists]
+        missing = [m for p in state.event.players if p not in state.event.dropped for m in state.members(p)
+                   if m not in state.lists]
         if missing:
             todo.append(f"Lists: {len(missing)} still to come ({_few(record, missing)}).")
         flagged = [p for p, e in state.lists.items() if e.flags]
@@ -97,7 +98,7 @@ def _todo(record: TournamentRecord, current: tournament.Round | None) -> list[st
 
 
 def _few(record: TournamentRecord, players: list[str], shown: int = 5) -> str:
-    names = [name_of(record, p) for p in players[:shown]]
+    names = [player_name(record, p) for p in players[:shown]]
     return ", ".join(names) + (f" and {len(players) - shown} more" if len(players) > shown else "")
 
 
@@ -111,8 +112,7 @@ def _checkin(record: TournamentRecord) -> dict[str, Any]:
 
 
 def _seat(record: TournamentRecord, player: str) -> dict[str, Any]:
-    army = army_of(record, player)
-    return {"id": player, "name": name_of(record, player), "faction": army.faction_name if army else None,
+    return {"id": player, "name": name_of(record, player), "faction": factions_of(record, player),
             "club": record.state.clubs.get(player), "pinned": record.state.pins.get(player)}
 
 
@@ -179,8 +179,8 @@ def _call(call: JudgeCall | None) -> dict[str, Any] | None:
 def _players(record: TournamentRecord) -> list[dict[str, Any]]:
     state = record.state
     return [{**_seat(record, p), "dropped": p in state.event.dropped, "checked_in": p in state.checked_in,
-             "list": ({"id": e.army.list_id, "flags": e.flags, "label": e.army.label} if (e := state.lists.get(p))
-                      else None)}
+             "lists": [{"id": e.army.list_id, "flags": e.flags, "label": e.army.label, "of": player_name(record, m)}
+                       for m in state.members(p) if (e := state.lists.get(m))]}  # in doubles, each player's
             for p in state.event.players]
 
 

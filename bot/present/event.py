@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.engine.tournament import event as tournament
-from bot.present.entrants import army_of, name_of, record_text
+from bot.present.entrants import factions_of, name_of, record_text
 from bot.present.teams import matches as team_matches
 from bot.present.teams import standings as team_standings
 from bot.store.tournament_repository import TournamentRecord
@@ -32,10 +32,6 @@ def model(record: TournamentRecord, games: Mapping[int, Any], *, now_ms: int) ->
     clock = record.state.clock
     ends = clock.ends_at * 1000 if clock is not None and clock.round_number == played else None
 
-    def army(player: str) -> str | None:
-        found = army_of(record, player)
-        return found.faction_name if found else None
-
     pairings = []
     vp: list[int] | list[None]
     if current is not None:
@@ -51,11 +47,13 @@ def model(record: TournamentRecord, games: Mapping[int, Any], *, now_ms: int) ->
             else:
                 vp, status = [None, None], "waiting"
             pairings.append({"table": pairing.table, "names": [name_of(record, pairing.a), name_of(record, pairing.b)],
-                             "armies": [army(pairing.a), army(pairing.b)], "vp": vp, "state": status,
+                             "armies": [factions_of(record, pairing.a), factions_of(record, pairing.b)],
+                             "vp": vp, "state": status,
                              "game": linked.get(pairing.table)})
         if current.pairings.bye is not None:
             bye = current.pairings.bye.a
-            pairings.append({"table": None, "names": [name_of(record, bye), None], "armies": [army(bye), None],
+            pairings.append({"table": None, "names": [name_of(record, bye), None],
+                             "armies": [factions_of(record, bye), None],
                              "vp": [current.pairings.bye.vp_a, None], "state": "bye", "game": None})
     over = record.status == "finished"
     return {"kind": "event", "event": record.id, "version": record.version, "name": record.name,
@@ -84,9 +82,7 @@ def standings(record: TournamentRecord) -> list[dict[str, Any]]:
     if record.state.teams is not None:
         return team_standings(record) or []
 
-    def army(player: str) -> str | None:
-        found = army_of(record, player)
-        return found.faction_name if found else None
     return [{"rank": s.rank, "name": name_of(record, s.player), "record": record_text(s.wins, s.draws, s.losses),
-             "opponents": f"{s.opponents_win_pct:.0f}%", "vp": s.vp, "army": army(s.player), "dropped": s.dropped}
+             "opponents": f"{s.opponents_win_pct:.0f}%", "vp": s.vp, "army": factions_of(record, s.player),
+             "dropped": s.dropped}
             for s in tournament.standings(record.state.event)]

@@ -12,7 +12,7 @@ from datetime import datetime
 from bot.engine.teams import event as teams
 from bot.engine.teams.scoring import result_bp
 from bot.engine.tournament import event as tournament
-from bot.present.entrants import army_of, name_of, record_text
+from bot.present.entrants import factions_of, name_of, record_text
 from bot.services.team_rounds import results_by_round, team_event
 from bot.store.judge_models import JudgeCall
 from bot.store.tournament_repository import TournamentRecord
@@ -50,6 +50,15 @@ def result_notes(event: tournament.Tournament) -> dict[str, list[str]]:
     return notes
 
 
+def list_columns(record: TournamentRecord, player: str | None) -> list[str | int]:
+    """A player's list in a row: faction, detachments ("A + B" for several), points, flags; empty without one."""
+    entry = record.state.lists.get(player or "")
+    if entry is None:
+        return ["", "", "", ""]
+    army = entry.army
+    return [army.faction_name, army.detachments_text, army.points if army.points is not None else "", entry.flags]
+
+
 def partner_columns(record: TournamentRecord, entrant: str | None) -> list[str]:
     """A doubles pair's second player, id and name, after a row's columns (its `name` is the pair's: "A & B"); a
     singles event's rows have none, so its files read as they always did."""
@@ -64,18 +73,16 @@ def standings_csv(record: TournamentRecord) -> str:
     writer = csv.writer(out)
     writer.writerow(["rank", "player_id", "name", "record", "wins", "draws", "losses", "opponents_win_pct", "vp",
                      "path", "had_bye", "dropped", "notes", "faction", "detachment", "list_points", "list_flags",
-                     *(["partner_id", "partner"] if record.state.doubles else [])])
+                     *(["partner_id", "partner", "partner_faction", "partner_detachment", "partner_list_points",
+                        "partner_list_flags"] if record.state.doubles else [])])
     notes = result_notes(record.state.event)
     for s in tournament.standings(record.state.event):
-        entry = record.state.lists.get(s.player)
-        army = entry.army if entry else None
+        partner = [*partner_columns(record, s.player), *list_columns(record, record.state.partners.get(s.player))]
         writer.writerow([s.rank, s.player, name_of(record, s.player), record_text(s.wins, s.draws, s.losses),
                          s.wins, s.draws, s.losses,
                          f"{s.opponents_win_pct:.2f}", s.vp, s.path, s.had_bye, s.dropped,
-                         "; ".join(notes.get(s.player, ())), army.faction_name if army else "",
-                         army.detachments_text if army else "",  # several: "A + B"
-                         army.points if army and army.points is not None else "", entry.flags if entry else "",
-                         *partner_columns(record, s.player)])
+                         "; ".join(notes.get(s.player, ())), *list_columns(record, s.player),
+                         *(partner if record.state.doubles else [])])
     return out.getvalue()
 
 
@@ -88,8 +95,7 @@ def results_csv(record: TournamentRecord) -> str:
                      *(["partner_a_id", "partner_a", "partner_b_id", "partner_b"] if record.state.doubles else [])])
 
     def faction(player: str | None) -> str:
-        army = army_of(record, player) if player else None
-        return army.faction_name if army else ""
+        return (factions_of(record, player) if player else None) or ""
 
     for r in record.state.event.rounds:
         for res in sorted(r.results, key=lambda x: x.table):

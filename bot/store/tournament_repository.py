@@ -161,6 +161,19 @@ class EventState(Frozen):
         """An entrant's name as registered; a pair's names both its players: 'A & B'."""
         return JOINED.join(self.names.get(p, p) for p in self.members(entrant))
 
+    def granted(self, entrant: str) -> tuple[str, ...]:
+        """The Force Dispositions the entrant's lists grant: their list's, or in doubles either player's."""
+        found = [d for p in self.members(entrant) if (e := self.lists.get(p)) for d in e.army.granted]
+        return tuple(dict.fromkeys(found))
+
+    def to_choose(self, player: str) -> bool:
+        """Whether the player's list (in doubles, their pair's lists) waits on the Force Disposition it plays,
+        among several granted."""
+        entry, entrant = self.lists.get(player), self.entrant_of(player)
+        if not self.doubles:
+            return entry is not None and entry.army.to_choose
+        return entry is not None and entrant not in self.dispositions and len(self.granted(entrant)) > 1
+
 
 @dataclass(frozen=True)
 class TournamentRecord:

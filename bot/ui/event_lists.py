@@ -9,7 +9,7 @@ from bot.armies.check import army_from, read_list
 from bot.armies.data import army_data
 from bot.armies.lists import ListError
 from bot.engine.errors import GameError
-from bot.present.entrants import name_of
+from bot.present.entrants import player_name
 from bot.store.tournament_repository import EntryList, TournamentRecord
 from bot.present.offers import army_fields, army_values
 from bot.ui.armies import list_message
@@ -44,14 +44,15 @@ async def submit(client: discord.Client, interaction: discord.Interaction, recor
     army = army_from(army_data(), faction or "", detachment, checked, list_id)
     saved = await service.submit_list(record.guild_id, owner, EntryList(army=army, flags=len(checked.flags)), by=me,
                                       organiser=organiser)
-    whose = "Your list" if owner == me else f"{name_of(saved, owner)}'s list"
-    message = list_message(checked, name_of(saved, owner), list_id)
+    whose = "Your list" if owner == me else f"{player_name(saved, owner)}'s list"
+    message = list_message(checked, player_name(saved, owner), list_id)
     content = f"{whose} for **{discord.utils.escape_markdown(saved.name)}** is in."
-    entry = saved.state.lists.get(owner)
-    if not saved.state.event.pool and entry is not None and entry.army.to_choose:
+    state = saved.state
+    if not state.event.pool and state.to_choose(owner):
         # CA 2026-27: several Force Dispositions granted and none recorded: chosen here, among those only
-        names = dispositions_named(client, saved, entry.army.dispositions)
-        content += (f" Its detachments grant {' and '.join(f'**{n}**' for n in names.values())}: pick the Force "
+        names = dispositions_named(client, saved, state.granted(state.entrant_of(owner)))
+        whose = "Your pair's lists grant" if state.doubles else "Its detachments grant"
+        content += (f" {whose} {' and '.join(f'**{n}**' for n in names.values())}: pick the Force "
                     "Disposition it plays below (or record it on the list, `Force Disposition: …`): nobody else sees "
                     "it before the pairings.")
         message["view"].add_item(ListDisposition(saved.id, list_id, list(names.items())))
@@ -92,37 +93,38 @@ class ListDisposition(Persistent, discord.ui.DynamicItem[discord.ui.Select],
 
 async def show(client: discord.Client, interaction: discord.Interaction, record: TournamentRecord,
                player: discord.abc.User) -> None:
-    """A player's list, privately: their own, any to an organiser, anyone's at an open-list event."""
-    owner = str(player.id)
-    allowed = (owner == str(interaction.user.id) or is_organiser(interaction, record)
-               or record.state.list_policy == "open")
+    """A player's list, privately: their own or their doubles partner's, any to an organiser, anyone's at an
+    open-list event."""
+    owner, state = str(player.id), record.state
+    allowed = (state.entrant_of(owner) == state.entrant_of(str(interaction.user.id))
+               or is_organiser(interaction, record) or state.list_policy == "open")
     if not allowed:
         raise GameError("This event's lists are closed: only the organisers see them.")
     entry = record.state.lists.get(owner)
     lists = client.service.lists  # type: ignore[attr-defined]
     found = await lists.get(entry.army.list_id) if entry and entry.army.list_id else None
     if found is None:
-        raise GameError(f"{name_of(record, owner)} has no list in this event yet.")
-    await interaction.followup.send(**list_message(found[1], name_of(record, owner), found[0].id), ephemeral=True)
+        raise GameError(f"{player_name(record, owner)} has no list in this event yet.")
+    await interaction.followup.send(**list_message(found[1], player_name(record, owner), found[0].id), ephemeral=True)
 
 
 def review_embeds(record: TournamentRecord) -> list[discord.Embed]:
     """For the organisers: every entrant's list or its absence, flags first, then the changes after the lock."""
     state = record.state
-    active = [p for p in state.event.players if p not in state.event.dropped]
+    active = [m for p in state.event.players if p not in state.event.dropped for m in state.members(p)]
     missing = [p for p in active if p not in state.lists]
     flagged = [p for p in active if p in state.lists and state.lists[p].flags]
-    lines = [f"❌ {discord.utils.escape_markdown(name_of(record, p))}: no list" for p in missing]
-    for p in sorted(active, key=lambda p: (p not in flagged, name_of(record, p).casefold())):
+    lines = [f"❌ {discord.utils.escape_markdown(player_name(record, p))}: no list" for p in missing]
+    for p in sorted(active, key=lambda p: (p not in flagged, player_name(record, p).casefold())):
         if p in state.lists:
             entry = state.lists[p]
             mark = f"⚠️ {entry.flags} to check" if entry.flags else "✅"
-            lines.append(f"{mark} {discord.utils.escape_markdown(name_of(record, p))}: {entry.army.label}"
+            lines.append(f"{mark} {discord.utils.escape_markdown(player_name(record, p))}: {entry.army.label}"
                          + (f" · {entry.army.points} pts" if entry.army.points is not None else "")
-                         + (" · ⏳ Force Disposition to choose" if entry.army.to_choose else ""))
+                         + (" · ⏳ Force Disposition to choose" if state.to_choose(p) else ""))
     for change in state.list_changes:
         lines.append(f"✏️ <t:{int(change.at.timestamp())}:f> <@{change.by}> changed "
-                     f"{discord.utils.escape_markdown(name_of(record, change.player))}'s list")
+                     f"{discord.utils.escape_markdown(player_name(record, change.player))}'s list")
     deadline = (f"deadline <t:{int(state.list_deadline.timestamp())}:f>" if state.list_deadline
                 else "no deadline")
     title = f"{record.name}: lists ({POLICIES[state.list_policy]}, {deadline})"

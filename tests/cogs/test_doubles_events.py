@@ -243,7 +243,8 @@ async def test_a_doubles_event_runs_three_rounds_from_the_threads_and_the_partne
     export = await harness.slash("tournament export", user=organiser)
     files = {a["filename"]: harness.model.files[int(a["id"])].decode() for a in export.main.message["attachments"]}
     rows = list(csv.DictReader(io.StringIO(files[f"tournament-{record.id}-standings.csv"])))
-    assert list(rows[0])[-2:] == ["partner_id", "partner"]
+    assert list(rows[0])[-6:] == ["partner_id", "partner", "partner_faction", "partner_detachment",
+                                  "partner_list_points", "partner_list_flags"]
     for row in rows:
         assert row["partner_id"] == record.state.partners[row["player_id"]]
         assert row["name"] == f"{record.state.names[row['player_id']]} & {row['partner']}"

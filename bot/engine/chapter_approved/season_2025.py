@@ -38,8 +38,9 @@ class Season2025(Battle):
             mission=mission,
             sides_rolloff=sides,
             first_turn_rolloff=first_turn,
-            players=tuple(PlayerState(id=pid, name=name, army=army)
-                          for pid, name, army in zip(setup.players, setup.names, setup.armies or (None, None))),
+            players=tuple(PlayerState(id=pid, name=name, army=army, partner_army=partner)
+                          for pid, name, army, partner in zip(setup.players, setup.names, setup.armies or (None, None),
+                                                              setup.partner_armies or (None, None))),
             challenger_deck=challenger_deck,
         )
         winner = state.player(sides.winner).name

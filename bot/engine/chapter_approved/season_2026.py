@@ -62,9 +62,12 @@ class Season2026(Battle):
             where = "The pairing's layout, drawn once both Force Dispositions are revealed"
         events = [Event(f"{where}." + (f" Twist: {catalog.twist(twist).name}." if twist else ""))]
         game = cls(catalog, state)
-        for player, army in zip(setup.players, setup.armies or (None, None)):
+        for player, army, partner in zip(setup.players, setup.armies or (None, None),
+                                         setup.partner_armies or (None, None)):
             if army is not None:  # an event's dispositions are set below; a pick-up army picks its detachment's
                 game.set_army(player, army, pick=setup.dispositions is None)
+            if partner is not None:  # a doubles event's second list
+                game.set_army(player, partner, pick=False, partner=True)
         if setup.dispositions is not None:
             for player, disposition in zip(setup.players, setup.dispositions):
                 game.update_player(player, disposition_choice=game.known_disposition(disposition))

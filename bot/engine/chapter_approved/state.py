@@ -74,6 +74,8 @@ class GameSetup(Frozen):
                           "player's id; `names` names both its players")
     player_names: tuple[tuple[str, str], tuple[str, str]] | None = Field(
         None, description="Doubles: each side's two players by their own names, its first player first")
+    partner_armies: tuple[Army | None, Army | None] | None = Field(
+        None, description="Doubles: each side's second player's army, set beforehand (a doubles event's lists)")
     version: int = Field(SETUP_VERSION, description=(
         "1: games stored before version 2 (Mersenne Twister streams, roll-offs and Supply Drop drawn at "
         "creation, one Done scoring closes the end of a turn); 2: SHA-256 streams (docs/verify.md) "

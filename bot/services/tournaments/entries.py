@@ -84,7 +84,9 @@ class Entries(EventChanges):
                                     after=settled_id(entry), at=self.now())
                 update["list_changes"] = (*state.list_changes, change)
             disposition = entry.army.disposition
-            if not state.event.pool and entry.army.to_choose:
+            if not state.event.pool and state.doubles:
+                update.update(_pair_disposition(state.model_copy(update=update), player, entry, started))
+            elif not state.event.pool and entry.army.to_choose:
                 # several granted, none recorded: a choice made before stands where this list grants it too
                 kept = state.dispositions.get(player)
                 if kept in entry.army.dispositions:
@@ -106,7 +108,8 @@ class Entries(EventChanges):
                                  organiser: bool) -> TournamentRecord:
         """CA 2026-27: the Force Disposition a list plays when its detachments grant several and it records none,
         chosen among those only, by its player (or an organiser) as for the list itself; once the first round is
-        paired it stays the one the player's games are paired with."""
+        paired it stays the one the player's games are paired with. In doubles the pair's, among those either
+        player's list grants, chosen by either player."""
         guild_id = (await self.get(tournament_id)).guild_id
 
         def op(record: TournamentRecord) -> EventState:
@@ -114,17 +117,18 @@ class Entries(EventChanges):
             player = next((p for p, e in state.lists.items() if e.army.list_id == list_id), None)
             if record.id != tournament_id or player is None:
                 raise InvalidValue("That list is no longer in the event: submit it again.")
-            if by != player and not organiser:
+            entrant = state.entrant_of(player)  # in doubles, the pair plays one, from either player's list
+            if state.entrant_of(by) != entrant and not organiser:
                 raise NotAPlayer("Only an organiser can choose the Force Disposition of someone else's list.")
             self.list_refusal(state, player, by=by, organiser=organiser)
-            entry = state.lists[player]
-            if disposition not in entry.army.granted:
+            if disposition not in state.granted(entrant):
                 raise InvalidValue("Pick one of the Force Dispositions the list's detachments grant.")
-            if state.event.rounds and state.dispositions.get(player) not in (None, disposition):
+            if state.event.rounds and state.dispositions.get(entrant) not in (None, disposition):
                 raise InvalidValue("The player's games are paired with another Force Disposition.")
+            lists = {**state.lists, **{p: _choosing(e, disposition) for p in state.members(entrant)
+                                       if (e := state.lists.get(p)) and disposition in e.army.granted}}
             return team_rounds.refuse_clashes(state.model_copy(update={
-                "lists": {**state.lists, player: _choosing(entry, disposition)},
-                "dispositions": {**state.dispositions, player: disposition}}), player)
+                "lists": lists, "dispositions": {**state.dispositions, entrant: disposition}}), player)
         return await self._change(guild_id, op)
 
     def list_refusal(self, state: EventState, player: str, *, by: str, organiser: bool) -> None:
@@ -132,7 +136,7 @@ class Entries(EventChanges):
         (both but for an organiser)."""
         if state.list_policy == "none":
             raise InvalidValue("This event takes no lists.")
-        if player not in state.event.players:
+        if state.entrant_of(player) not in state.event.players:  # in doubles, each player of a pair has a list
             raise NotAPlayer("Register for the event first (`/tournament register`), then submit your list."
                              if player == by else "That player is not registered for this event.")
         if organiser:
@@ -201,6 +205,28 @@ class Entries(EventChanges):
             for player in absent:
                 event = tournament.drop_player(event, player)
             return await self._save(record, record.state.model_copy(update={"event": event, "checkin_open": False}))
+
+
+def _pair_disposition(state: EventState, player: str, entry: EntryList, started: bool) -> dict:
+    """Doubles, CA 2026-27: the pair's Force Disposition once `player`'s list is in (`state` holds it), one of those
+    either player's detachments grant: a choice the list records among several; else the one the pair has, while
+    a list grants it (or the partner's list may: it is still to come); else the only one granted; else none, to
+    choose. After the first round the pair's stays."""
+    entrant, lists = state.entrant_of(player), dict(state.lists)
+    kept, granted = state.dispositions.get(entrant), state.granted(entrant)
+    recorded = entry.army.disposition if len(entry.army.dispositions) > 1 else None
+    chosen = recorded or (kept if kept in granted else None)
+    if started and kept is not None and chosen != kept:
+        raise InvalidValue("Your pair's lists do not grant the Force Disposition its games are paired with: "
+                           "correct the detachments.")
+    if chosen is None and kept is not None and any(p not in lists for p in state.members(entrant)):
+        chosen = kept  # the partner's list, still to come, may grant it
+    if chosen is None and len(granted) == 1:
+        chosen = granted[0]
+    if chosen is not None and entry.army.to_choose and chosen in entry.army.dispositions:
+        lists[player] = _choosing(entry, chosen)
+    dispositions = {p: d for p, d in state.dispositions.items() if p != entrant}
+    return {"lists": lists, "dispositions": {**dispositions, entrant: chosen} if chosen else dispositions}
 
 
 def settled_id(entry: EntryList) -> int:

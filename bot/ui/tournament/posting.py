@@ -14,7 +14,7 @@ from bot.engine.chapter_approved.state import GameSetup, GameState
 from bot.engine.errors import GameError
 from bot.engine.tournament import event as tournament
 from bot.engine.rng import new_seed
-from bot.present.entrants import army_of, name_of
+from bot.present.entrants import army_of, name_of, player_name
 from bot.store.tournament_repository import TableGame, TournamentRecord
 from bot.ui.armies import list_message
 from bot.services.games import ActResult
@@ -129,7 +129,8 @@ async def open_table(client: discord.Client, record: TournamentRecord, channel: 
         partners = record.state.partners
         sides = {"partners": (partners[pairing.a], partners[pairing.b]),
                  "player_names": tuple((record.state.names[p], record.state.names[partners[p]])
-                                       for p in (pairing.a, pairing.b))}
+                                       for p in (pairing.a, pairing.b)),
+                 "partner_armies": (army_of(record, partners[pairing.a]), army_of(record, partners[pairing.b]))}
     if current.mission is not None:
         setup = GameSetup(size="strike-force", players=(pairing.a, pairing.b), names=names,
                           mission=current.mission, seed=new_seed(), armies=armies, **sides)
@@ -157,7 +158,7 @@ async def open_table(client: discord.Client, record: TournamentRecord, channel: 
     message["view"].add_item(CallJudgeButton(game.game_id))  # a dispute before the game starts (a list, terrain)
     await place.send(**message)
     if record.state.list_policy == "open":  # each player sees their opponent's list at pairing
-        await post_lists(client, place, record, (pairing.a, pairing.b))
+        await post_lists(client, place, record, (*record.state.members(pairing.a), *record.state.members(pairing.b)))
     return TableGame(round_number=round_number, table=pairing.table, game_id=game.game_id, thread_id=place.id)
 
 
@@ -169,7 +170,7 @@ async def post_lists(client: discord.Client, place: discord.abc.Messageable, rec
         lists = client.service.lists  # type: ignore[attr-defined]
         found = await lists.get(entry.army.list_id) if entry and entry.army.list_id else None
         if found is not None:
-            await place.send(**list_message(found[1], name_of(record, player), found[0].id))
+            await place.send(**list_message(found[1], player_name(record, player), found[0].id))
 
 
 async def archive_table_threads(client: discord.Client, record: TournamentRecord, round_number: int) -> int:

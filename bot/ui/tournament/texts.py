@@ -16,7 +16,7 @@ from bot.engine.chapter_approved.catalog import Catalog
 from bot.engine.rng import derive_rng
 from bot.engine.tournament import event as tournament
 from bot.present.exports import result_notes
-from bot.present.entrants import army_of, name_of, record_text
+from bot.present.entrants import factions_of, name_of, record_text
 from bot.store.tournament_repository import PendingReport, TournamentRecord
 from bot.services.team_rounds import unfinished_matches
 from bot.ui.limits import (
@@ -46,8 +46,8 @@ def side_users(record: TournamentRecord, *entrants: str) -> list[int]:
 
 def faction_note(record: TournamentRecord, player: str) -> str:
     """' (Space Wolves)' after a player's name where their list is in, else nothing."""
-    army = army_of(record, player)
-    return f" ({army.faction_name})" if army else ""
+    factions = factions_of(record, player)
+    return f" ({factions})" if factions else ""
 
 
 def score_line(record: TournamentRecord, pairing: tournament.Pairing,

@@ -385,9 +385,10 @@ function renderPlayers(m) {
     button(club, 'Set', () => act('player.club', { player: p.id, club: clubInput.value }), 'd-btn tiny quiet');
     el('td', 'num', row, p.pinned || '');
     const list = el('td', '', row);
-    if (p.list) {
-      const link = el('a', '', list, p.list.flags ? `${p.list.flags} to check` : 'list');
-      link.href = `${BASE}/list/${p.list.id}`;
+    for (const l of p.lists) {  // a doubles pair has one a player
+      const label = l.flags ? `${l.flags} to check` : 'list';
+      const link = el('a', 'd-listlink', list, p.lists.length > 1 ? `${l.of}: ${label}` : label);
+      link.href = `${BASE}/list/${l.id}`;
       link.target = '_blank';
     }
     const tools = el('td', 'd-tools', row);
