@@ -51,6 +51,7 @@ from bot.ui.game_options import packs_typed
 from bot.ui.sharing import event_links_text, web_of
 from bot.ui.limits import AUTOCOMPLETE_CHOICES
 from bot.ui.text import pinging
+from bot.ui.tournament.tables import opening, unopened
 from cogs.base import BotCog
 
 MISSIONS = [app_commands.Choice(name=f"Mission {c}", value=c) for c in MISSION_LETTERS]
@@ -482,21 +483,19 @@ class TournamentCog(BotCog, name="tournament", description="Run a Swiss tourname
         where = ", ".join(f"<#{c}>" for c in named) if named else "the event's announcement channel"
         said = f"Table threads open in {where}, the tables in blocks in that order." if len(named) > 1 else \
             f"Table threads open in {where}."
-        rounds = record.state.event.rounds
-        linked = {g.table for g in record.state.table_games if rounds and g.round_number == rounds[-1].number}
-        missing = [p for p in rounds[-1].pairings.tables if p.table not in linked] if rounds and rounds[-1].published \
-            and record.state.teams is None else []
+        missing = unopened(record)
         if not missing:
             await interaction.response.send_message(said, ephemeral=True)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         async def answer(text: str, over: bool) -> None:
             await interaction.edit_original_response(content=text)
-        head = f"{said} Round {rounds[-1].number} has {len(missing)} table{'s' if len(missing) != 1 else ''} " \
-               "without a thread:"
+        number, _, _ = opening(record)
+        lacking = ("match", "matches") if record.state.teams is not None else ("table", "tables")
+        head = f"{said} Round {number} has {missing} {lacking[missing != 1]} without a thread:"
         tables = self.bot.tables  # type: ignore[attr-defined]
         if tables.busy(record.id):
-            await answer(f"{said} Round {rounds[-1].number}'s tables are opening already.", True)
+            await answer(f"{said} Round {number}'s threads are opening already.", True)
             return
         await answer(f"{head} opening them.", False)
         tables.open(record, interaction.channel, answer, head=head)

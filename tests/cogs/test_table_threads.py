@@ -1,6 +1,7 @@
 """A round's table threads at the size of a Grand Tournament: opened in the background with the organiser's answer
-following them, resumed after a restart without a second thread, spread among the channels organisers name, archived
-as results come in, and opened even when the server is at Discord's count of active threads."""
+following them, resumed after a restart without a second thread (a team round's match threads too), spread among
+the channels organisers name, archived as results come in, and opened even when the server is at Discord's count of
+active threads."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from bot.engine.chapter_approved.catalog import Catalog
 from tests.cogs.conftest import harness_settings
 from tests.cogs.game_table import Table, verbs
 from tests.cogs.harness import Harness
-from tests.cogs.test_tournament_commands import MANAGE_SERVER, current, open_event, publish
+from tests.cogs.test_team_events import publish_round, team_event
+from tests.cogs.test_tournament_commands import MANAGE_SERVER, current, open_event, publish, refused
 from tests.discord_model import DiscordModel, FakeUser
 
 TABLES = 7
@@ -169,3 +171,64 @@ async def test_a_server_full_of_its_members_threads_says_so_and_tables_opens_the
     assert opened.ephemeral and answers[0].endswith("Round 1 has 2 tables without a thread: opening them.")
     assert answers[-1].endswith(f"Opened the 2 table threads of round 1 in <#{news.id}>, each with its game ready.")
     await assert_every_table_open_once(harness, tables=2)
+
+
+async def test_a_team_round_cut_by_a_restart_opens_its_other_matches_once(catalog: Catalog, tmp_path) -> None:
+    """A team round's match threads open in the background too: the bot stops right after Discord opened the second
+    match's thread; at the next start the opening adopts it and opens the third, each match with one board."""
+    settings = harness_settings(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    model = DiscordModel()
+
+    def match_threads() -> dict[str, int]:
+        names = [c.name for c in model.channels.values() if c.is_thread and c.name.startswith("R1 Team")]
+        assert len(names) == len(set(names)), f"a match opened twice: {sorted(names)}"
+        return {c.name: c.id for c in model.channels.values() if c.is_thread and c.name.startswith("R1 Team")}
+
+    async with Harness(MissionBot(settings, catalog), model) as h:
+        organiser = h.user("organiser", permissions=MANAGE_SERVER)
+        await team_event(h, organiser, 3, 6)
+        answer = h.routes[("POST", "/channels/{channel_id}/threads")]
+        opened = []
+
+        def stopping(params: dict, body: Any, files: list) -> Any:
+            made = answer(params, body, files)
+            opened.append(made)
+            if len(opened) == 2:
+                raise asyncio.CancelledError  # Discord opened it; the bot stops before it hears so
+            return made
+        h.route("POST", "/channels/{channel_id}/threads", stopping)
+        published = await publish_round(h, organiser)
+        assert any("Opening match threads: 0 of 3." in s.content for s in published if s.message)
+        record = await current(h)
+        assert record.state.opening == 1 and len(record.state.match_boards) == 1
+        assert len(match_threads()) == 2
+
+    async with Harness(MissionBot(settings, catalog), model) as h:  # the restart
+        await h.bot.tables.idle()
+        record = await current(h)
+        boards = [b for b in record.state.match_boards if b.round_number == 1]
+        assert sorted(b.match for b in boards) == [1, 2, 3] and record.state.opening is None
+        assert sorted(b.thread_id for b in boards) == sorted(match_threads().values())
+        for board in boards:
+            posted = [m for m in h.messages(model.channels[board.thread_id]) if m["embeds"]]
+            assert [m["id"] for m in posted] == [str(board.message_id)]  # one board a match
+
+
+async def test_tables_opens_a_team_rounds_matches_a_full_server_left_without_a_thread(harness: Harness) -> None:
+    organiser = harness.user("organiser", permissions=MANAGE_SERVER)
+    await team_event(harness, organiser, 3, 4)
+    members = harness.model.fill_threads(harness.model.guild_id, harness.channel("chat").id,
+                                         harness.model.max_active_threads, owner=harness.user("member"))
+    reply = await publish_round(harness, organiser)
+    assert "Stopped after 0 of 2 match threads: This server has as many active threads" in reply[-1].body["content"]
+    for thread in members[:5]:
+        harness.model.edit_channel(thread.id, {"archived": True})
+    refused(await harness.slash("tournament tables", user=organiser, options={"channel": harness.channel("more")}),
+            "A team event's games open in their match's channel")
+    opened = await harness.slash("tournament tables", user=organiser)
+    answers = [s.body["content"] for s in opened if s.kind == "edit"]
+    assert answers[0].endswith("Round 1 has 2 matches without a thread: opening them.")
+    record = await current(harness)
+    assert answers[-1].endswith(f"Opened the 2 match threads of round 1 in <#{record.announce_channel_id}>, each "
+                                "with its pairing board.")
+    assert sorted(b.match for b in record.state.match_boards) == [1, 2] and record.state.opening is None

@@ -135,7 +135,7 @@ async def test_a_match_is_paired_in_secret_and_its_games_start_in_their_threads(
     (two Skirmishes and the Main Engagement) and the Champions, 8 games, 9 choices a captain."""
     rosters = await team_event(harness, organiser, size, 2)
     published = await publish_round(harness, organiser)
-    assert any("1 match thread opened" in s.content and s.ephemeral for s in published if s.message)
+    assert any("Opened the 1 match thread of round 1" in s.content and s.ephemeral for s in published if s.message)
     record = await current(harness)
     [pair] = record.state.teams.rounds[0].matches
     by_team = {record.state.teams.team(t).captain: r[0] for t, r in zip(("1", "2"), rosters)}

@@ -102,39 +102,40 @@ async def send_team_draft(interaction: discord.Interaction, record: TournamentRe
                                     allowed_mentions=discord.AllowedMentions.none())
 
 
-async def publish_team_round(client: discord.Client, record: TournamentRecord,
-                             fallback: discord.abc.Messageable | None) -> str:
-    """A published team round: each match's thread with its board, and the round in the announcement channel (else
-    `fallback`); what was done, for the organiser."""
-    count = await open_match_threads(client, record, fallback)
+async def announce_team_round(client: discord.Client, record: TournamentRecord,
+                              fallback: discord.abc.Messageable | None) -> str:
+    """A published team round in the announcement channel (else `fallback`), before its match threads open: what
+    was done, for the organiser."""
     current = team_event(record).rounds[-1]
-    lines = draft_lines(record)
     channel = await table_channel(client, record, fallback)
+    embeds = line_embeds(draft_lines(record), "Team matches")[:10]
     await channel.send(f"🏆 **{discord.utils.escape_markdown(record.name)}** round {current.number}: the captains "
-                       "pair their games in each match's thread.", embeds=line_embeds(lines, "Team matches")[:10],
+                       "pair their games in each match's thread.", embeds=embeds,
                        allowed_mentions=discord.AllowedMentions.none())
-    return (f"Round {current.number} is published: {count} match thread{'s' if count != 1 else ''} opened in "
-            f"<#{channel.id}>, each with its pairing board.")
+    return f"Round {current.number} is published: announced in <#{channel.id}>."
 
 
-async def open_match_threads(client: discord.Client, record: TournamentRecord,
-                             fallback: discord.abc.Messageable | None) -> int:
-    """A thread per team match of the round just published, with both teams in it and its board: how many."""
-    channel = await table_channel(client, record, fallback)
-    current = team_event(record).rounds[-1]
-    for pair in current.matches:
-        names = [team_name(record, t) for t in pair.teams]
-        thread = await new_thread(client, channel, clip(f"R{current.number} {names[0]} vs {names[1]}", 100),
-                                  f"{record.name}: team pairing")
+def match_thread_name(record: TournamentRecord, number: int, pair: teams.TeamPair) -> str:
+    names = [team_name(record, t) for t in pair.teams]
+    return clip(f"R{number} {names[0]} vs {names[1]}", 100)
+
+
+async def open_match(client: discord.Client, record: TournamentRecord, channel: discord.TextChannel, number: int,
+                     pair: teams.TeamPair, place: discord.Thread | None = None) -> None:
+    """A team match's thread with both teams in it, and its board. `place`: its thread, opened before a restart cut
+    the round's opening (its players are told again unless Discord says it holds a message)."""
+    thread = place or await new_thread(client, channel, match_thread_name(record, number, pair),
+                                       f"{record.name}: team pairing")
+    if place is None or place.last_message_id is None:
         members = [p for team_id in pair.teams for p in team_event(record).team(team_id).members]
+        names = [team_name(record, t) for t in pair.teams]
         # The mention brings every player into the thread: one message, not a call each.
-        await thread.send(f"{' '.join(f'<@{p}>' for p in members)}: your round {current.number} match, "
+        await thread.send(f"{' '.join(f'<@{p}>' for p in members)}: your round {number} match, "
                           f"**{discord.utils.escape_markdown(names[0])}** vs "
                           f"**{discord.utils.escape_markdown(names[1])}**. The captains pair the games on the board "
                           "below; each game opens in its own thread.",
                           allowed_mentions=pinging(members))
-        record = await post_board(client, record, current.number, pair, thread.id, None)
-    return len(current.matches)
+    await post_board(client, record, number, pair, thread.id, None)
 
 
 async def post_board(client: discord.Client, record: TournamentRecord, round_number: int, pair: teams.TeamPair,

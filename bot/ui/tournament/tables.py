@@ -27,6 +27,8 @@ from bot.plumbing.changes import Change
 from bot.services.game_log import OVER
 from bot.store.tournament_repository import TournamentRecord
 from bot.ui.threads import archive
+from bot.services.team_rounds import team_event
+from bot.ui.teams.board import match_thread_name, open_match
 from bot.ui.tournament.posting import archive_table_threads, open_table, table_channels
 from bot.ui.tournament.texts import table_thread_name
 
@@ -47,9 +49,11 @@ class TableThreads:
 
     def open(self, record: TournamentRecord, fallback: discord.abc.Messageable | None,
              report: Report | None = None, *, head: str = "") -> bool:
-        """Open the current round's tables still without a thread, in the background, `report` told of the progress
-        after `head`; False if an opening of the event is under way already (it opens them)."""
-        progress = Progress(report, head, len(record.state.event.rounds[-1].pairings.tables))
+        """Open the current round's tables (a team round's matches) still without a thread, in the background,
+        `report` told of the progress after `head`; False if an opening of the event is under way already (it opens
+        them)."""
+        _, total, noun = opening(record)
+        progress = Progress(report, head, total, noun)
         if self.busy(record.id):  # a round published while the one before still opens: its turn comes next
             self._next[record.id] = (fallback, progress)
             return False
@@ -66,10 +70,9 @@ class TableThreads:
         """At start-up: the openings a restart cut, in this process's servers, carried on; how many."""
         resumed = 0
         for record in await self.client.tournaments.repo.all_active():  # type: ignore[attr-defined]
-            rounds = record.state.event.rounds
             if record.state.opening is None or self.client.get_guild(record.guild_id) is None:
                 continue
-            if not rounds or rounds[-1].number != record.state.opening:  # a later round was published meanwhile
+            if opening(record)[0] != record.state.opening:  # a later round was published meanwhile
                 continue
             fallback = self.client.get_channel(record.state.tables_channel_id or 0)
             resumed += self.open(record, fallback if isinstance(fallback, discord.abc.Messageable) else None)
@@ -94,33 +97,59 @@ class TableThreads:
     async def _open(self, tournament_id: int, fallback: discord.abc.Messageable | None, progress: Progress) -> None:
         tournaments = self.client.tournaments  # type: ignore[attr-defined]
         record = await tournaments.get(tournament_id)
-        current = record.state.event.rounds[-1]
-        tables = sorted(current.pairings.tables, key=lambda p: p.table)
+        number, total, _ = opening(record)
+        what = "match threads" if record.state.teams is not None else "table threads"
         try:
             channels = await table_channels(self.client, record, fallback)
-            record = await tournaments.set_opening(record.id, current.number)
-            linked = {g.table for g in record.state.table_games if g.round_number == current.number}
-            progress.done = len(linked)
-            blocks = spread(tables, channels)
-            existing = await self._threads_of(channels, record, current.number)
-            failures = [f for f in await asyncio.gather(
-                *(self._open_block(record.id, current.number, channel, [p for p in block if p.table not in linked],
-                                   existing, progress) for channel, block in blocks),
-                return_exceptions=True) if f is not None]
-            if failures:
-                raise failures[0]
-            await tournaments.set_opening(record.id, None, was=current.number)
-            archived = await archive_table_threads(self.client, record, current.number - 1)
-            await progress.finish(opened_text(record, current.number, blocks, archived))
+            record = await tournaments.set_opening(record.id, number)
+            if record.state.teams is not None:
+                done = await self._open_matches(record, channels[0], progress)
+            else:
+                done = await self._open_tables(record, channels, progress)
+            await tournaments.set_opening(record.id, None, was=number)
+            await progress.finish(done)
         except (GameError, discord.HTTPException) as exc:
             reason = getattr(exc, "text", None) or str(exc)
-            _log.info("Opening the tables of event %s stopped: %s", tournament_id, reason)
-            await progress.finish(f"Stopped after {progress.done} of {len(tables)} table threads: {reason} "
+            _log.info("Opening the %s of event %s stopped: %s", what, tournament_id, reason)
+            await progress.finish(f"Stopped after {progress.done} of {total} {what}: {reason} "
                                   "`/tournament tables` opens the rest.")
         except Exception:
-            _log.exception("Opening the tables of event %s failed", tournament_id)
-            await progress.finish(f"Stopped after {progress.done} of {len(tables)} table threads by an error of "
-                                  "mine (it is in my log): `/tournament tables` opens the rest.")
+            _log.exception("Opening the %s of event %s failed", what, tournament_id)
+            await progress.finish(f"Stopped after {progress.done} of {total} {what} by an error of mine (it is in "
+                                  "my log): `/tournament tables` opens the rest.")
+
+    async def _open_tables(self, record: TournamentRecord, channels: list[discord.TextChannel],
+                           progress: Progress) -> str:
+        current = record.state.event.rounds[-1]
+        tables = sorted(current.pairings.tables, key=lambda p: p.table)
+        linked = {g.table for g in record.state.table_games if g.round_number == current.number}
+        progress.done = len(linked)
+        blocks = spread(tables, channels)
+        existing = await self._threads_of(channels, record, f"R{current.number} · ")
+        failures = [f for f in await asyncio.gather(
+            *(self._open_block(record.id, current.number, channel, [p for p in block if p.table not in linked],
+                               existing, progress) for channel, block in blocks),
+            return_exceptions=True) if f is not None]
+        if failures:
+            raise failures[0]
+        archived = await archive_table_threads(self.client, record, current.number - 1)
+        return opened_text(record, current.number, blocks, archived)
+
+    async def _open_matches(self, record: TournamentRecord, channel: discord.TextChannel, progress: Progress) -> str:
+        """A team round: a thread a match with its board, in match order, those with a board already kept."""
+        current = team_event(record).rounds[-1]
+        boarded = {b.match for b in record.state.match_boards if b.round_number == current.number}
+        progress.done = len(boarded)
+        existing = await self._threads_of([channel], record, f"R{current.number} ")
+        for pair in current.matches:
+            if pair.number not in boarded:
+                record = await self.client.tournaments.get(record.id)  # type: ignore[attr-defined]
+                place = existing.get(match_thread_name(record, current.number, pair))
+                await open_match(self.client, record, channel, current.number, pair, place)
+                await progress.one_more()
+        count = len(current.matches)
+        return (f"Opened the {count} match thread{'s' if count != 1 else ''} of round {current.number} in "
+                f"<#{channel.id}>, each with its pairing board.")
 
     async def _open_block(self, tournament_id: int, number: int, channel: discord.TextChannel,
                           block: list[tournament.Pairing], existing: dict[str, discord.Thread],
@@ -134,14 +163,13 @@ class TableThreads:
             await progress.one_more()
 
     async def _threads_of(self, channels: list[discord.TextChannel], record: TournamentRecord,
-                          number: int) -> dict[str, discord.Thread]:
-        """The bot's active threads in the table channels that no table links to yet, by name: those a cut opening
-        left behind."""
+                          prefix: str) -> dict[str, discord.Thread]:
+        """The bot's active threads in the table channels, named from `prefix`, that no table or match links to yet,
+        by name: those a cut opening left behind."""
         assert self.client.user is not None
-        linked = {g.thread_id for g in record.state.table_games}
+        linked = {g.thread_id for g in record.state.table_games} | {b.thread_id for b in record.state.match_boards}
         ids = {c.id for c in channels}
         found = await channels[0].guild.active_threads()
-        prefix = f"R{number} · "
         return {t.name: t for t in found if t.parent_id in ids and t.owner_id == self.client.user.id
                 and t.id not in linked and t.name.startswith(prefix)}
 
@@ -178,8 +206,8 @@ class TableThreads:
 class Progress:
     """The organiser's answer while tables open, `head` first: edited every PROGRESS_SECONDS at most, and at the end."""
 
-    def __init__(self, report: Report | None, head: str, total: int) -> None:
-        self.report, self.head, self.total = report, head, total
+    def __init__(self, report: Report | None, head: str, total: int, noun: str = "tables") -> None:
+        self.report, self.head, self.total, self.noun = report, head, total, noun
         self.done = 0
         self._shown = time.monotonic()  # the answer says "0 of ..." as the opening starts
 
@@ -187,7 +215,7 @@ class Progress:
         self.done += 1
         if self.report is not None and time.monotonic() - self._shown >= PROGRESS_SECONDS:
             self._shown = time.monotonic()
-            await self._say(f"Opening tables: {self.done} of {self.total}.", False)
+            await self._say(f"Opening {self.noun}: {self.done} of {self.total}.", False)
 
     async def finish(self, text: str) -> None:
         if self.report is not None:
@@ -198,6 +226,30 @@ class Progress:
             await self.report(f"{self.head} {text}".strip(), over)  # type: ignore[misc]
         except discord.HTTPException:  # the answer's token ran out (15 minutes): the tables open all the same
             _log.info("Could not show the tables' progress: %s", text)
+
+
+def opening(record: TournamentRecord) -> tuple[int, int, str]:
+    """The current round's number, how many threads it opens, and what they are called in its progress."""
+    if record.state.teams is not None:
+        current = team_event(record).rounds[-1]
+        return current.number, len(current.matches), "match threads"
+    rounds = record.state.event.rounds
+    return (rounds[-1].number, len(rounds[-1].pairings.tables), "tables") if rounds else (0, 0, "tables")
+
+
+def unopened(record: TournamentRecord) -> int:
+    """How many threads the published current round still lacks: its tables', or a team round's matches'."""
+    if record.state.teams is not None:
+        rounds = team_event(record).rounds
+        if not rounds or not rounds[-1].published:
+            return 0
+        boarded = {b.match for b in record.state.match_boards if b.round_number == rounds[-1].number}
+        return sum(pair.number not in boarded for pair in rounds[-1].matches)
+    current = record.state.event.rounds[-1] if record.state.event.rounds else None
+    if current is None or not current.published:
+        return 0
+    linked = {g.table for g in record.state.table_games if g.round_number == current.number}
+    return sum(p.table not in linked for p in current.pairings.tables)
 
 
 def spread(tables: list[tournament.Pairing],
