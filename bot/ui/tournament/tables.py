@@ -1,4 +1,5 @@
-"""A published round's table threads, opened in the background, and closed as their results come in.
+"""A published round's table threads (a team round's match threads, each with its board), opened in the
+background, and closed as their results come in.
 
 Discord opens about one thread a second in a channel, so a round of 150 tables takes minutes in one channel: the
 organiser's answer comes at once and is edited as the tables open ("Opening tables: 37 of 150"). Tables open in
@@ -25,10 +26,10 @@ from bot.engine.errors import GameError
 from bot.engine.tournament import event as tournament
 from bot.plumbing.changes import Change
 from bot.services.game_log import OVER
-from bot.store.tournament_repository import TournamentRecord
-from bot.ui.threads import archive
 from bot.services.team_rounds import team_event
+from bot.store.tournament_repository import TournamentRecord
 from bot.ui.teams.board import match_thread_name, open_match
+from bot.ui.threads import archive
 from bot.ui.tournament.posting import archive_table_threads, open_table, table_channels
 from bot.ui.tournament.texts import table_thread_name
 
@@ -231,10 +232,10 @@ class Progress:
 def opening(record: TournamentRecord) -> tuple[int, int, str]:
     """The current round's number, how many threads it opens, and what they are called in its progress."""
     if record.state.teams is not None:
-        current = team_event(record).rounds[-1]
-        return current.number, len(current.matches), "match threads"
+        matches = team_event(record).rounds
+        return (matches[-1].number, len(matches[-1].matches), "match threads") if matches else (0, 0, "")
     rounds = record.state.event.rounds
-    return (rounds[-1].number, len(rounds[-1].pairings.tables), "tables") if rounds else (0, 0, "tables")
+    return (rounds[-1].number, len(rounds[-1].pairings.tables), "tables") if rounds else (0, 0, "")
 
 
 def unopened(record: TournamentRecord) -> int:
