@@ -1,7 +1,7 @@
-"""Lists at a doubles event (Chapter Approved 2026-27): each player of a pair submits their own list; the pair plays
-one Force Disposition, one that either player's detachments grant (registered with the pair, else the only one
-granted, else chosen by either player); the lists reach the review, the table thread, the game's two armies of each
-side, the announcement's factions and the exports, each under its own player's name."""
+"""Lists at a doubles event: each player of a pair submits their own list; on the 2026-27 deck the pair plays one
+Force Disposition, one that either player's detachments grant (registered with the pair, else the only one granted,
+else chosen by either player); the lists reach the review, the table thread, the game's two armies of each side (both
+seasons), the announcement's factions and the exports, each under its own player's name."""
 
 from __future__ import annotations
 
@@ -148,3 +148,20 @@ async def test_a_pair_chooses_among_what_either_list_grants(harness: Harness, or
     record = await current(harness)
     assert record.state.dispositions[str(ann.id)] == "disruption"
     assert record.state.list_changes[-1].player == str(cy.id)
+
+
+async def test_a_chapter_approved_2025_26_pair_plays_both_lists(harness: Harness, organiser: FakeUser,
+                                                                people: dict[str, FakeUser]) -> None:
+    ann, cy, bob, di = (people[n] for n in ("ann", "cy", "bob", "di"))
+    await harness.slash("tournament create", user=organiser, name="Pool Doubles", rounds=2, doubles=True,
+                        lists="closed", pack="ca-2025-26")
+    await harness.slash("tournament register", user=ann, partner=cy)
+    await harness.slash("tournament register", user=bob, partner=di)
+    for player, army in zip((ann, cy, bob, di), ARMIES):
+        await submit(harness, player, army)
+    assert (await current(harness)).state.dispositions == {}  # the pool's missions: no Force Disposition
+    await publish(harness, organiser)
+    [link] = (await current(harness)).state.table_games
+    game = (await harness.bot.service.get_state(game_id=link.game_id)).state
+    sides = {p.id: (p.army.faction_name, p.partner_army.faction_name) for p in game.players}
+    assert sides == {str(ann.id): ("Space Wolves", "Necrons"), str(bob.id): ("Orks", "T’au Empire")}
