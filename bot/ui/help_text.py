@@ -158,9 +158,11 @@ EVENTS = HelpSection(
             HelpEntry("/tournament register", "join this server's tournament; `club:` your club (organisers may "
                       "keep club mates apart); in doubles, `partner:` yours",
                       "/tournament register club:Iron Wolves", options=("club", "partner")),
-            HelpEntry("/tournament list submit", "your army list for the event (a file, or a form to paste it); "
-                      "again to replace it until the deadline", "/tournament list submit file:my-list.txt"),
-            HelpEntry("/tournament list show", "a list, privately: yours, or anyone's at an open-list event",
+            HelpEntry("/tournament list submit", "your army list for the event (a file, or a form to paste it; in "
+                      "doubles, each player their own); again to replace it until the deadline",
+                      "/tournament list submit file:my-list.txt"),
+            HelpEntry("/tournament list show", "a list, privately: yours (or your doubles partner's), or anyone's at "
+                      "an open-list event",
                       "/tournament list show player:@bob"),
             HelpEntry("/tournament report", "report your game; your opponent confirms it",
                       "/tournament report my-vp:72 opponent-vp:65"),
