@@ -13,6 +13,7 @@ import pytest
 from bot.engine.errors import GameError
 from bot.present.desk import desk_model
 from bot.services.judges import Venue
+from tests.cogs.game_table import verbs
 from tests.cogs.harness import Harness
 from tests.cogs.test_event_lists import ARMIES, PACK, app_list
 from tests.cogs.test_tournament_commands import MANAGE_SERVER, current, publish, refused
@@ -83,6 +84,8 @@ async def test_each_player_of_a_pair_brings_their_own_list(harness: Harness, org
              if "'s list" in e.get("description", "")}
     assert shown == {"Space Wolves — Saga of the Hunter": "Ann", "T’au Empire — Kauyon": "Cy",
                      "Necrons — Awakened Dynasty": "Bob", "Orks — War Horde": "Di"}  # open lists: all four
+    last = harness.messages(harness.model.channels[link.thread_id])[-1]
+    assert any(c.endswith(":accept") for c in verbs(last).values())  # the challenge waits below them
     game = (await harness.bot.service.get_state(game_id=link.game_id)).state
     seats = {p.id: p for p in game.players}
     assert (seats[str(ann.id)].army.faction_name, seats[str(ann.id)].partner_army.faction_name) == \

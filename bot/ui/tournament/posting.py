@@ -149,6 +149,9 @@ async def open_table(client: discord.Client, record: TournamentRecord, channel: 
                f"{pairing.table} of **{discord.utils.escape_markdown(record.name)}**, "
                f"{missions}. Your game is ready: {accepts} accepts it to begin. "
                "When it ends, its result goes to the standings by itself.")
+    if record.state.list_policy == "open" and (place.last_message_id is None or not adopted):
+        # each player sees their opponent's list at pairing, above the challenge waiting at the bottom
+        await post_lists(client, place, record, (*record.state.members(pairing.a), *record.state.members(pairing.b)))
     started = await client.service.repo.get_active_game(place.id) if adopted else None  # type: ignore[attr-defined]
     if started is not None:
         game = ActResult(started.id, started.state, (), started.version)
@@ -157,8 +160,6 @@ async def open_table(client: discord.Client, record: TournamentRecord, channel: 
         game, message = await offer_game(client, channel.guild.id, place, setup, content, players, thread=True)
     message["view"].add_item(CallJudgeButton(game.game_id))  # a dispute before the game starts (a list, terrain)
     await place.send(**message)
-    if record.state.list_policy == "open":  # each player sees their opponent's list at pairing
-        await post_lists(client, place, record, (*record.state.members(pairing.a), *record.state.members(pairing.b)))
     return TableGame(round_number=round_number, table=pairing.table, game_id=game.game_id, thread_id=place.id)
 
 
