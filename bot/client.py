@@ -167,7 +167,7 @@ class MissionBot(commands.Bot):
             self.desk.alarms.stop()
             await self.desk.idle()
         if self.tables is not None:
-            self.tables.stop()  # a restart resumes the openings under way
+            await self.tables.stop()  # a restart resumes the openings under way
         await self.changes.close()
         await super().close()
         if self.db_engine is not None:

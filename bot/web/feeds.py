@@ -192,6 +192,14 @@ class LiveFeeds:
         finally:
             del self._pushing[target]
 
+    async def stop(self) -> None:
+        """The server stops: the models being sent stop, waited for (each may be inside a database call, whose
+        connection closes before the engine is disposed)."""
+        pushing = list(self._pushing.values())
+        for task in pushing:
+            task.cancel()
+        await asyncio.gather(*pushing, return_exceptions=True)
+
     async def unshared(self) -> None:
         """Links were revoked (here or in another process): the pages opened with them stop."""
         tokens = {viewer.token for viewer in self.viewers() if viewer.token is not None}

@@ -196,6 +196,7 @@ class WebSurface:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        await self.feeds.stop()
 
     async def _on_shutdown(self, app: web.Application) -> None:
         for viewer in tuple(self.feeds.viewers()):  # every stream ends; the pages reconnect to the next process

@@ -232,3 +232,23 @@ async def test_tables_opens_a_team_rounds_matches_a_full_server_left_without_a_t
     assert answers[-1].endswith(f"Opened the 2 match threads of round 1 in <#{record.announce_channel_id}>, each "
                                 "with its pairing board.")
     assert sorted(b.match for b in record.state.match_boards) == [1, 2] and record.state.opening is None
+
+
+async def test_closing_waits_for_an_opening_to_stop(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot closing cancels an opening under way and waits for it: a database call it was inside closes its
+    connection before the engine is disposed (else the process hangs on its way out)."""
+    await event_of(harness, players=4)
+    steps: list[str] = []
+
+    async def opening(self: Any, *args: Any) -> None:
+        try:
+            steps.append("opening")
+            await asyncio.sleep(60)
+        finally:
+            await asyncio.sleep(0)  # as a connection closing on its way out
+            steps.append("closed")
+    monkeypatch.setattr(type(harness.bot.tables), "_open", opening)
+    harness.bot.tables.open(await current(harness), None)
+    await asyncio.sleep(0)
+    await harness.bot.tables.stop()
+    assert steps == ["opening", "closed"] and not harness.bot.tables.busy((await current(harness)).id)

@@ -83,10 +83,12 @@ class TableThreads:
         """Wait for the openings under way (tests)."""
         await asyncio.gather(*self._opening.values(), return_exceptions=True)
 
-    def stop(self) -> None:
-        """The bot closes: the openings under way stop where they are, for the next start to resume."""
+    async def stop(self) -> None:
+        """The bot closes: the openings under way stop where they are, for the next start to resume; waited for, as
+        a task cancelled inside a database call still closes its connection (before the engine is disposed)."""
         for task in self._opening.values():
             task.cancel()
+        await asyncio.gather(*self._opening.values(), return_exceptions=True)
 
     async def _run(self, tournament_id: int, fallback: discord.abc.Messageable | None, progress: Progress) -> None:
         while True:
