@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 from typing import Any, Protocol
 
 from aiohttp import web
@@ -40,7 +39,8 @@ from bot.present import play
 from bot.present.offers import ARMY_FORM, LABELS, army_values
 from bot.services.armies import army_move
 from bot.services.game_options import GameOptions, pack_choices
-from bot.web.activity_sessions import LEFT_CALL, Session, Sessions, error
+from bot.web.activity_sessions import LEFT_CALL, Session, Sessions
+from bot.web.json_api import error, json_body
 from bot.web.discord_api import DiscordApi
 
 OTHER_GAME = "This Activity plays the game of its own voice channel."
@@ -327,10 +327,4 @@ def _file(file: object) -> tuple[str, bytes] | None:
 
 
 async def _body(request: web.Request) -> dict[str, Any]:
-    try:
-        body = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        body = None
-    if not isinstance(body, dict):
-        raise error(web.HTTPBadRequest, "The page sent something this server cannot read: reload it.")
-    return body
+    return await json_body(request, "The page sent something this server cannot read: reload it.")

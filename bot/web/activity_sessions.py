@@ -3,7 +3,6 @@ its voice channel is the only game the session shows and plays."""
 
 from __future__ import annotations
 
-import json
 import secrets
 import time
 from collections import OrderedDict
@@ -12,6 +11,7 @@ from dataclasses import dataclass
 from aiohttp import web
 
 from bot.web.discord_api import Instance
+from bot.web.json_api import error
 
 SESSION_SECONDS = 3600  # then the page signs in again
 SESSIONS_KEPT = 10_000
@@ -68,7 +68,3 @@ class Sessions:
             if session.instance == instance and session.expires_at > now:
                 found[session.user] = session
         return list(found.values())
-
-
-def error(status: type[web.HTTPException], message: str) -> web.HTTPException:
-    return status(text=json.dumps({"error": message}), content_type="application/json")

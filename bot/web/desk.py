@@ -18,7 +18,6 @@ the event's server on the change stream (bot/services/tournaments/requests.py).
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -45,6 +44,7 @@ from bot.store.desk_models import DeskSession
 from bot.store.tournament_models import TournamentStatus
 from bot.store.tournament_repository import TournamentRecord
 from bot.web.desk_auth import SIGNED_OUT, DeskAuth, Standing
+from bot.web.json_api import error, json_body
 
 _log = logging.getLogger(__name__)
 
@@ -78,24 +78,24 @@ class Desk:
         for someone Discord names neither organiser nor judge, or an action from another site."""
         session = await self.auth.session(request)
         if session is None:
-            raise _error(web.HTTPUnauthorized, SIGNED_OUT)
+            raise error(web.HTTPUnauthorized, SIGNED_OUT)
         if act and not self.auth.same_site(request, session):
-            raise _error(web.HTTPForbidden, "This request did not come from the desk's own page: reload the desk.")
+            raise error(web.HTTPForbidden, "This request did not come from the desk's own page: reload the desk.")
         record = await self._record(request)
         judge_role = (await self.judges.settings(record.id)).role_id
         try:
             standing = await self.auth.standing(record, session.user_id, judge_role)
         except GameError as exc:
-            raise _error(web.HTTPServiceUnavailable, exc.message) from None
+            raise error(web.HTTPServiceUnavailable, exc.message) from None
         if standing == Standing.NOBODY:
-            raise _error(web.HTTPForbidden, REFUSED)
+            raise error(web.HTTPForbidden, REFUSED)
         return Signed(session, record, standing)
 
     async def _record(self, request: web.Request) -> TournamentRecord:
         try:
             return await self.tournaments.get(int(request.match_info["event"]))
         except (GameError, ValueError):
-            raise _error(web.HTTPNotFound, "There is no such event.") from None
+            raise error(web.HTTPNotFound, "There is no such event.") from None
 
     # ---- what it shows --------------------------------------------------------------------------------
 
@@ -120,22 +120,22 @@ class Desk:
         name = body.get("action")
         found = ACTIONS.get(name) if isinstance(name, str) else None
         if found is None:
-            raise _error(web.HTTPBadRequest, "The desk sent an action this server does not know: reload the desk.")
+            raise error(web.HTTPBadRequest, "The desk sent an action this server does not know: reload the desk.")
         judges_too, action = found
         if signed.standing != Standing.ORGANISER and not judges_too:
-            raise _error(web.HTTPForbidden, ORGANISERS)
+            raise error(web.HTTPForbidden, ORGANISERS)
         if signed.record.status != TournamentStatus.ACTIVE and name not in ("call.claim", "call.resolve"):
-            raise _error(web.HTTPBadRequest, "This event has finished.")
+            raise error(web.HTTPBadRequest, "This event has finished.")
         try:
             done = await action(self, signed, body)
         except Confirm as ask:
             return web.json_response({"confirm": ask.problems}, status=409)
         except NotAPlayer as exc:
-            raise _error(web.HTTPForbidden, named(signed.record, exc.message)) from None
+            raise error(web.HTTPForbidden, named(signed.record, exc.message)) from None
         except GameError as exc:
-            raise _error(web.HTTPBadRequest, named(signed.record, exc.message)) from None
+            raise error(web.HTTPBadRequest, named(signed.record, exc.message)) from None
         except (KeyError, TypeError, ValueError):
-            raise _error(web.HTTPBadRequest, "The desk sent something this server cannot read: reload the desk.") \
+            raise error(web.HTTPBadRequest, "The desk sent something this server cannot read: reload the desk.") \
                 from None
         await self.repo.log(signed.record.id, signed.session.user_id, signed.session.name, name, done)
         await self.tournaments.changes.publish(Change("event", signed.record.id, 0, "desk"))
@@ -149,14 +149,14 @@ class Desk:
     async def members(self, request: web.Request) -> web.Response:
         signed = await self.signed(request)
         if signed.standing != Standing.ORGANISER:
-            raise _error(web.HTTPForbidden, ORGANISERS)
+            raise error(web.HTTPForbidden, ORGANISERS)
         query = request.query.get("query", "").strip()
         if not 1 <= len(query) <= 100:
             return web.json_response({"members": []})
         try:
             found = await self.auth.discord.search_members(signed.record.guild_id, query)
         except GameError as exc:
-            raise _error(web.HTTPServiceUnavailable, exc.message) from None
+            raise error(web.HTTPServiceUnavailable, exc.message) from None
         registered = {*signed.record.state.event.players, *signed.record.state.partners.values()}
         return web.json_response({"members": [{"id": u, "name": n, "registered": u in registered}
                                               for u, n in found]})
@@ -164,11 +164,11 @@ class Desk:
     async def download(self, request: web.Request) -> web.Response:
         signed = await self.signed(request)
         if signed.standing != Standing.ORGANISER:
-            raise _error(web.HTTPForbidden, ORGANISERS)
+            raise error(web.HTTPForbidden, ORGANISERS)
         name = request.match_info["name"]
         files = exports(signed.record, await self.judges.calls(signed.record.id))
         if name not in files:
-            raise _error(web.HTTPNotFound, "There is no such export.")
+            raise error(web.HTTPNotFound, "There is no such export.")
         text = files[name]
         filename = f"tournament-{signed.record.id}-{name}.csv"
         return web.Response(text=text, content_type="text/csv",
@@ -177,13 +177,13 @@ class Desk:
     async def list_text(self, request: web.Request) -> web.Response:
         signed = await self.signed(request)
         if signed.standing != Standing.ORGANISER:
-            raise _error(web.HTTPForbidden, ORGANISERS)
+            raise error(web.HTTPForbidden, ORGANISERS)
         list_id = int(request.match_info["list"])
         if not any(e.army.list_id == list_id for e in signed.record.state.lists.values()):
-            raise _error(web.HTTPNotFound, "That list is not one of this event's.")
+            raise error(web.HTTPNotFound, "That list is not one of this event's.")
         found = await self.service.lists.get(list_id)
         if found is None:
-            raise _error(web.HTTPNotFound, "That list is no longer kept.")
+            raise error(web.HTTPNotFound, "That list is no longer kept.")
         row, checked = found
         flags = "".join(f"\n! {flag}" for flag in checked.flags)
         return web.Response(text=f"{row.text}\n{flags}".strip() + "\n", content_type="text/plain")
@@ -394,15 +394,5 @@ ACTIONS: dict[str, tuple[bool, Action]] = {
 }
 
 
-def _error(kind: type[web.HTTPException], message: str) -> web.HTTPException:
-    return kind(text=json.dumps({"error": message}), content_type="application/json")
-
-
 async def _body(request: web.Request) -> dict[str, Any]:
-    try:
-        body = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        body = None
-    if not isinstance(body, dict):
-        raise _error(web.HTTPBadRequest, "The desk sent something this server cannot read: reload the desk.")
-    return body
+    return await json_body(request, "The desk sent something this server cannot read: reload the desk.")
