@@ -27,6 +27,7 @@ MEMBER_PERMISSIONS = discord.Permissions(
     view_channel=True, send_messages=True, read_message_history=True, embed_links=True,
     attach_files=True, add_reactions=True, use_application_commands=True,
 ).value
+MANAGE_SERVER = MEMBER_PERMISSIONS | discord.Permissions(manage_guild=True).value  # an organiser of the server
 BOT_PERMISSIONS = discord.Permissions(
     view_channel=True, send_messages=True, read_message_history=True, embed_links=True,
     attach_files=True, manage_messages=True, pin_messages=True, send_messages_in_threads=True,

@@ -22,16 +22,11 @@ from bot.store.tournament_repository import TournamentRecord
 from tests.cogs.game_table import verbs
 from tests.cogs.harness import Harness, Reply
 from tests.cogs.test_doubles import DoublesTable
-from tests.cogs.test_tournament_commands import MANAGE_SERVER, current, publish, refused
+from tests.cogs.test_tournament_commands import current, publish, refused
 from tests.discord_model import FakeUser
 
 MENTION = re.compile(r"<@(\d+)>")
 PAIRS = (("ann", "cy"), ("bob", "di"), ("eve", "fay"), ("gus", "hal"))
-
-
-@pytest.fixture
-def organiser(harness: Harness) -> FakeUser:
-    return harness.user("organiser", permissions=MANAGE_SERVER)
 
 
 @pytest.fixture

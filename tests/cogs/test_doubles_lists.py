@@ -16,15 +16,10 @@ from bot.services.judges import Venue
 from tests.cogs.game_table import verbs
 from tests.cogs.harness import Harness
 from tests.cogs.test_event_lists import ARMIES, PACK, app_list
-from tests.cogs.test_tournament_commands import MANAGE_SERVER, current, publish, refused
+from tests.cogs.test_tournament_commands import current, publish, refused
 from tests.discord_model import FakeFile, FakeUser
 
 WOLVES, NECRONS, ORKS, TAU = ARMIES  # Disruption, Take and Hold, Take and Hold, Reconnaissance
-
-
-@pytest.fixture
-def organiser(harness: Harness) -> FakeUser:
-    return harness.user("organiser", permissions=MANAGE_SERVER)
 
 
 @pytest.fixture

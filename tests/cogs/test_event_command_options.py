@@ -15,11 +15,8 @@ from bot.engine.teams.scoring import MatchOutcome
 from bot.store.tournament_repository import TournamentRecord
 from tests.cogs.harness import Harness
 from tests.cogs.judge_room import notified, private
-from tests.cogs.test_team_events import DISPOSITIONS, organiser  # noqa: F401
 from tests.cogs.test_tournament_commands import current, refused
 from tests.discord_model import FakeUser
-
-__all__ = ["organiser"]
 
 EMPTY, GIVEN = "empty", "a value"  # an optional option left out; a value of a type with no choices
 TRIED: dict[tuple[str, str], set[str]] = {}
@@ -92,7 +89,7 @@ tries("tournament create", "pack", GIVEN)  # a typed pack: each of the two above
 
 
 @pytest.mark.parametrize(("option", "value", "options", "check"), CREATE, ids=[f"{o}={v}" for o, v, _, _ in CREATE])
-async def test_tournament_create_option(harness: Harness, organiser: FakeUser, option: str, value: str,  # noqa: F811
+async def test_tournament_create_option(harness: Harness, organiser: FakeUser, option: str, value: str,
                                         options: Options, check: Check) -> None:
     reply = await harness.slash("tournament create", user=organiser, name="Club GT", **{"rounds": 3, **options(harness)})
     assert "Club GT" in reply.content, reply.content
@@ -108,7 +105,7 @@ async def test_tournament_create_option(harness: Harness, organiser: FakeUser, o
     ({**TEAM, "doubles": True}, "A doubles event is of pairs, not teams"),
 ])
 async def test_tournament_create_refuses_options_that_do_not_go_together(
-    harness: Harness, organiser: FakeUser, options: dict[str, Any], says: str  # noqa: F811
+    harness: Harness, organiser: FakeUser, options: dict[str, Any], says: str
 ) -> None:
     refused(await harness.slash("tournament create", user=organiser, name="Club GT", rounds=3, strict=False,
                                 **options), says)
@@ -117,7 +114,7 @@ async def test_tournament_create_refuses_options_that_do_not_go_together(
 
 # ---- /team ----------------------------------------------------------------------------------------
 
-async def team_of_three(harness: Harness, organiser: FakeUser, name: str = "Iron Lords",  # noqa: F811
+async def team_of_three(harness: Harness, organiser: FakeUser, name: str = "Iron Lords",
                         *, create: bool = True) -> list[FakeUser]:
     if create:
         await harness.slash("tournament create", user=organiser, name="Team GT", rounds=3, **TEAM)
@@ -133,7 +130,7 @@ async def roster(harness: Harness, name: str) -> tuple[str, ...]:
 @tries("team register", "name", GIVEN)
 @tries("team register", "captain", EMPTY)
 @pytest.mark.parametrize("given", range(8), ids=lambda n: f"{n}-players-named")
-async def test_team_register_with_each_player_option(harness: Harness, organiser: FakeUser,  # noqa: F811
+async def test_team_register_with_each_player_option(harness: Harness, organiser: FakeUser,
                                                      given: int) -> None:
     """player2 … player8 each left out or given: a team of 8 registered by its captain with `given` others."""
     await harness.slash("tournament create", user=organiser, name="Team GT", rounds=3, **{**T26, "team-size": 8})
@@ -150,7 +147,7 @@ for _n in range(2, 9):
 
 
 @tries("team register", "captain", GIVEN)
-async def test_team_register_for_a_captain(harness: Harness, organiser: FakeUser) -> None:  # noqa: F811
+async def test_team_register_for_a_captain(harness: Harness, organiser: FakeUser) -> None:
     await harness.slash("tournament create", user=organiser, name="Team GT", rounds=3, **TEAM)
     captain, other = harness.user("cap"), harness.user("other")
     refused(await harness.slash("team register", user=other, name="Theirs", captain=captain, strict=False),
@@ -165,7 +162,7 @@ async def test_team_register_for_a_captain(harness: Harness, organiser: FakeUser
 @tries("team remove", "player", GIVEN)
 @tries("team remove", "team", EMPTY, GIVEN)
 async def test_team_add_and_remove_for_your_team_or_a_named_one(harness: Harness,
-                                                                organiser: FakeUser) -> None:  # noqa: F811
+                                                                organiser: FakeUser) -> None:
     people = await team_of_three(harness, organiser)
     await harness.slash("team remove", user=people[0], player=people[2])  # the captain's own team
     assert await roster(harness, "Iron Lords") == (str(people[0].id), str(people[1].id))
@@ -181,7 +178,7 @@ async def test_team_add_and_remove_for_your_team_or_a_named_one(harness: Harness
 @tries("team replace", "out", GIVEN)
 @tries("team replace", "into", GIVEN)
 @tries("team replace", "team", EMPTY, GIVEN)
-async def test_team_replace_for_your_team_or_a_named_one(harness: Harness, organiser: FakeUser) -> None:  # noqa: F811
+async def test_team_replace_for_your_team_or_a_named_one(harness: Harness, organiser: FakeUser) -> None:
     people = await team_of_three(harness, organiser)
     first, second = harness.user("first"), harness.user("second")
     await harness.slash("team replace", user=people[0], out=people[2], into=first)
@@ -192,7 +189,7 @@ async def test_team_replace_for_your_team_or_a_named_one(harness: Harness, organ
 @tries("team captain", "captain", GIVEN)
 @tries("team captain", "stand-in", EMPTY, GIVEN)
 @tries("team captain", "team", EMPTY, GIVEN)
-async def test_team_captain_with_and_without_a_stand_in(harness: Harness, organiser: FakeUser) -> None:  # noqa: F811
+async def test_team_captain_with_and_without_a_stand_in(harness: Harness, organiser: FakeUser) -> None:
     people = await team_of_three(harness, organiser)
     await harness.slash("team captain", user=people[0], captain=people[1], **{"stand-in": people[2]})
     team = (await current(harness)).state.teams.named("Iron Lords")
@@ -203,7 +200,7 @@ async def test_team_captain_with_and_without_a_stand_in(harness: Harness, organi
 
 
 @tries("team show", "team", EMPTY, GIVEN)
-async def test_team_show_yours_or_a_named_one(harness: Harness, organiser: FakeUser) -> None:  # noqa: F811
+async def test_team_show_yours_or_a_named_one(harness: Harness, organiser: FakeUser) -> None:
     mine = await team_of_three(harness, organiser)
     await team_of_three(harness, organiser, "Ash Wolves", create=False)
     own = await harness.slash("team show", user=mine[1])
@@ -213,7 +210,7 @@ async def test_team_show_yours_or_a_named_one(harness: Harness, organiser: FakeU
     refused(await harness.slash("team show", user=harness.user("nobody"), strict=False), "in no team")
 
 
-async def test_team_standings(harness: Harness, organiser: FakeUser) -> None:  # noqa: F811
+async def test_team_standings(harness: Harness, organiser: FakeUser) -> None:
     await team_of_three(harness, organiser)
     reply = await harness.slash("team standings", user=organiser)
     assert "Iron Lords" in str(reply.embeds)
@@ -221,7 +218,7 @@ async def test_team_standings(harness: Harness, organiser: FakeUser) -> None:  #
 
 # ---- /judge ---------------------------------------------------------------------------------------
 
-async def judged_round(harness: Harness, organiser: FakeUser) -> list[FakeUser]:  # noqa: F811
+async def judged_round(harness: Harness, organiser: FakeUser) -> list[FakeUser]:
     """A singles round of two tables published in their threads: the players, table 1's first."""
     from tests.cogs.test_table_games import thread_tables
     from tests.cogs.test_tournament_commands import open_event, publish
@@ -233,7 +230,7 @@ async def judged_round(harness: Harness, organiser: FakeUser) -> list[FakeUser]:
 
 
 @tries("judge call", "note", EMPTY, GIVEN)
-async def test_judge_call_with_and_without_a_note(harness: Harness, organiser: FakeUser) -> None:  # noqa: F811
+async def test_judge_call_with_and_without_a_note(harness: Harness, organiser: FakeUser) -> None:
     await judged_round(harness, organiser)
     record = await current(harness)
     threads = sorted(record.state.table_games, key=lambda g: g.table)
@@ -251,7 +248,7 @@ async def test_judge_call_with_and_without_a_note(harness: Harness, organiser: F
 @tries("judge setup", "channel", EMPTY, GIVEN)
 @tries("judge setup", "role", EMPTY, GIVEN)
 @tries("judge setup", "reraise-minutes", EMPTY, "1", "120")
-async def test_judge_setup_each_option(harness: Harness, organiser: FakeUser) -> None:  # noqa: F811
+async def test_judge_setup_each_option(harness: Harness, organiser: FakeUser) -> None:
     await harness.slash("tournament create", user=organiser, name="Club GT", rounds=3,
                         **{"announce-channel": harness.channel("pairings")})
     record = await current(harness)
@@ -269,7 +266,7 @@ async def test_judge_setup_each_option(harness: Harness, organiser: FakeUser) ->
     assert (settings.channel_id, settings.role_id, settings.reraise_minutes) == (judges.id, role.id, 120)
 
 
-async def test_judge_duty_and_calls(harness: Harness, organiser: FakeUser) -> None:  # noqa: F811
+async def test_judge_duty_and_calls(harness: Harness, organiser: FakeUser) -> None:
     await harness.slash("tournament create", user=organiser, name="Club GT", rounds=3,
                         **{"announce-channel": harness.channel("pairings")})
     assert "on duty" in private(await harness.slash("judge duty on", user=organiser))

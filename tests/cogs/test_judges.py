@@ -26,15 +26,15 @@ from tests.cogs.harness import Harness, Reply
 from tests.cogs.judge_room import Room, buttons, has_call_button, notified, notified_roles, open_room, private
 from tests.cogs.test_table_games import event, thread_tables  # noqa: F401
 from tests.cogs.test_tournament_commands import (
-    MANAGE_SERVER, current, enter_round, open_event, organiser, players, publish,
+    MANAGE_SERVER, current, enter_round, open_event, publish,
 )
 from tests.discord_model import DiscordModel, FakeUser
 
-__all__ = ["event", "organiser", "players"]  # fixtures shared with the tournament tests
+__all__ = ["event"]  # a fixture shared with the table games tests
 
 
 @pytest.fixture
-async def room(harness: Harness, organiser: FakeUser, event: list[Table]) -> Room:  # noqa: F811
+async def room(harness: Harness, organiser: FakeUser, event: list[Table]) -> Room:
     return await open_room(harness, organiser, event)
 
 
@@ -210,7 +210,7 @@ async def test_a_claimed_call_is_not_raised_again(room: Room) -> None:
 
 
 async def test_the_button_is_on_event_tables_only_and_leaves_with_the_round(
-    harness: Harness, organiser: FakeUser, players: list[FakeUser], event: list[Table],  # noqa: F811
+    harness: Harness, organiser: FakeUser, players: list[FakeUser], event: list[Table],
 ) -> None:
     elsewhere = Table(harness, players[4], players[5])
     await elsewhere.start()
@@ -279,7 +279,7 @@ async def test_both_players_calling_at_once_leave_one_call(room: Room) -> None:
 
 @pytest.mark.parametrize("roles", ["organiser", "none"])
 async def test_with_nobody_on_duty_and_no_judge_role_a_call_goes_to_the_organisers_role(
-    harness: Harness, organiser: FakeUser, players: list[FakeUser], roles: str,  # noqa: F811
+    harness: Harness, organiser: FakeUser, players: list[FakeUser], roles: str,
 ) -> None:
     """Judges forget `/judge duty on`: a call then notifies the judge role, else the organisers' role, and says
     so; with neither, it says what to set up, notifying nobody."""

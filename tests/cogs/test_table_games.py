@@ -13,12 +13,8 @@ from bot.engine.chapter_approved.state import Status
 from bot.ui.tournament import report_table_game
 from tests.cogs.game_table import Table, verbs
 from tests.cogs.harness import Harness
-from tests.cogs.test_tournament_commands import (
-    by_id, current, enter_round, open_event, organiser, players, publish,
-)
+from tests.cogs.test_tournament_commands import by_id, current, enter_round, open_event, publish
 from tests.discord_model import GUILD_ID, FakeChannel, FakeUser
-
-__all__ = ["organiser", "players"]  # fixtures shared with the tournament command tests
 
 
 async def thread_tables(harness: Harness, players: list[FakeUser]) -> list[Table]:

@@ -17,15 +17,10 @@ from bot.engine.teams.match import WANTED, Step, options
 from bot.store.tournament_repository import TournamentRecord
 from tests.cogs.game_table import Table, verbs
 from tests.cogs.harness import Harness, Reply
-from tests.cogs.test_tournament_commands import MANAGE_SERVER, current, refused
+from tests.cogs.test_tournament_commands import current, refused
 from tests.discord_model import FakeUser, walk_components
 
 DISPOSITIONS = ("purge-the-foe", "take-and-hold", "reconnaissance", "priority-assets", "disruption")
-
-
-@pytest.fixture
-def organiser(harness: Harness) -> FakeUser:
-    return harness.user("organiser", permissions=MANAGE_SERVER)
 
 
 async def team_event(harness: Harness, organiser: FakeUser, size: int, teams: int, *, announce: bool = True,

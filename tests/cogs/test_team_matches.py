@@ -15,14 +15,12 @@ from bot.engine.teams.match import WANTED, Step, options
 from bot.present import event as event_view
 from tests.cogs.harness import Harness
 from tests.cogs.judge_room import call_button, has_call_button, open_room
-from tests.cogs.test_team_events import Board, organiser, publish_round, run_match, team_event  # noqa: F401
+from tests.cogs.test_team_events import Board, publish_round, run_match, team_event
 from tests.cogs.test_tournament_commands import current
 from tests.discord_model import FakeUser
 
-__all__ = ["organiser"]
 
-
-async def paired_match(harness: Harness, organiser: FakeUser, size: int, **options: Any  # noqa: F811
+async def paired_match(harness: Harness, organiser: FakeUser, size: int, **options: Any
                        ) -> tuple[Board, dict[str, FakeUser]]:
     """One team match of `size` a side, published and paired to its end: its board, and its players by id."""
     rosters = await team_event(harness, organiser, size, 2, **options)
@@ -38,7 +36,7 @@ async def paired_match(harness: Harness, organiser: FakeUser, size: int, **optio
 
 
 async def test_without_an_announcement_channel_every_fixed_game_opens_beside_its_match(
-    harness: Harness, organiser: FakeUser  # noqa: F811
+    harness: Harness, organiser: FakeUser
 ) -> None:
     board, _ = await paired_match(harness, organiser, 5, announce=False)
     record = await current(harness)
@@ -64,7 +62,7 @@ DRAW = [(50, 50)] * 4 + [(60, 47)]  # 13 VP apart: 12-8 BP, 52-48 in all, a lead
     (DRAW, (52, 48), "🤝 **A draw**, 52–48 Battle Points: neither team led by the 6"),
 ])
 async def test_the_match_board_follows_its_games_to_the_result(
-    harness: Harness, organiser: FakeUser, scores: list[tuple[int, int]], totals: tuple[int, int],  # noqa: F811
+    harness: Harness, organiser: FakeUser, scores: list[tuple[int, int]], totals: tuple[int, int],
     verdict: str,
 ) -> None:
     board, _ = await paired_match(harness, organiser, 5)
@@ -95,7 +93,7 @@ async def test_the_match_board_follows_its_games_to_the_result(
     assert [g["vp"] for g in venue["games"]] == [list(s) for s in scores]
 
 
-async def test_a_correction_redraws_the_board(harness: Harness, organiser: FakeUser) -> None:  # noqa: F811
+async def test_a_correction_redraws_the_board(harness: Harness, organiser: FakeUser) -> None:
     board, _ = await paired_match(harness, organiser, 3)
     for table in (1, 2, 3):
         await harness.slash("tournament result", user=organiser, table=table, **{"vp-a": 60, "vp-b": 40})
@@ -109,7 +107,7 @@ LOCKED = re.compile(r"^🔒 Locked in: .+ \((Main Engagement|Initial Skirmish)[^
 
 
 async def test_a_captain_keeps_one_private_message_naming_what_they_locked(
-    harness: Harness, organiser: FakeUser  # noqa: F811
+    harness: Harness, organiser: FakeUser
 ) -> None:
     rosters = await team_event(harness, organiser, 5, 2)
     await publish_round(harness, organiser)
@@ -143,7 +141,7 @@ async def test_a_captain_keeps_one_private_message_naming_what_they_locked(
 
 
 async def test_a_table_calls_a_judge_before_its_game_is_accepted(
-    harness: Harness, organiser: FakeUser  # noqa: F811
+    harness: Harness, organiser: FakeUser
 ) -> None:
     _, people = await paired_match(harness, organiser, 3)
     record = await current(harness)

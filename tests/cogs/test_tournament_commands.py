@@ -20,10 +20,7 @@ from bot.store.tournament_repository import TournamentRecord
 from bot.ui.text import title_case
 from tests.cogs.conftest import harness_settings
 from tests.cogs.harness import Harness, Reply
-from tests.discord_model import GUILD_ID, HarnessError, MEMBER_PERMISSIONS, FakeUser, message_problems
-
-MANAGE_SERVER = MEMBER_PERMISSIONS | discord.Permissions(manage_guild=True).value
-
+from tests.discord_model import GUILD_ID, MANAGE_SERVER, HarnessError, FakeUser, message_problems
 
 @dataclass(frozen=True)
 class RoleMember(FakeUser):
@@ -33,16 +30,6 @@ class RoleMember(FakeUser):
 
     def member_payload(self, *, with_user: bool = True) -> dict[str, Any]:
         return {**super().member_payload(with_user=with_user), "roles": [str(r) for r in self.roles]}
-
-
-@pytest.fixture
-def organiser(harness: Harness) -> FakeUser:
-    return harness.user("organiser", permissions=MANAGE_SERVER)
-
-
-@pytest.fixture
-def players(harness: Harness) -> list[FakeUser]:
-    return [harness.user(f"player{i}") for i in range(8)]
 
 
 async def current(harness: Harness) -> TournamentRecord:

@@ -12,20 +12,10 @@ import pytest
 from bot.engine.tournament.draft import draft_problems
 from bot.plumbing.changes import Change
 from tests.cogs.harness import Harness
-from tests.cogs.test_tournament_commands import MANAGE_SERVER, current, enter_round, open_event
+from tests.cogs.test_tournament_commands import current, enter_round, open_event
 from tests.discord_model import FakeUser
 from tests.web.desk_client import DeskClient
 from tests.web.fake_oauth import FakeOAuth
-
-
-@pytest.fixture
-def organiser(harness: Harness) -> FakeUser:
-    return harness.user("organiser", permissions=MANAGE_SERVER)
-
-
-@pytest.fixture
-def players(harness: Harness) -> list[FakeUser]:
-    return [harness.user(f"player{i}") for i in range(8)]
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ __all__ = ["browser"]
 TIMEOUT = 10_000
 
 
-async def open_desk(browser: Any, harness: Harness, oauth: FakeOAuth, user: FakeUser, event_id: int):  # noqa: F811
+async def open_desk(browser: Any, harness: Harness, oauth: FakeOAuth, user: FakeUser, event_id: int):
     """A browser of its own for `user`, signed in to Discord as them, opening the event's desk."""
     oauth.browser_user = user
     context = await browser.new_context(accept_downloads=True)
@@ -36,7 +36,7 @@ async def row_of(page: Any, table: int) -> Any:
 
 
 async def test_an_event_day_from_the_desk_in_a_browser(harness: Harness, oauth: FakeOAuth,
-                                                       browser: Any) -> None:  # noqa: F811
+                                                       browser: Any) -> None:
     oauth.model = harness.model
     to_role, judges_role = harness.role("TO"), harness.role("Judges")
     organiser = harness.user("organiser", roles=(to_role.id,))

@@ -8,12 +8,11 @@ from bot.engine import moves
 from tests.cogs.game_table import Table
 from tests.cogs.harness import Harness
 from tests.cogs.test_table_games import event  # noqa: F401
-from tests.cogs.test_tournament_commands import organiser, players  # noqa: F401
 from tests.discord_model import GUILD_ID, FakeUser
 from tests.web.conftest import links_in, open_stream
 
 
-async def share_event(harness: Harness, organiser: FakeUser) -> dict[str, str]:  # noqa: F811
+async def share_event(harness: Harness, organiser: FakeUser) -> dict[str, str]:
     reply = await harness.slash("tournament share", user=organiser)
     assert reply.main.ephemeral  # the organiser's to hand out
     return links_in(reply.main.content)

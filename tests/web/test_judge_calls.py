@@ -16,7 +16,6 @@ from tests.cogs.game_table import Table
 from tests.cogs.harness import Harness
 from tests.cogs.judge_room import notified, open_room
 from tests.cogs.test_table_games import event  # noqa: F401
-from tests.cogs.test_tournament_commands import organiser, players  # noqa: F401
 from tests.discord_model import FakeUser
 from tests.web.browser import browser  # noqa: F401
 from tests.web.conftest import Stream, open_stream

@@ -10,7 +10,7 @@ import aiohttp
 
 from bot.engine.teams.match import WANTED, options
 from tests.cogs.harness import Harness
-from tests.cogs.test_team_events import Board, organiser, publish_round, team_event  # noqa: F401
+from tests.cogs.test_team_events import Board, publish_round, team_event
 from tests.discord_model import FakeUser
 from tests.web.browser import browser  # noqa: F401
 from tests.web.conftest import open_stream
