@@ -51,6 +51,7 @@ _log = logging.getLogger(__name__)
 REFUSED = ("This desk is for the event's organisers (Manage Server, or the event's organiser role) and judges (its "
            "judge role): Discord says you are neither.")
 ORGANISERS = "Only an organiser can do that at the desk."
+UNREADABLE = "The desk sent something this server cannot read: reload the desk."
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,13 @@ class Desk:
         if standing == Standing.NOBODY:
             raise error(web.HTTPForbidden, REFUSED)
         return Signed(session, record, standing)
+
+    async def organiser(self, request: web.Request) -> Signed:
+        """As `signed`, for what only an organiser sees: 403 for a judge too."""
+        signed = await self.signed(request)
+        if signed.standing != Standing.ORGANISER:
+            raise error(web.HTTPForbidden, ORGANISERS)
+        return signed
 
     async def _record(self, request: web.Request) -> TournamentRecord:
         try:
@@ -135,8 +143,7 @@ class Desk:
         except GameError as exc:
             raise error(web.HTTPBadRequest, named(signed.record, exc.message)) from None
         except (KeyError, TypeError, ValueError):
-            raise error(web.HTTPBadRequest, "The desk sent something this server cannot read: reload the desk.") \
-                from None
+            raise error(web.HTTPBadRequest, UNREADABLE) from None
         await self.repo.log(signed.record.id, signed.session.user_id, signed.session.name, name, done)
         await self.tournaments.changes.publish(Change("event", signed.record.id, 0, "desk"))
         return web.json_response({"ok": True, "done": done})
@@ -147,9 +154,7 @@ class Desk:
         await self.tournaments.changes.publish(ask.change(signed.record.id))
 
     async def members(self, request: web.Request) -> web.Response:
-        signed = await self.signed(request)
-        if signed.standing != Standing.ORGANISER:
-            raise error(web.HTTPForbidden, ORGANISERS)
+        signed = await self.organiser(request)
         query = request.query.get("query", "").strip()
         if not 1 <= len(query) <= 100:
             return web.json_response({"members": []})
@@ -162,9 +167,7 @@ class Desk:
                                               for u, n in found]})
 
     async def download(self, request: web.Request) -> web.Response:
-        signed = await self.signed(request)
-        if signed.standing != Standing.ORGANISER:
-            raise error(web.HTTPForbidden, ORGANISERS)
+        signed = await self.organiser(request)
         name = request.match_info["name"]
         files = exports(signed.record, await self.judges.calls(signed.record.id))
         if name not in files:
@@ -175,9 +178,7 @@ class Desk:
                             headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
     async def list_text(self, request: web.Request) -> web.Response:
-        signed = await self.signed(request)
-        if signed.standing != Standing.ORGANISER:
-            raise error(web.HTTPForbidden, ORGANISERS)
+        signed = await self.organiser(request)
         list_id = int(request.match_info["list"])
         if not any(e.army.list_id == list_id for e in signed.record.state.lists.values()):
             raise error(web.HTTPNotFound, "That list is not one of this event's.")
@@ -395,4 +396,4 @@ ACTIONS: dict[str, tuple[bool, Action]] = {
 
 
 async def _body(request: web.Request) -> dict[str, Any]:
-    return await json_body(request, "The desk sent something this server cannot read: reload the desk.")
+    return await json_body(request, UNREADABLE)
