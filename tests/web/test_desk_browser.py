@@ -2,7 +2,8 @@
 through Discord's OAuth2 (the fake's), check-in closed, round 1 paired and published, round 2's draft edited (a swap
 that makes a rematch is marked, undone; a player pinned to table 1), published, a result entered and another
 corrected, a table given five minutes, a judge call resolved, the standings downloaded; a player and a judge who
-sign in get only what is theirs, and a role removed in Discord closes the organiser's desk."""
+sign in get only what is theirs, and a role removed in Discord closes the organiser's desk. A doubles pair's lists
+are named by player."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from typing import Any
 
 from bot.engine.tournament.draft import draft_problems
 from tests.cogs.harness import Harness
+from tests.cogs.test_event_lists import ARMIES, PACK, app_list
 from tests.cogs.test_tournament_commands import current, enter_round
-from tests.discord_model import FakeUser
+from tests.discord_model import FakeFile, FakeUser
 from tests.web.browser import browser  # noqa: F401
 from tests.web.fake_oauth import FakeOAuth
 from tests.web.test_desk import threads_opened
@@ -160,3 +162,22 @@ async def test_an_event_day_from_the_desk_in_a_browser(harness: Harness, oauth: 
     assert "no longer counts you" in await page.locator("#gone").text_content()
     for c in (context, player_context, judge_context):
         await c.close()
+
+
+async def test_a_doubles_pairs_lists_are_named_by_player_at_the_desk(harness: Harness, oauth: FakeOAuth,
+                                                                     organiser: FakeUser, browser: Any) -> None:
+    oauth.model = harness.model
+    ann, cy, bob, di = (harness.user(n) for n in ("Ann", "Cy", "Bob", "Di"))
+    await harness.slash("tournament create", user=organiser, name="Doubles GT", rounds=2, pack=PACK, doubles=True,
+                        lists="closed")
+    await harness.slash("tournament register", user=ann, partner=cy)
+    await harness.slash("tournament register", user=bob, partner=di)
+    for player, army in zip((ann, cy, bob), ARMIES):
+        await harness.slash("tournament list submit", user=player, file=FakeFile("l.txt", app_list(*army).encode()))
+    context, page = await open_desk(browser, harness, oauth, organiser, (await current(harness)).id)
+    rows = page.locator("#players tbody tr")
+    await rows.first.wait_for(timeout=TIMEOUT)
+    assert await rows.nth(0).locator("a").all_inner_texts() == ["Ann: list", "Cy: list"]
+    assert await rows.nth(1).locator("a").all_inner_texts() == ["Bob: list"]  # Di's is still to come
+    assert "Space Wolves & Necrons" in await rows.nth(0).inner_text()
+    await context.close()

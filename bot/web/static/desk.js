@@ -385,9 +385,9 @@ function renderPlayers(m) {
     button(club, 'Set', () => act('player.club', { player: p.id, club: clubInput.value }), 'd-btn tiny quiet');
     el('td', 'num', row, p.pinned || '');
     const list = el('td', '', row);
-    for (const l of p.lists) {  // a doubles pair has one a player
+    for (const l of p.lists) {  // a doubles pair has one a player, each named
       const label = l.flags ? `${l.flags} to check` : 'list';
-      const link = el('a', 'd-listlink', list, p.lists.length > 1 ? `${l.of}: ${label}` : label);
+      const link = el('a', 'd-listlink', list, l.of !== p.name ? `${l.of}: ${label}` : label);
       link.href = `${BASE}/list/${l.id}`;
       link.target = '_blank';
     }
