@@ -206,6 +206,11 @@ class Sent:
         return [c["custom_id"] for c in walk_components(self.components) if "custom_id" in c]
 
     @property
+    def selects(self) -> list[dict[str, Any]]:
+        """The message's select menus (string selects), in order."""
+        return [c for c in walk_components(self.components) if c["type"] == 3]
+
+    @property
     def choices(self) -> list[dict[str, Any]]:
         return self.body.get("data", {}).get("choices", []) if self.type == AUTOCOMPLETE_RESULT else []
 

@@ -109,7 +109,7 @@ async def test_a_pair_chooses_among_what_either_list_grants(harness: Harness, or
 
     reply = await submit(harness, cy, TAU)
     assert "Your pair's lists grant **Disruption** and **Reconnaissance**" in reply.content
-    selects = [c for row in reply.main.components for c in row["components"] if c["type"] == 3]
+    selects = reply.main.selects
     assert [[o["value"] for o in s["options"]] for s in selects] == [["disruption", "reconnaissance"]]
     record = await current(harness)
     assert str(ann.id) not in record.state.dispositions

@@ -123,7 +123,7 @@ async def test_at_an_event_only_the_lists_dispositions_are_offered(harness: Harn
     reply = await harness.slash("tournament list submit", user=alice,
                                 file=FakeFile("two.txt", two_detachment_list().encode()))
     assert reply.ephemeral and "grant **Disruption** and **Reconnaissance**" in reply.content
-    selects = [c for row in reply.main.components for c in row["components"] if c["type"] == 3]
+    selects = reply.main.selects
     assert [[o["value"] for o in s["options"]] for s in selects] == [["disruption", "reconnaissance"]]
     record = await current(harness)
     assert str(alice.id) not in record.state.dispositions and record.state.lists[str(alice.id)].army.to_choose
@@ -153,7 +153,7 @@ async def test_at_an_event_only_the_lists_dispositions_are_offered(harness: Harn
     assert (await current(harness)).state.dispositions[str(alice.id)] == "reconnaissance"
     recorded = await harness.slash("tournament list submit", user=bob, file=FakeFile(
         "two.txt", two_detachment_list("Force Disposition: Disruption\n").encode()))
-    assert not [c for row in recorded.main.components for c in row["components"] if c["type"] == 3]
+    assert not recorded.main.selects
 
     await publish(harness, organiser)
     record = await current(harness)
